@@ -1,0 +1,1 @@
+"""Omaha and stud tournament director."""
