@@ -1,0 +1,1132 @@
+"""Seating a multi-table tournament: the draw, new players, balancing, breaking,
+redraws, halting play and hand-for-hand (TDA 2024 rules 7-11, RP-8, RP-9).
+
+Every function that *proposes* returns a :class:`SeatingPlan` (or a
+:class:`Move`): data plus a sentence a person can follow, e.g.
+"Anna Berg: table 4 seat 2 → table 1 seat 7 (takes the big blind)".
+Nothing is applied until the director confirms; then :func:`apply_plan` (or
+:func:`apply_moves`) returns the new :class:`Layout`.  All types are frozen
+and round-trip through JSON (``to_json`` / ``from_json``) so that the
+database layer can store them.
+
+A table stores the button and blinds of the hand *last dealt* there (the
+hand in progress, or the one just finished); :meth:`TableState.upcoming`
+gives the next hand's, from who sits there now (the dead button,
+:mod:`director.tournament.button`).  :func:`deal_hand` moves them on when
+the next hand starts.
+
+Typical service-layer use, after a hand at some table::
+
+    layout = remove_players(layout, busted_ids)
+    plan = plan_seating(layout, policy)          # break, redraw or balance
+    ... show plan.describe() to the director; on confirm:
+    layout = apply_plan(layout, plan)
+
+>>> import random
+>>> rng = random.Random(7)
+>>> policy = SeatingPolicy(table_size=9)
+>>> plan = draw_seats([(i, f"Player {i}") for i in range(1, 21)], policy, rng)
+>>> layout = apply_plan(Layout(()), plan)
+>>> [t.count for t in layout.tables]
+[7, 7, 6]
+>>> Layout.from_json(layout.to_json()) == layout
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from director.poker.errors import RuleViolation
+from director.tournament.button import (
+    Positions,
+    SeatStatus,
+    advance,
+    hands_until_big_blind,
+    is_between,
+    next_occupied,
+    seat_status,
+    start_positions,
+    worst_position,
+)
+
+__all__ = [
+    "Bust",
+    "Finish",
+    "HandForHand",
+    "Layout",
+    "Move",
+    "PlanKind",
+    "SeatStatus",
+    "SeatedPlayer",
+    "SeatingPlan",
+    "SeatingPolicy",
+    "TableState",
+    "announce_hand_for_hand",
+    "apply_moves",
+    "apply_plan",
+    "balance_tables",
+    "blinds_affected",
+    "break_table",
+    "deal_hand",
+    "draw_seats",
+    "end_hand_for_hand",
+    "finish_hand_for_hand_hand",
+    "halted_tables",
+    "next_table_to_break",
+    "place_busts",
+    "plan_seating",
+    "redraw",
+    "remove_players",
+    "seat_new_player",
+    "share_prizes",
+    "start_hand_for_hand",
+    "switch_game",
+    "table_counts",
+]
+
+TABLE_SIZES = (6, 7, 8, 9, 10)
+#: Seconds taken off the clock per hand-for-hand hand (TDA RP-8: 2 minutes, at most 3).
+HAND_FOR_HAND_SECONDS = 120
+HAND_FOR_HAND_MAX_SECONDS = 180
+
+
+def _default_rng() -> random.Random:
+    """A cryptographic RNG: nobody can predict the draw (TDA 7)."""
+    return secrets.SystemRandom()
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """A player in a seat.  ``waiting``: seated between the small blind and the
+    button, dealt in once the button has passed (TDA 8-A, 10-A)."""
+
+    player_id: int
+    name: str
+    waiting: bool = False
+
+
+@dataclass(frozen=True)
+class TableState:
+    """One table: its seats and the positions of the hand last dealt there.
+
+    ``button_seat``/``sb_seat``/``bb_seat`` are None at a stud-only table and
+    at a flop table whose button has not been placed yet.  In a mixed game
+    they stay frozen while the game is stud (TDA 11-B).  ``vacated`` lists
+    the open seats in the order they opened (stud balancing fills the last
+    one, TDA 11-A).  ``seats`` must not be mutated.
+    """
+
+    number: int
+    size: int
+    seats: Mapping[int, SeatedPlayer] = field(default_factory=dict)
+    button_seat: int | None = None
+    sb_seat: int | None = None
+    bb_seat: int | None = None
+    game_is_stud: bool = False
+    vacated: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.size <= 10:
+            raise RuleViolation("A table seats 2 to 10 players, not {size}", size=self.size)
+        for seat in self.seats:
+            if not 1 <= seat <= self.size:
+                raise RuleViolation("Table {table} has no seat {seat}", table=self.number, seat=seat)
+
+    @property
+    def last_hand(self) -> Positions | None:
+        if self.button_seat is None or self.sb_seat is None or self.bb_seat is None:
+            return None
+        return Positions(self.button_seat, self.sb_seat, self.bb_seat)
+
+    @property
+    def count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def occupied(self) -> frozenset[int]:
+        return frozenset(self.seats)
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [s for s in range(1, self.size + 1) if s not in self.seats]
+
+    def upcoming(self) -> Positions | None:
+        """Button and blinds of the next hand (None: stud, or button not placed yet)."""
+        if self.count < 2:
+            return None
+        return advance(self.last_hand, self.seats, self.size, game_is_stud=self.game_is_stud)
+
+    def next_big_blind(self) -> int | None:
+        """The seat due the big blind next (with the button frozen during stud, TDA 11-B)."""
+        last = self.last_hand
+        if last is None or not self.seats:
+            return None
+        return next_occupied(last.big_blind, self.seats, self.size)
+
+    def with_positions(self, positions: Positions | None) -> TableState:
+        if positions is None:
+            return replace(self, button_seat=None, sb_seat=None, bb_seat=None)
+        return replace(self, button_seat=positions.button, sb_seat=positions.small_blind,
+                       bb_seat=positions.big_blind)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "size": self.size,
+            "seats": [{"seat": s, "player_id": p.player_id, "name": p.name, "waiting": p.waiting}
+                      for s, p in sorted(self.seats.items())],
+            "button_seat": self.button_seat, "sb_seat": self.sb_seat, "bb_seat": self.bb_seat,
+            "game_is_stud": self.game_is_stud, "vacated": list(self.vacated),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableState:
+        return cls(
+            number=int(data["number"]), size=int(data["size"]),
+            seats={int(s["seat"]): SeatedPlayer(int(s["player_id"]), str(s["name"]),
+                                                bool(s.get("waiting", False)))
+                   for s in data.get("seats", [])},
+            button_seat=data.get("button_seat"), sb_seat=data.get("sb_seat"),
+            bb_seat=data.get("bb_seat"), game_is_stud=bool(data.get("game_is_stud", False)),
+            vacated=tuple(int(s) for s in data.get("vacated", [])),
+        )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Every table in play, in table-number order."""
+
+    tables: tuple[TableState, ...]
+
+    def __post_init__(self) -> None:
+        numbers = [t.number for t in self.tables]
+        if len(set(numbers)) != len(numbers):
+            raise RuleViolation("Two tables have the same number")
+        if numbers != sorted(numbers):
+            object.__setattr__(self, "tables", tuple(sorted(self.tables, key=lambda t: t.number)))
+
+    def table(self, number: int) -> TableState:
+        for t in self.tables:
+            if t.number == number:
+                return t
+        raise RuleViolation("There is no table {table}", table=number)
+
+    @property
+    def numbers(self) -> list[int]:
+        return [t.number for t in self.tables]
+
+    @property
+    def player_count(self) -> int:
+        return sum(t.count for t in self.tables)
+
+    def where(self, player_id: int) -> tuple[int, int]:
+        """(table, seat) of a player."""
+        for t in self.tables:
+            for seat, p in t.seats.items():
+                if p.player_id == player_id:
+                    return t.number, seat
+        raise RuleViolation("Player {player} is not seated", player=player_id)
+
+    def with_table(self, table: TableState) -> Layout:
+        """The layout with ``table`` replacing the table of the same number."""
+        self.table(table.number)
+        return Layout(tuple(table if t.number == table.number else t for t in self.tables))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tables": [t.to_json() for t in self.tables]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Layout:
+        return cls(tuple(TableState.from_json(t) for t in data["tables"]))
+
+
+def table_counts(layout: Layout) -> dict[int, int]:
+    return {t.number: t.count for t in layout.tables}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One player going to a seat.  ``from_table`` is None for a new player."""
+
+    player_id: int
+    name: str
+    from_table: int | None
+    from_seat: int | None
+    to_table: int
+    to_seat: int
+    note: str = ""
+    status: SeatStatus = SeatStatus.DEALT_IN
+
+    def describe(self) -> str:
+        """The sentence the floor reads out.
+
+        >>> Move(7, "Anna Berg", 4, 2, 1, 7, "takes the big blind").describe()
+        'Anna Berg: table 4 seat 2 → table 1 seat 7 (takes the big blind)'
+        >>> Move(8, "Bo Ek", None, None, 3, 5, "dealt in now").describe()
+        'Bo Ek: table 3 seat 5 (dealt in now)'
+        """
+        to = f"table {self.to_table} seat {self.to_seat}"
+        text = to if self.from_table is None else \
+            f"table {self.from_table} seat {self.from_seat} → {to}"
+        return f"{self.name}: {text}" + (f" ({self.note})" if self.note else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player_id": self.player_id, "name": self.name, "from_table": self.from_table,
+                "from_seat": self.from_seat, "to_table": self.to_table, "to_seat": self.to_seat,
+                "note": self.note, "status": self.status.value}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Move:
+        return cls(int(data["player_id"]), str(data["name"]), data.get("from_table"),
+                   data.get("from_seat"), int(data["to_table"]), int(data["to_seat"]),
+                   str(data.get("note", "")), SeatStatus(data.get("status", "dealt in now")))
+
+
+class PlanKind(StrEnum):
+    NONE = "none"
+    DRAW = "draw"
+    NEW_PLAYER = "new player"
+    BALANCE = "balance"
+    BREAK = "break table"
+    REDRAW = "redraw"
+    FINAL_TABLE = "final table"
+
+
+@dataclass(frozen=True)
+class SeatingPlan:
+    """A proposal: tables to open or resize, moves, tables to close, buttons to place.
+
+    ``open_tables`` maps table number → size: a new table, or a new size for
+    an existing one (the final table).  ``buttons`` maps table → seat where
+    the button starts (a redraw, or a new draw).  ``floor_notes`` are
+    questions the rules leave to the house (RULES.md §11.2): shown to the
+    director, never ruled on silently.  ``stud``: the tables it opens deal
+    stud (no button).
+    """
+
+    kind: PlanKind
+    moves: tuple[Move, ...] = ()
+    open_tables: Mapping[int, int] = field(default_factory=dict)
+    close_tables: tuple[int, ...] = ()
+    buttons: Mapping[int, int] = field(default_factory=dict)
+    note: str = ""
+    floor_notes: tuple[str, ...] = ()
+    stud: bool = False
+
+    def describe(self) -> list[str]:
+        lines = [self.note] if self.note else []
+        lines += [f"Floor: {text}" for text in self.floor_notes]
+        lines += [f"Open table {n} ({size} seats)" for n, size in sorted(self.open_tables.items())]
+        lines += [m.describe() for m in self.moves]
+        lines += [f"Table {n}: button starts in seat {s}" for n, s in sorted(self.buttons.items())]
+        lines += [f"Close table {n}" for n in self.close_tables]
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "moves": [m.to_json() for m in self.moves],
+                "open_tables": {str(k): v for k, v in self.open_tables.items()},
+                "close_tables": list(self.close_tables),
+                "buttons": {str(k): v for k, v in self.buttons.items()}, "note": self.note,
+                "floor_notes": list(self.floor_notes), "stud": self.stud}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatingPlan:
+        return cls(PlanKind(data["kind"]), tuple(Move.from_json(m) for m in data["moves"]),
+                   {int(k): int(v) for k, v in data.get("open_tables", {}).items()},
+                   tuple(int(n) for n in data.get("close_tables", [])),
+                   {int(k): int(v) for k, v in data.get("buttons", {}).items()},
+                   str(data.get("note", "")), tuple(data.get("floor_notes", ())),
+                   bool(data.get("stud", False)))
+
+
+@dataclass(frozen=True)
+class SeatingPolicy:
+    """The event's seating settings (RULES.md §11.1).
+
+    * ``table_size``: players per table (6 to 10).
+    * ``balance_threshold``: tables may differ by this many players (TDA 11;
+      WSOP-T balances within one player late in the event).
+    * ``halt_short_by``: halt play at a table this many players short of the
+      fullest table once its blinds are affected (TDA 11-D: 3).
+    * ``final_table_size``: None = TDA RP-9: 9 for 8- and 9-handed events, 7
+      for 6- and 7-handed, 10 for 10-handed (WSOP-T 68: 10 for 9-handed).
+    * ``redraw_at_tables``: table counts at which every seat is redrawn
+      (RRP, WSOP-T 67-c: 3, 2 and the final table; TDA is silent).
+    * ``breaking_order``: table numbers in the pre-announced breaking order
+      (TDA 10-B).  Tables not listed break after those listed, the
+      highest-numbered first (the default when the list is empty).
+    * ``hand_for_hand_seconds``: clock time deducted per hand-for-hand hand
+      (TDA RP-8: 2 minutes, at most 3).
+    * ``stud_only``: a stud event; tables have no button.
+    """
+
+    table_size: int = 9
+    balance_threshold: int = 1
+    halt_short_by: int = 3
+    final_table_size: int | None = None
+    redraw_at_tables: tuple[int, ...] = (3, 2, 1)
+    breaking_order: tuple[int, ...] = ()
+    hand_for_hand_seconds: int = HAND_FOR_HAND_SECONDS
+    stud_only: bool = False
+
+    def __post_init__(self) -> None:
+        if self.table_size not in TABLE_SIZES:
+            raise RuleViolation("Tables seat 6 to 10 players, not {size}", size=self.table_size)
+        if self.balance_threshold < 1:
+            raise RuleViolation("Tables can never be closer than one player apart")
+        if self.final_table_size is not None and self.final_table_size not in TABLE_SIZES:
+            raise RuleViolation("A final table seats 6 to 10 players, not {size}",
+                                size=self.final_table_size)
+        if not 0 < self.hand_for_hand_seconds <= HAND_FOR_HAND_MAX_SECONDS:
+            raise RuleViolation("A hand-for-hand hand takes between 1 second and 3 minutes off "
+                                "the clock, not {seconds}", rule="TDA RP-8",
+                                seconds=self.hand_for_hand_seconds)
+
+    @property
+    def final_size(self) -> int:
+        if self.final_table_size is not None:
+            return self.final_table_size
+        return {6: 7, 7: 7, 8: 9, 9: 9, 10: 10}[self.table_size]
+
+    def tables_needed(self, players: int) -> int:
+        """Fewest tables for ``players``: one final table once they fit on it (TDA RP-9).
+
+        >>> p = SeatingPolicy(table_size=8)
+        >>> p.tables_needed(300), p.tables_needed(10), p.tables_needed(9)
+        (38, 2, 1)
+        """
+        if players <= self.final_size:
+            return 1
+        return max(2, math.ceil(players / self.table_size))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table_size": self.table_size, "balance_threshold": self.balance_threshold,
+                "halt_short_by": self.halt_short_by, "final_table_size": self.final_table_size,
+                "redraw_at_tables": list(self.redraw_at_tables),
+                "breaking_order": list(self.breaking_order),
+                "hand_for_hand_seconds": self.hand_for_hand_seconds, "stud_only": self.stud_only}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatingPolicy:
+        """Settings from JSON; missing keys take the TDA defaults."""
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        for key in ("redraw_at_tables", "breaking_order"):
+            if key in known:
+                known[key] = tuple(int(n) for n in known[key])
+        return cls(**known)
+
+    def breaking_rank(self, number: int) -> tuple[int, int]:
+        """Sort key: the table that breaks first has the smallest rank."""
+        if number in self.breaking_order:
+            return 0, self.breaking_order.index(number)
+        return 1, -number
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _check_rng(rng: random.Random | None) -> random.Random:
+    return _default_rng() if rng is None else rng
+
+
+def _even_counts(players: int, tables: int) -> list[int]:
+    """Split players over tables, sizes differing by at most one, fuller tables first."""
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def _stud_table(table: TableState, policy: SeatingPolicy) -> bool:
+    return policy.stud_only or (table.game_is_stud and table.last_hand is None)
+
+
+class _Work:
+    """A mutable scratch copy of the layout, for planning several moves at once."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.tables: dict[int, TableState] = {t.number: t for t in layout.tables}
+        self.seats: dict[int, dict[int, SeatedPlayer]] = {}
+
+    def seats_of(self, number: int) -> dict[int, SeatedPlayer]:
+        if number not in self.seats:
+            self.seats[number] = dict(self.tables[number].seats)
+        return self.seats[number]
+
+    def table(self, number: int) -> TableState:
+        """The table as it stands in the scratch copy (seats updated)."""
+        t = self.tables[number]
+        return replace(t, seats=self.seats[number]) if number in self.seats else t
+
+
+def _arrival_moves(work: _Work, moves: list[Move]) -> tuple[Move, ...]:
+    """Statuses for arrivals, computed on the finished scratch layout."""
+    tables = {n: work.table(n) for n in {m.to_table for m in moves}}
+    done = []
+    for m in moves:
+        t = tables[m.to_table]
+        others = {s for s in t.seats if s != m.to_seat}
+        status = seat_status(m.to_seat, t.last_hand, others, t.size,
+                             game_is_stud=t.game_is_stud) if len(others) >= 1 else \
+            SeatStatus.DEALT_IN
+        done.append(replace(m, status=status, note=m.note or status.value))
+    return tuple(done)
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def _rebuild(table: TableState, seats: dict[int, SeatedPlayer]) -> TableState:
+    """A table with new seats; keeps ``vacated`` in the order seats opened."""
+    opened = [s for s in table.seats if s not in seats]
+    vacated = [s for s in table.vacated if s not in seats and s not in opened] + sorted(opened)
+    return replace(table, seats=seats, vacated=tuple(vacated))
+
+
+def apply_moves(layout: Layout, moves: Iterable[Move]) -> Layout:
+    """The layout after ``moves``, all made at once (the director has confirmed them).
+
+    Checks that each player sits where the move says, that no seat gets two
+    players and that no player moves twice; raises :class:`RuleViolation`
+    otherwise.  A player who arrives in a seat between the small blind and
+    the button is marked ``waiting``.
+    """
+    moves = list(moves)
+    if not moves:
+        return layout
+    tables = {t.number: t for t in layout.tables}
+    seats: dict[int, dict[int, SeatedPlayer]] = {}
+
+    def seats_of(number: int | None) -> dict[int, SeatedPlayer]:
+        if number not in tables:
+            raise RuleViolation("There is no table {table}", table=number)
+        assert number is not None
+        if number not in seats:
+            seats[number] = dict(tables[number].seats)
+        return seats[number]
+
+    movers = [m.player_id for m in moves]
+    if len(set(movers)) != len(movers):
+        raise RuleViolation("A player cannot be moved twice at once")
+    if any(m.from_table is None for m in moves):
+        seated = {p.player_id for t in layout.tables for p in t.seats.values()}
+        for m in moves:
+            if m.from_table is None and m.player_id in seated:
+                raise RuleViolation("{name} already has a seat", name=m.name)
+    for m in moves:                                   # everybody stands up ...
+        if m.from_table is None:
+            continue
+        source = seats_of(m.from_table)
+        here = source.get(m.from_seat) if m.from_seat is not None else None
+        if here is None or here.player_id != m.player_id or m.from_seat is None:
+            raise RuleViolation("{name} is not in table {table} seat {seat}", name=m.name,
+                                table=m.from_table, seat=m.from_seat)
+        del source[m.from_seat]
+    for m in moves:                                   # ... and sits down again
+        dest = seats_of(m.to_table)
+        if not 1 <= m.to_seat <= tables[m.to_table].size:
+            raise RuleViolation("Table {table} has no seat {seat}", table=m.to_table,
+                                seat=m.to_seat)
+        if m.to_seat in dest:
+            raise RuleViolation("Table {table} seat {seat} is taken", table=m.to_table,
+                                seat=m.to_seat)
+        dest[m.to_seat] = SeatedPlayer(m.player_id, m.name, m.status is SeatStatus.WAITS)
+    for number, new_seats in seats.items():
+        tables[number] = _rebuild(tables[number], new_seats)
+    return Layout(tuple(tables.values()))
+
+
+def apply_plan(layout: Layout, plan: SeatingPlan) -> Layout:
+    """The layout after a confirmed plan: open/resize tables, move, close, place buttons."""
+    tables = {t.number: t for t in layout.tables}
+    shrink = {}
+    for number, size in plan.open_tables.items():
+        if number not in tables:
+            tables[number] = TableState(number, size, game_is_stud=plan.stud)
+        elif size >= tables[number].size:
+            tables[number] = replace(tables[number], size=size)
+        else:
+            shrink[number] = size                     # once its players have moved
+    layout = apply_moves(Layout(tuple(tables.values())), plan.moves)
+    tables = {t.number: t for t in layout.tables}
+    for number, size in shrink.items():
+        tables[number] = replace(tables[number], size=size)
+    for number in plan.close_tables:
+        if tables[number].seats:
+            raise RuleViolation("Table {table} still has players and cannot close", table=number)
+        del tables[number]
+    for number, seat in plan.buttons.items():
+        t = tables[number]
+        if len(t.seats) >= 2:
+            if any(p.waiting for p in t.seats.values()):
+                t = replace(t, seats={s: replace(p, waiting=False) for s, p in t.seats.items()})
+            t = replace(t, vacated=())
+            tables[number] = t.with_positions(start_positions(seat, t.seats, t.size))
+    return Layout(tuple(tables.values()))
+
+
+def remove_players(layout: Layout, player_ids: Iterable[int]) -> Layout:
+    """The layout without these players (busted, disqualified, or gone)."""
+    gone = set(player_ids)
+    tables = []
+    for t in layout.tables:
+        if any(p.player_id in gone for p in t.seats.values()):
+            kept = {s: p for s, p in t.seats.items() if p.player_id not in gone}
+            gone -= {p.player_id for p in t.seats.values()}
+            t = _rebuild(t, kept)
+        tables.append(t)
+    if gone:
+        raise RuleViolation("Player {player} is not seated", player=min(gone))
+    return Layout(tuple(tables))
+
+
+def deal_hand(table: TableState, *, button: int | None = None) -> TableState:
+    """The table as the next hand is dealt: button and blinds moved on (TDA 32).
+
+    At a flop table that has no button yet, the button starts on ``button``
+    or, if None, on the first stack to the dealer's right, the highest
+    occupied seat (WSOP-T; RRP deals for high card, see :func:`draw_seats`).
+    Players waiting for the button are dealt in once it has passed them.
+    Stud tables keep their (frozen) positions.
+    """
+    if table.count < 2:
+        raise RuleViolation("Table {table} has {count} player(s) and cannot deal",
+                            table=table.number, count=table.count)
+    if table.game_is_stud:
+        return replace(table, seats={s: replace(p, waiting=False) for s, p in table.seats.items()})
+    last = table.last_hand
+    if last is None:
+        start = max(table.seats) if button is None else button
+        last = start_positions(start, table.seats, table.size)
+    hand = advance(last, table.seats, table.size, game_is_stud=False)
+    assert hand is not None
+    seats = {s: replace(p, waiting=p.waiting and not hand.heads_up
+                        and is_between(s, hand.button, hand.small_blind, table.size))
+             for s, p in table.seats.items()}
+    return replace(table.with_positions(hand), seats=seats)
+
+
+def switch_game(table: TableState, *, game_is_stud: bool) -> TableState:
+    """Change a mixed game's table between flop and stud (TDA 11-B).
+
+    The positions of the last flop hand are kept: during stud they are frozen,
+    and the first flop hand afterwards puts the button where it would have been.
+    """
+    return replace(table, game_is_stud=game_is_stud)
+
+
+# --------------------------------------------------------------------------- the draw
+
+
+def _random_seats(rng: random.Random, size: int, count: int) -> list[int]:
+    return sorted(rng.sample(range(1, size + 1), count))
+
+
+def draw_seats(players: Iterable[tuple[int, str]], policy: SeatingPolicy,
+               rng: random.Random | None = None, *, first_table: int = 1) -> SeatingPlan:
+    """The random seat draw for the whole field (TDA 7).
+
+    Fewest tables, their player counts differing by at most one; on each
+    table the used seats are drawn at random, then the players are dealt the
+    seat cards at random.  The button starts on a random player at each
+    table (RRP *Tournaments*: deal for high card).  ``rng`` defaults to a
+    cryptographic RNG; pass ``random.Random(seed)`` for a repeatable draw.
+    Apply it to an empty layout: ``apply_plan(Layout(()), plan)``.
+    """
+    rng = _check_rng(rng)
+    entrants = list(players)
+    if len({p for p, _ in entrants}) != len(entrants):
+        raise RuleViolation("A player appears twice in the draw")
+    if len(entrants) < 2:
+        raise RuleViolation("A tournament needs at least two players")
+    count = policy.tables_needed(len(entrants))
+    size = policy.final_size if count == 1 else policy.table_size
+    numbers = range(first_table, first_table + count)
+    cards = [(n, s) for n, k in zip(numbers, _even_counts(len(entrants), count), strict=True)
+             for s in _random_seats(rng, size, k)]
+    rng.shuffle(cards)
+    moves = tuple(Move(pid, name, None, None, n, s)
+                  for (pid, name), (n, s) in zip(entrants, cards, strict=True))
+    buttons = {} if policy.stud_only else _draw_buttons(rng, moves)
+    return SeatingPlan(PlanKind.DRAW, tuple(sorted(moves, key=lambda m: (m.to_table, m.to_seat))),
+                       open_tables={n: size for n in numbers}, buttons=buttons,
+                       note=f"Seat draw: {len(entrants)} players at {count} tables",
+                       stud=policy.stud_only)
+
+
+def _draw_buttons(rng: random.Random, moves: Iterable[Move]) -> dict[int, int]:
+    by_table: dict[int, list[int]] = {}
+    for m in moves:
+        by_table.setdefault(m.to_table, []).append(m.to_seat)
+    return {n: rng.choice(sorted(seats)) for n, seats in sorted(by_table.items())}
+
+
+def seat_new_player(layout: Layout, player_id: int, name: str, policy: SeatingPolicy,
+                    rng: random.Random | None = None) -> SeatingPlan:
+    """A random open seat for a late registrant, re-entry or alternate (TDA 8-A).
+
+    The seat is drawn from the open seats at the tables with the fewest
+    players, so the field stays balanced.  He is dealt in at once, except
+    in a seat between the small blind and the button (the move's ``status``
+    says which, [SEAT-1] to [SEAT-3]).  When every seat is taken a new table
+    is opened (numbered after the highest).
+    """
+    rng = _check_rng(rng)
+    if any(p.player_id == player_id for t in layout.tables for p in t.seats.values()):
+        raise RuleViolation("{name} already has a seat", name=name)
+    open_tables = [t for t in layout.tables if t.open_seats]
+    if not open_tables:
+        number = max(layout.numbers, default=0) + 1
+        seat = rng.randint(1, policy.table_size)
+        move = Move(player_id, name, None, None, number, seat, SeatStatus.DEALT_IN.value)
+        return SeatingPlan(PlanKind.NEW_PLAYER, (move,), open_tables={number: policy.table_size},
+                           note=f"Every seat is taken: open table {number}",
+                           stud=policy.stud_only)
+    fewest = min(t.count for t in open_tables)
+    cards = [(t.number, s) for t in open_tables if t.count == fewest for s in t.open_seats]
+    number, seat = rng.choice(cards)
+    table = layout.table(number)
+    status = seat_status(seat, table.last_hand, table.seats, table.size,
+                         game_is_stud=table.game_is_stud) if table.seats else SeatStatus.DEALT_IN
+    move = Move(player_id, name, None, None, number, seat, status.value, status)
+    return SeatingPlan(PlanKind.NEW_PLAYER, (move,))
+
+
+# --------------------------------------------------------------------------- balancing
+
+
+def _mover_seat(source: TableState, dest_seat: int | None, policy: SeatingPolicy) -> int:
+    """The seat at the source table whose player moves (TDA 11-A, 11-B)."""
+    if not _stud_table(source, policy):
+        due = source.next_big_blind()
+        # No button placed yet: the first stack to the dealer's right moves.
+        return max(source.seats) if due is None else due
+    # Stud-only: by position - the player in the same seat number as the seat
+    # to fill, or the next player clockwise from it.
+    assert dest_seat is not None
+    return dest_seat if dest_seat in source.seats else \
+        next_occupied(dest_seat, source.seats, source.size)
+
+
+def _destination_seat(dest: TableState, policy: SeatingPolicy) -> int:
+    """The seat a player moved to balance takes (TDA 11-A)."""
+    open_seats = dest.open_seats
+    if _stud_table(dest, policy):
+        # Stud-only: the last seat to open is the one filled.
+        opened = [s for s in dest.vacated if s in open_seats]
+        return opened[-1] if opened else max(open_seats)
+    last = dest.last_hand
+    if last is None:
+        return min(open_seats)
+    return worst_position(open_seats, last, dest.seats, dest.size)
+
+
+def _balance_note(dest: TableState, seat: int, policy: SeatingPolicy) -> tuple[str, SeatStatus]:
+    if _stud_table(dest, policy):
+        return "fills the last open seat", SeatStatus.DEALT_IN
+    last = dest.last_hand
+    if last is None:
+        return "dealt in now", SeatStatus.DEALT_IN
+    others = {s for s in dest.seats if s != seat}
+    hands = hands_until_big_blind(seat, last, others, dest.size)
+    if hands == 0:
+        return "takes the big blind", SeatStatus.BIG_BLIND
+    status = seat_status(seat, last, others, dest.size, game_is_stud=dest.game_is_stud) \
+        if len(others) >= 1 else SeatStatus.DEALT_IN
+    note = f"big blind after {hands} hand{'s' if hands > 1 else ''}"
+    return (f"{note}; {status.value}" if status is SeatStatus.WAITS else note), status
+
+
+def balance_tables(layout: Layout, policy: SeatingPolicy) -> SeatingPlan:
+    """Moves that bring every table within ``balance_threshold`` of the others (TDA 11).
+
+    Each move takes a player from the fullest table, ties going to the table
+    that breaks first (TDA 11-C: a predetermined procedure; WSOP-T: the next
+    table in the breaking order), to the shortest table, ties going to the
+    table that breaks last.  Flop and mixed games: the player due the big
+    blind next moves to the worst position (:func:`~director.tournament.
+    button.worst_position`).  Stud-only: by position - the last seat to open
+    at the short table is filled, by the player in that seat number at the
+    source table (or the next player clockwise from it).
+
+    The seat that just posted the big blind, if open, is the next small
+    blind under the dead button (§1.5), so it is not the worst position.
+    TDA 11-A allows the mover to take it and post the big blind again ("even
+    if that means the seat is the big blind twice"); where that would be the
+    worse seat for him, the plan says so in ``floor_notes`` (RULES.md §11.2).
+    """
+    work = _Work(layout)
+    floor_notes: list[str] = []
+    counts = {t.number: t.count for t in layout.tables}
+    if len(counts) < 2:
+        return SeatingPlan(PlanKind.NONE)
+    rank = policy.breaking_rank
+    fullest = [(-c, rank(n), n) for n, c in counts.items()]
+    shortest = [(c, tuple(-x for x in rank(n)), n) for n, c in counts.items()]
+    heapq.heapify(fullest)
+    heapq.heapify(shortest)
+    moves: list[Move] = []
+    dest_tables: dict[int, None] = {}
+    while True:
+        while -fullest[0][0] != counts[fullest[0][2]]:
+            heapq.heappop(fullest)
+        while shortest[0][0] != counts[shortest[0][2]]:
+            heapq.heappop(shortest)
+        high, low = -fullest[0][0], shortest[0][0]
+        if high - low <= policy.balance_threshold:
+            break
+        source_no, dest_no = fullest[0][2], shortest[0][2]
+        source, dest = work.table(source_no), work.table(dest_no)
+        to_seat = _destination_seat(dest, policy)
+        from_seat = _mover_seat(source, to_seat, policy)
+        player = source.seats[from_seat]
+        question = _big_blind_twice(dest, to_seat, player.name, policy)
+        if question:
+            floor_notes.append(question)
+        work.seats_of(source_no).pop(from_seat)
+        work.seats_of(dest_no)[to_seat] = SeatedPlayer(player.player_id, player.name)
+        moves.append(Move(player.player_id, player.name, source_no, from_seat, dest_no, to_seat))
+        dest_tables[dest_no] = None
+        counts[source_no] -= 1
+        counts[dest_no] += 1
+        heapq.heappush(fullest, (-counts[source_no], rank(source_no), source_no))
+        heapq.heappush(fullest, (-counts[dest_no], rank(dest_no), dest_no))
+        heapq.heappush(shortest, (counts[source_no], tuple(-x for x in rank(source_no)),
+                                  source_no))
+        heapq.heappush(shortest, (counts[dest_no], tuple(-x for x in rank(dest_no)), dest_no))
+    if not moves:
+        return SeatingPlan(PlanKind.NONE)
+    finished = {n: work.table(n) for n in dest_tables}
+    noted = []
+    for m in moves:
+        note, status = _balance_note(finished[m.to_table], m.to_seat, policy)
+        noted.append(replace(m, note=note, status=status))
+    return SeatingPlan(PlanKind.BALANCE, tuple(noted),
+                       note=f"Balance tables: {len(moves)} move{'s' if len(moves) > 1 else ''}",
+                       floor_notes=tuple(floor_notes))
+
+
+def _big_blind_twice(dest: TableState, to_seat: int, name: str,
+                     policy: SeatingPolicy) -> str | None:
+    """The TDA 11-A "big blind twice" question, when it changes the mover's seat."""
+    last = dest.last_hand
+    if last is None or _stud_table(dest, policy) or last.big_blind in dest.seats:
+        return None
+    if hands_until_big_blind(to_seat, last, dest.seats, dest.size) == 0:
+        return None
+    return (f"table {dest.number} seat {last.big_blind} posted the last big blind and is "
+            f"open: TDA 11-A lets {name} take it and post the big blind again; these rules "
+            f"make it the small blind and seat him in seat {to_seat} - confirm with the house")
+
+
+def blinds_affected(table: TableState) -> bool:
+    """Whether the next hand's blinds fall short: no small blind, or the big
+    blind passing over an empty seat (TDA 11-D "once the blinds are impacted")."""
+    last = table.last_hand
+    if last is None or table.count < 2:
+        return True
+    due_seat = last.big_blind % table.size + 1
+    return last.big_blind not in table.seats or due_seat not in table.seats
+
+
+def halted_tables(layout: Layout, policy: SeatingPolicy) -> list[int]:
+    """Tables where play halts until balanced (TDA 11-D; [BAL-1]).
+
+    A table ``halt_short_by`` (3) or more players short of the fullest table
+    halts once its blinds are affected (stud tables: at once).
+    """
+    if not layout.tables:
+        return []
+    most = max(t.count for t in layout.tables)
+    return [t.number for t in layout.tables
+            if most - t.count >= policy.halt_short_by
+            and (_stud_table(t, policy) or blinds_affected(t))]
+
+
+# --------------------------------------------------------------------------- breaking
+
+
+def next_table_to_break(layout: Layout, policy: SeatingPolicy) -> int:
+    """The next table in the pre-announced breaking order (TDA 10-B)."""
+    if len(layout.tables) < 2:
+        raise RuleViolation("The last table cannot break")
+    return min(layout.numbers, key=policy.breaking_rank)
+
+
+def break_table(layout: Layout, number: int, policy: SeatingPolicy,
+                rng: random.Random | None = None, *, resize: Mapping[int, int] | None = None,
+                ) -> SeatingPlan:
+    """Reseat a broken table's players by the two-step random draw (TDA 10-B, 11-C).
+
+    Seat cards are taken from the tables with the fewest players (ties at
+    random), one open seat at random each time, so the field stays balanced;
+    the players are put in a random order (a card dealt to each) and the
+    shuffled seat cards handed out in that order.  They may land on any
+    seat, blinds and button included, and are dealt in at once except
+    between the small blind and the button.
+    """
+    rng = _check_rng(rng)
+    broken = layout.table(number)
+    work = _Work(layout)
+    for n, size in (resize or {}).items():
+        work.tables[n] = replace(work.tables[n], size=size)
+    others = [work.table(n) for n in layout.numbers if n != number]
+    if sum(t.size - t.count for t in others) < broken.count:
+        raise RuleViolation("Table {table} cannot break: {count} players, fewer open seats "
+                            "elsewhere", table=number, count=broken.count)
+    counts = {t.number: t.count for t in others}
+    free = {t.number: t.open_seats for t in others}
+    cards: list[tuple[int, int]] = []
+    for _ in range(broken.count):
+        low = min(c for n, c in counts.items() if free[n])
+        table_no = rng.choice([n for n, c in counts.items() if c == low and free[n]])
+        seat = free[table_no].pop(rng.randrange(len(free[table_no])))
+        counts[table_no] += 1
+        cards.append((table_no, seat))
+    rng.shuffle(cards)                                # step 1: the seat cards face down
+    players = sorted(broken.seats.items())
+    rng.shuffle(players)                              # step 2: a card dealt to each player
+    moves = []
+    for (seat, p), (to_table, to_seat) in zip(players, cards, strict=True):
+        moves.append(Move(p.player_id, p.name, number, seat, to_table, to_seat))
+        work.seats_of(to_table)[to_seat] = SeatedPlayer(p.player_id, p.name)
+    noted = _arrival_moves(work, moves)
+    return SeatingPlan(PlanKind.BREAK, tuple(sorted(noted, key=lambda m: (m.to_table, m.to_seat))),
+                       open_tables=dict(resize or {}), close_tables=(number,),
+                       note=f"Break table {number}")
+
+
+def redraw(layout: Layout, tables: int, policy: SeatingPolicy,
+           rng: random.Random | None = None) -> SeatingPlan:
+    """Redraw every seat onto ``tables`` tables (RRP *Tournaments*; WSOP-T 67-c).
+
+    The tables kept are the last ones in the breaking order; the others
+    close.  One table left is the final table, ``policy.final_size`` seats
+    (TDA RP-9).  The button is redrawn at each table (WSOP-T: at the final
+    table).
+    """
+    rng = _check_rng(rng)
+    players = [(t.number, s, p) for t in layout.tables for s, p in sorted(t.seats.items())]
+    if tables < 1 or tables > len(layout.tables):
+        raise RuleViolation("Cannot redraw {count} players onto {tables} tables",
+                            count=len(players), tables=tables)
+    size = policy.final_size if tables == 1 else policy.table_size
+    kept = sorted(sorted(layout.numbers, key=policy.breaking_rank)[-tables:])
+    if len(players) > size * tables:
+        raise RuleViolation("{count} players do not fit at {tables} tables",
+                            count=len(players), tables=tables)
+    counts = _even_counts(len(players), tables)
+    rng.shuffle(counts)
+    cards = [(n, s) for n, k in zip(kept, counts, strict=True) for s in _random_seats(rng, size, k)]
+    rng.shuffle(cards)
+    rng.shuffle(players)
+    final = tables == 1
+    note = "final table redraw" if final else "redraw"
+    moves = tuple(sorted((Move(p.player_id, p.name, n, s, tn, ts, note)
+                          for (n, s, p), (tn, ts) in zip(players, cards, strict=True)),
+                         key=lambda m: (m.to_table, m.to_seat)))
+    buttons = {} if policy.stud_only else _draw_buttons(rng, moves)
+    resize = {n: size for n in kept if layout.table(n).size != size}
+    return SeatingPlan(PlanKind.FINAL_TABLE if final else PlanKind.REDRAW, moves,
+                       open_tables=resize,
+                       close_tables=tuple(n for n in layout.numbers if n not in kept),
+                       buttons=buttons,
+                       note="Final table: redraw for seats" if final else
+                       f"Redraw for seats at {tables} tables")
+
+
+def plan_seating(layout: Layout, policy: SeatingPolicy,
+                 rng: random.Random | None = None) -> SeatingPlan:
+    """The next seating step after busts: break or redraw if a table can go, else balance.
+
+    * Fewer tables needed (:meth:`SeatingPolicy.tables_needed`) and that
+      count is a redraw point: :func:`redraw` (the final table if one).
+    * Fewer tables needed otherwise: :func:`break_table` on the next table
+      in the breaking order (one table per plan; call again).
+    * Otherwise :func:`balance_tables` (kind NONE when nothing to do).
+    """
+    players = layout.player_count
+    if players < 2 or not layout.tables:
+        return SeatingPlan(PlanKind.NONE)
+    needed = policy.tables_needed(players)
+    current = len(layout.tables)
+    if needed < current:
+        if needed in policy.redraw_at_tables:
+            return redraw(layout, needed, policy, rng)
+        number = next_table_to_break(layout, policy)
+        resize = None
+        if current - 1 == 1:
+            last = next(n for n in layout.numbers if n != number)
+            if layout.table(last).size != policy.final_size:
+                resize = {last: policy.final_size}
+        return break_table(layout, number, policy, rng, resize=resize)
+    return balance_tables(layout, policy)
+
+
+# --------------------------------------------------------------------------- hand-for-hand
+
+
+@dataclass(frozen=True)
+class HandForHand:
+    """Hand-for-hand play near the money (TDA RP-8; WSOP-T 126).
+
+    ``announced``: "finish the current hand, then hold" has been called; busts
+    in that hand share the places in play ([H4H-1]).  ``on``: every table
+    deals one hand and waits.  ``hands_played`` counts hand-for-hand hands.
+    """
+
+    on: bool = False
+    announced: bool = False
+    hands_played: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"on": self.on, "announced": self.announced, "hands_played": self.hands_played}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HandForHand:
+        return cls(bool(data.get("on", False)), bool(data.get("announced", False)),
+                   int(data.get("hands_played", 0)))
+
+
+def announce_hand_for_hand(state: HandForHand) -> HandForHand:
+    return replace(state, announced=True)
+
+
+def start_hand_for_hand(state: HandForHand) -> HandForHand:
+    """Every table has finished the announcement hand: hand-for-hand begins."""
+    return replace(state, on=True, announced=False)
+
+
+def finish_hand_for_hand_hand(state: HandForHand,
+                              policy: SeatingPolicy) -> tuple[HandForHand, int]:
+    """All tables have finished a hand-for-hand hand.
+
+    Returns the new state and the seconds to take off the clock (TDA RP-8:
+    per hand, not in batches); the service passes them to
+    ``clock.hand_for_hand_deduction``.
+    """
+    if not state.on:
+        raise RuleViolation("Hand-for-hand is not on")
+    return replace(state, hands_played=state.hands_played + 1), policy.hand_for_hand_seconds
+
+
+def end_hand_for_hand(state: HandForHand) -> HandForHand:
+    return HandForHand()
+
+
+@dataclass(frozen=True, slots=True)
+class Bust:
+    """A player eliminated in a hand, with the chips he had when it began."""
+
+    player_id: int
+    table: int
+    starting_chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """Places ``first``..``last`` shared by ``player_ids`` (one player: no tie)."""
+
+    first: int
+    last: int
+    player_ids: tuple[int, ...]
+
+    @property
+    def place(self) -> int:
+        """The place every player of the group is listed at (the best of them)."""
+        return self.first
+
+    @property
+    def tied(self) -> bool:
+        return len(self.player_ids) > 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first, "last": self.last, "player_ids": list(self.player_ids)}
+
+
+def place_busts(busts: Sequence[Bust], players_left: int, *, hand_for_hand: bool = False,
+                announcement_hand: bool = False) -> tuple[Finish, ...]:
+    """Finishing places for the players eliminated in one hand (best place first).
+
+    ``players_left`` counts the players before this hand's busts, so the
+    busted players take places ``players_left - len(busts) + 1`` to
+    ``players_left``.
+
+    * The hand during which hand-for-hand was announced: they all share the
+      places in play ([H4H-1]; TDA RP-8).
+    * Hand-for-hand: players at different tables tie; at the same table the
+      one who began the hand with more chips finishes higher (WSOP-T 126-b;
+      not in TDA 2024 - surface it to the floor), equal stacks tie.  With
+      several busts at several tables, each table's shortest stack goes out
+      first: the shortest stacks of all tables tie for the lowest places,
+      then the next shortest, and so on (our choice; the rules say nothing).
+    * Otherwise the busts must come from one table and hand: the bigger
+      starting stack finishes higher (common practice, RULES.md §9.8).
+
+    [H4H-2] 51 left, X (table 1) and Y (table 4) bust hand-for-hand:
+
+    >>> place_busts([Bust(1, 1, 12000), Bust(2, 4, 8000)], 51, hand_for_hand=True)
+    (Finish(first=50, last=51, player_ids=(1, 2)),)
+    """
+    if not busts:
+        return ()
+    ids = [b.player_id for b in busts]
+    if len(set(ids)) != len(ids):
+        raise RuleViolation("A player cannot bust twice")
+    if len(busts) >= players_left:
+        raise RuleViolation("{count} busts leave nobody in the tournament of {left}",
+                            count=len(busts), left=players_left)
+    if any(b.starting_chips < 0 for b in busts):
+        raise RuleViolation("A stack cannot be negative")
+    order = sorted(busts, key=lambda b: (b.table, b.player_id))
+    if announcement_hand:
+        groups = [order]
+    else:
+        if not hand_for_hand and len({b.table for b in busts}) > 1:
+            raise RuleViolation("Outside hand-for-hand, record each table's busts separately")
+        # Rank from the bottom within each table: 0 = the shortest stack.
+        levels: dict[int, list[Bust]] = {}
+        for table in sorted({b.table for b in busts}):
+            stacks = sorted({b.starting_chips for b in busts if b.table == table})
+            for b in order:
+                if b.table == table:
+                    levels.setdefault(stacks.index(b.starting_chips), []).append(b)
+        groups = [levels[k] for k in sorted(levels, reverse=True)]
+    finishes = []
+    place = players_left - len(busts) + 1
+    for group in groups:
+        group = sorted(group, key=lambda b: (b.table, b.player_id))
+        finishes.append(Finish(place, place + len(group) - 1, tuple(b.player_id for b in group)))
+        place += len(group)
+    return tuple(finishes)
+
+
+def share_prizes(finishes: Iterable[Finish], payouts: Sequence[int]) -> dict[int, int]:
+    """Each player's prize (integer cents or chips) for finishes with ties.
+
+    ``payouts[i]`` is the prize for place ``i + 1``; places beyond the list
+    pay nothing.  Tied players share the sum of their places' prizes; what
+    does not divide evenly goes one unit each to the tied players in the
+    order of ``Finish.player_ids`` (table number, then player id): a fixed
+    order nobody can choose, like the odd-chip rule.
+
+    [H4H-1] three players share the 50th prize of 30001 and two unpaid places:
+
+    >>> share_prizes([Finish(50, 52, (5, 6, 7))], [0] * 49 + [30001])
+    {5: 10001, 6: 10000, 7: 10000}
+    """
+    shares: dict[int, int] = {}
+    for f in finishes:
+        total = sum(payouts[p - 1] for p in range(f.first, f.last + 1) if p <= len(payouts))
+        base, extra = divmod(total, len(f.player_ids))
+        for i, pid in enumerate(f.player_ids):
+            shares[pid] = base + (1 if i < extra else 0)
+    return shares
