@@ -1,0 +1,97 @@
+"""Configuration: defaults, then ``instance/config.py``, then ``DIRECTOR_*``
+environment variables, then the test config.
+
+=========================  =================================================
+``DIRECTOR_DATABASE_URL``  SQLAlchemy URL; ``postgresql://...`` selects
+                           PostgreSQL (psycopg 3, extra ``postgres``).
+                           Default: ``sqlite:///instance/director.sqlite``.
+``DIRECTOR_TOKEN``         the director token (default: generated into
+                           ``instance/director_token`` on first run).
+``DIRECTOR_SECRET_KEY``    the session key (default: generated into
+                           ``instance/secret_key``).
+``DIRECTOR_SCHEDULER``     ``on`` (default) or ``off``: whether
+                           ``director serve`` runs the level scheduler.
+``DIRECTOR_THREADS``       waitress worker threads (default 256).
+=========================  =================================================
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ENV_PREFIX = "DIRECTOR_"
+
+DEFAULTS: dict[str, Any] = {
+    "SCHEDULER": "on",
+    "THREADS": 256,
+    # Streams beyond this answer 503 so that the director's own requests always
+    # find a free waitress thread; the screens then fall back to polling.
+    "SSE_RESERVED_THREADS": 16,
+    "SSE_PING_SECONDS": 12.0,
+    "SSE_WATCH_SECONDS": 0.5,
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "PERMANENT_SESSION_LIFETIME": 7 * 24 * 3600,
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+}
+
+
+def database_url(url: str) -> str:
+    """Normalise a PostgreSQL URL to the psycopg 3 driver.
+
+    >>> database_url("postgres://u:p@db/director")
+    'postgresql+psycopg://u:p@db/director'
+    >>> database_url("sqlite:////tmp/x.sqlite")
+    'sqlite:////tmp/x.sqlite'
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def load(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """Fill ``app.config`` in order of precedence (later wins)."""
+    app.config.update(DEFAULTS)
+    app.config.from_pyfile("config.py", silent=True)
+    for key, value in os.environ.items():
+        if key.startswith(ENV_PREFIX) and len(key) > len(ENV_PREFIX):
+            app.config[key[len(ENV_PREFIX):]] = value
+    if test_config:
+        app.config.update(test_config)
+
+    url = app.config.get("DATABASE_URL") or app.config.get("SQLALCHEMY_DATABASE_URI")
+    if not url:
+        url = "sqlite:///" + str(Path(app.instance_path) / "director.sqlite")
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(str(url))
+    app.config["THREADS"] = int(app.config["THREADS"])
+    app.config["SCHEDULER"] = str(app.config["SCHEDULER"]).strip().lower()
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(app, "secret_key")
+    if not app.config.get("TOKEN"):
+        app.config["TOKEN"] = _instance_secret(app, "director_token")
+    app.config["TOKEN"] = str(app.config["TOKEN"]).strip()
+
+
+def _instance_secret(app: Flask, name: str) -> str:
+    """Read ``instance/<name>``, generating it (mode 0600) on first run."""
+    path = Path(app.instance_path) / name
+    if path.exists():
+        value = path.read_text(encoding="utf-8").strip()
+        if value:
+            return value
+    value = secrets.token_urlsafe(24)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process won the race: use its value
+        return path.read_text(encoding="utf-8").strip() or value
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(value + "\n")
+    return value

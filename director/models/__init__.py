@@ -1,0 +1,10 @@
+"""The database models, one module per concept.
+
+Each module defines its models on ``director.db.Base``; importing them here
+registers them with the metadata, so ``db.create_all()`` creates every table.
+Later issues add their modules (players, tables, hands) and a line below.
+"""
+
+from director.models.tournament import Tournament
+
+__all__ = ["Tournament"]

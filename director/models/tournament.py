@@ -1,0 +1,92 @@
+"""A tournament: its name, its blind structure and the state of its clock.
+
+The structure is stored as a JSON list of levels and breaks, and it passes
+through ``director.tournament.structure.parse_levels`` on every save, so an
+invalid structure never reaches the database.  The clock is stored as
+timestamps (``director.tournament.clock.ClockState``), never as a countdown.
+
+``version`` goes up on every change to the row.  It is the optimistic lock
+(SQLAlchemy's ``version_id_col``: two writers cannot silently overwrite each
+other) and the signal the live screens of other processes watch for.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Float, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column, validates
+
+from director.db import Base, UTCDateTime, utcnow
+from director.tournament.clock import ClockState
+from director.tournament.structure import Level, Structure, StructureError, parse_levels
+
+NAME_MAX = 100
+MAX_DURATION_SECONDS = 24 * 3600
+MAX_CHIPS = 10**12  # far above any real stake, and exact in every screen's JavaScript
+AMOUNTS = ("small_blind", "big_blind", "ante", "small_bet", "big_bet", "bring_in")
+
+
+def check_limits(levels: tuple[Level, ...], path: str = "levels") -> None:
+    """Bounds the structure rules leave open, so that clock arithmetic and the
+    screens never overflow: a level lasts at most 24 hours, an amount is at
+    most 10^12 chips.  Raises ``StructureError`` naming the field."""
+    errors: dict[str, str] = {}
+    for i, level in enumerate(levels):
+        if level.duration_seconds > MAX_DURATION_SECONDS:
+            errors[f"{path}[{i}].duration_seconds"] = (
+                f"A level or break may last at most 24 hours ({MAX_DURATION_SECONDS} seconds)")
+        for name in AMOUNTS:
+            if getattr(level, name) > MAX_CHIPS:
+                errors[f"{path}[{i}].{name}"] = f"Amounts may be at most {MAX_CHIPS:,} chips"
+    if errors:
+        raise StructureError(errors)
+
+
+class Tournament(Base):
+    __tablename__ = "tournament"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    levels: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+
+    # The clock (director.tournament.clock.ClockState), stored as timestamps.
+    level_index: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    elapsed_before: Mapped[float] = mapped_column(Float, default=0.0)
+    running: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    __mapper_args__ = {"version_id_col": version}
+
+    @validates("levels")
+    def _validate_levels(self, key: str, value: Any) -> list[dict[str, Any]]:
+        """Every save goes through the pure parser; raises ``StructureError``."""
+        levels = parse_levels(value)
+        check_limits(levels)
+        return [level.to_json() for level in levels]
+
+    @property
+    def structure(self) -> Structure:
+        return Structure(levels=parse_levels(self.levels), name=self.name)
+
+    @property
+    def clock(self) -> ClockState:
+        return ClockState(
+            level_index=self.level_index or 0,
+            started_at=self.started_at,
+            elapsed_before=self.elapsed_before or 0.0,
+            running=bool(self.running),
+        )
+
+    @clock.setter
+    def clock(self, state: ClockState) -> None:
+        self.level_index = state.level_index
+        self.started_at = state.started_at
+        self.elapsed_before = state.elapsed_before
+        self.running = state.running
+
+    def __repr__(self) -> str:
+        return f"<Tournament {self.id} {self.name!r}>"

@@ -1,0 +1,212 @@
+"""Clock services: each control is one unit of work.
+
+Load the tournament, catch the clock up with every level end already due
+(``clock.advance_due``), apply the director's control through the pure
+``director.tournament.clock``, commit, publish the new state to the live
+screens, and reschedule the level-end job.  Two writers never overwrite each
+other: the ``version`` column is an optimistic lock, and a loser retries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+
+from director.db import db, utcnow
+from director.models import Tournament
+from director.poker.errors import RuleViolation
+from director.services import Invalid, NotFound, retry_on_conflict
+from director.services.events import events
+from director.tournament import clock
+from director.tournament.clock import ClockState
+from director.tournament.structure import Level, Structure
+
+ADJUST_LIMIT = 24 * 3600
+
+Change = Callable[[ClockState, Structure, datetime], ClockState]
+
+
+DB_ID_MAX = 2**63 - 1
+
+
+def get_tournament(tournament_id: int) -> Tournament:
+    tournament = None
+    if 0 < tournament_id <= DB_ID_MAX:
+        tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise NotFound(f"There is no tournament {tournament_id}")
+    return tournament
+
+
+# ---------------------------------------------------------------- reading
+
+def level_json(structure: Structure, index: int | None) -> dict[str, Any] | None:
+    """A level's fields plus what a screen prints: its number, game name and stakes."""
+    if index is None or not 0 <= index < len(structure.levels):
+        return None
+    level: Level = structure.levels[index]
+    data = level.to_json()
+    data["index"] = index
+    data["is_break"] = level.is_break
+    data["level_number"] = structure.level_number(index)
+    data["game_label"] = level.game.label if level.game is not None else ""
+    data["stakes_label"] = level.stakes_label()
+    return data
+
+
+def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """The public clock state (the API contract), computed as of ``now``.
+
+    Level ends that are due are applied here too, so a reader is right even
+    before the scheduler has written them.  ``ends_at`` and ``break_at`` are
+    absolute, so that every screen counts down from its own clock.
+    """
+    structure = tournament.structure
+    state = clock.advance_due(tournament.clock, structure, now)
+    index = min(state.level_index, len(structure.levels) - 1)
+    remaining = clock.remaining(state, structure, now)
+    ends = clock.ends_at(state, structure, now)
+    next_break = structure.next_break(index)
+    to_break: float | None = None
+    if next_break is not None:
+        to_break = remaining + sum(
+            level.duration_seconds for level in structure.levels[index + 1 : next_break]
+        )
+    started = state.running or state.started_at is not None or state.elapsed_before > 0 or index > 0
+    return {
+        "tournament_id": tournament.id,
+        "name": tournament.name,
+        "version": tournament.version,
+        "running": state.running,
+        "started": started,
+        "level_index": index,
+        "level_count": len(structure.levels),
+        "level": level_json(structure, index),
+        "next_level": level_json(structure, index + 1),
+        "seconds_remaining": round(remaining, 3),
+        "ends_at": _iso(ends),
+        "seconds_to_break": None if to_break is None else round(to_break, 3),
+        "break_at": _iso(now + timedelta(seconds=to_break))
+        if to_break is not None and state.running
+        else None,
+        "server_time": _iso(now),
+        # Filled by the registration issue; the projector shows them when set.
+        "players_left": None,
+        "average_stack": None,
+        "prize_pool": None,
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+
+
+def clock_state(tournament_id: int) -> dict[str, Any]:
+    return clock_json(get_tournament(tournament_id), utcnow())
+
+
+def versions(tournament_ids: list[int]) -> dict[int, int]:
+    """``{id: version}`` for the given tournaments (the live screens' change check)."""
+    rows = db.session.execute(
+        select(Tournament.id, Tournament.version).where(Tournament.id.in_(tournament_ids))
+    ).all()
+    return {row[0]: row[1] for row in rows}
+
+
+def next_change(tournament: Tournament, now: datetime) -> datetime | None:
+    return clock.next_change_at(tournament.clock, tournament.structure, now)
+
+
+# ---------------------------------------------------------------- writing
+
+def _control(tournament_id: int, change: Change) -> dict[str, Any]:
+    """Catch up, apply ``change``, commit, publish, reschedule."""
+
+    def work() -> tuple[Tournament, datetime]:
+        tournament = get_tournament(tournament_id)
+        now = utcnow()
+        structure = tournament.structure
+        state = clock.advance_due(tournament.clock, structure, now)
+        try:
+            tournament.clock = change(state, structure, now)
+        except RuleViolation as exc:  # "This is the last level: there is no next level"
+            db.session.rollback()
+            raise Invalid({"level_index": str(exc)}) from None
+        db.session.commit()
+        return tournament, now
+
+    return announce(*retry_on_conflict(work))
+
+
+def announce(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """After a commit: push the state to the live screens and reschedule the level end."""
+    from director.services import scheduler  # noqa: PLC0415 (scheduler imports this module)
+
+    data = clock_json(tournament, now)
+    events().publish(tournament.id, "clock", data, tournament.version)
+    scheduler.reschedule(tournament.id, next_change(tournament, now))
+    return data
+
+
+def start(tournament_id: int) -> dict[str, Any]:
+    return _control(tournament_id, lambda state, structure, now: clock.start(state, now))
+
+
+def pause(tournament_id: int) -> dict[str, Any]:
+    return _control(tournament_id, lambda state, structure, now: clock.pause(state, now))
+
+
+def resume(tournament_id: int) -> dict[str, Any]:
+    return _control(tournament_id, lambda state, structure, now: clock.resume(state, now))
+
+
+def next_level(tournament_id: int) -> dict[str, Any]:
+    return _control(tournament_id, clock.next_level)
+
+
+def previous_level(tournament_id: int) -> dict[str, Any]:
+    return _control(tournament_id, clock.previous_level)
+
+
+def adjust(tournament_id: int, seconds: Any) -> dict[str, Any]:
+    """Add (``seconds`` > 0) or remove time from the current level."""
+    if not isinstance(seconds, int) or isinstance(seconds, bool):
+        raise Invalid({"seconds": "The adjustment must be a whole number of seconds"})
+    if not -ADJUST_LIMIT <= seconds <= ADJUST_LIMIT:
+        raise Invalid({"seconds": f"The adjustment must be between -{ADJUST_LIMIT} "
+                                  f"and {ADJUST_LIMIT} seconds"})
+    return _control(
+        tournament_id, lambda state, structure, now: clock.adjust(state, structure, seconds, now)
+    )
+
+
+def advance_if_due(tournament_id: int) -> datetime | None:
+    """The scheduler's job: apply the level ends due as of now, if any (idempotent).
+
+    Does nothing when the clock was paused, or the level was already changed
+    by a director or another process.  Returns when the next change is due.
+    """
+
+    def work() -> tuple[Tournament | None, datetime, bool]:
+        tournament = db.session.get(Tournament, tournament_id)
+        now = utcnow()
+        if tournament is None:
+            return None, now, False
+        before = tournament.clock
+        after = clock.advance_due(before, tournament.structure, now)
+        if after == before:
+            return tournament, now, False
+        tournament.clock = after
+        db.session.commit()
+        return tournament, now, True
+
+    tournament, now, changed = retry_on_conflict(work)
+    if tournament is None:
+        return None
+    if changed:
+        data = clock_json(tournament, now)
+        events().publish(tournament.id, "clock", data, tournament.version)
+    return next_change(tournament, now)

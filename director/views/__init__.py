@@ -1,0 +1,18 @@
+"""Blueprints, one per audience: auth, director pages, public clock screens, JSON API.
+
+A view parses the request, calls one service and renders; it never commits.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from director.views import api, auth, clock, director, errors
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(director.bp)
+    app.register_blueprint(clock.bp)
+    app.register_blueprint(api.bp)
+    errors.register(app)

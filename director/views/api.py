@@ -1,0 +1,97 @@
+"""The JSON API (a contract: overlays and the project's own checks use it).
+
+=======================================================  ===================
+``POST /api/tournaments``                                 director: create
+``GET  /api/tournaments``                                 public: list
+``GET  /api/tournaments/<id>/structure``                  public: export
+``PUT  /api/tournaments/<id>/structure``                  director: import
+``POST /api/tournaments/<id>/clock/<control>``            director: start,
+                                                          pause, resume,
+                                                          next, previous
+``POST /api/tournaments/<id>/clock/adjust {"seconds"}``   director
+``GET  /api/tournaments/<id>/clock``                      public
+=======================================================  ===================
+
+Errors are JSON: 400 ``{"errors": {field: message}}``, 401, 404, 405.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from werkzeug.wrappers import Response
+
+from director.services import Invalid
+from director.services import clock as clock_service
+from director.services import tournaments as tournament_service
+from director.views.auth import director_required
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or a 400 naming ``body`` (never a 500)."""
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        raise Invalid({"body": "The body must be a JSON object"})
+    return data
+
+
+@bp.post("/tournaments")
+@director_required
+def create_tournament() -> tuple[Response, int]:
+    data = json_body()
+    tournament = tournament_service.create_tournament(data.get("name"), data.get("levels"))
+    return jsonify({"id": tournament.id}), 201
+
+
+@bp.get("/tournaments")
+def list_tournaments() -> Response:
+    return jsonify({"tournaments": [
+        {"id": t.id, "name": t.name, "running": t.running, "level_index": t.level_index}
+        for t in tournament_service.list_tournaments()
+    ]})
+
+
+@bp.get("/tournaments/<int:tournament_id>/structure")
+def export_structure(tournament_id: int) -> Response:
+    return jsonify(tournament_service.export_structure(tournament_id))
+
+
+@bp.put("/tournaments/<int:tournament_id>/structure")
+@director_required
+def import_structure(tournament_id: int) -> Response:
+    tournament_service.import_structure(tournament_id, json_body())
+    return jsonify(tournament_service.export_structure(tournament_id))
+
+
+@bp.get("/tournaments/<int:tournament_id>/clock")
+def clock_state(tournament_id: int) -> Response:
+    response = jsonify(clock_service.clock_state(tournament_id))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+CONTROLS = {
+    "start": clock_service.start,
+    "pause": clock_service.pause,
+    "resume": clock_service.resume,
+    "next": clock_service.next_level,
+    "previous": clock_service.previous_level,
+}
+
+
+@bp.post("/tournaments/<int:tournament_id>/clock/<any(start, pause, resume, next, previous):control>")
+@director_required
+def clock_control(tournament_id: int, control: str) -> Response:
+    return jsonify(CONTROLS[control](tournament_id))
+
+
+@bp.post("/tournaments/<int:tournament_id>/clock/adjust")
+@director_required
+def clock_adjust(tournament_id: int) -> Response:
+    data = json_body()
+    if "seconds" not in data:
+        raise Invalid({"seconds": "Say how many seconds to add (or remove, with a minus sign)"})
+    return jsonify(clock_service.adjust(tournament_id, data["seconds"]))

@@ -1,0 +1,212 @@
+"""The director's pages: tournaments, structure editor, import/export, clock controls.
+
+Every page needs the director (``director_required``).  The clock controls
+on the tournament page post to the JSON API with the session and CSRF token.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+
+from director.services import Invalid
+from director.services import clock as clock_service
+from director.services import tournaments as tournament_service
+from director.tournament.structure import AMOUNT_FIELDS, Kind
+from director.views.auth import director_required
+
+bp = Blueprint("director", __name__, url_prefix="/director")
+
+ROW_FIELDS = ("kind", "duration", "game", *AMOUNT_FIELDS, "big_blind_ante", "note")
+
+
+def parse_duration(text: str) -> int | str:
+    """A duration as a director types it: ``20`` (minutes), ``20:00``, ``1:30:00``, ``0:02``.
+
+    Returns seconds, or the text itself when it is not a duration (so that the
+    structure validator names the field).
+
+    >>> parse_duration("20"), parse_duration("20:00"), parse_duration("0:02"), parse_duration("1:00:00")
+    (1200, 1200, 2, 3600)
+    >>> parse_duration("abc")
+    'abc'
+    """
+    parts = text.strip().split(":")
+    if not all(part.strip().isdigit() for part in parts) or len(parts) > 3:
+        return text
+    numbers = [int(part) for part in parts]
+    if len(numbers) == 1:
+        return numbers[0] * 60
+    seconds = 0
+    for number in numbers:
+        seconds = seconds * 60 + number
+    return seconds
+
+
+def format_duration(seconds: int) -> str:
+    """``1200`` -> ``20:00``, ``3600`` -> ``1:00:00``, ``2`` -> ``0:02``."""
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _amount(text: str) -> int | str:
+    text = text.strip().replace(",", "").replace(" ", "")
+    if text == "":
+        return 0
+    return int(text) if text.isdigit() else text
+
+
+def levels_from_form(form: Any) -> list[dict[str, Any]]:
+    """The structure table as the JSON the validator takes (one list per column)."""
+    columns = {name: form.getlist(name) for name in ROW_FIELDS}
+    rows = len(columns["kind"])
+    levels = []
+    for i in range(rows):
+        cell = {name: (values[i] if i < len(values) else "") for name, values in columns.items()}
+        kind = cell["kind"] or Kind.LEVEL
+        level: dict[str, Any] = {
+            "kind": kind,
+            "duration_seconds": parse_duration(cell["duration"]),
+            "note": cell["note"].strip(),
+        }
+        if kind != Kind.BREAK:
+            level["game"] = cell["game"] or None
+            level["big_blind_ante"] = cell["big_blind_ante"] == "yes"
+            for name in AMOUNT_FIELDS:
+                level[name] = _amount(cell[name])
+        levels.append(level)
+    return levels
+
+
+@bp.app_template_filter("duration")
+def duration_filter(seconds: int | float | None) -> str:
+    return "" if seconds is None else format_duration(int(seconds))
+
+
+@bp.get("/")
+@director_required
+def tournaments() -> str:
+    return render_template(
+        "director/tournaments.html",
+        tournaments=tournament_service.list_tournaments(),
+    )
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@director_required
+def new() -> Any:
+    templates = tournament_service.templates()
+    if request.method == "POST":
+        name = request.form.get("name", "")
+        source = request.form.get("template", "")
+        try:
+            if source == "import":
+                structure = _parse_import(_uploaded_json())
+                tournament = tournament_service.create_tournament(
+                    name or structure.get("name"), structure["levels"])
+            elif source == "scratch":
+                tournament = tournament_service.create_tournament(name, [_blank_level()])
+            else:
+                tournament = tournament_service.create_from_template(name, source)
+        except Invalid as exc:
+            return render_template("director/new.html", templates=templates,
+                                   errors=exc.errors, form=request.form), 400
+        flash(f"Created “{tournament.name}”. Check the structure, then start the clock.")
+        return redirect(url_for("director.tournament", tournament_id=tournament.id))
+    return render_template("director/new.html", templates=templates, errors={}, form={})
+
+
+def _blank_level() -> dict[str, Any]:
+    return {"kind": "level", "game": "PO", "duration_seconds": 1200,
+            "small_blind": 25, "big_blind": 50}
+
+
+def _parse_import(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise Invalid({"structure": f"This is not valid JSON: {exc}"}) from None
+    if not isinstance(data, dict) or "levels" not in data:
+        raise Invalid({"structure": "A structure is an object with \"name\" and \"levels\""})
+    return data
+
+
+@bp.get("/<int:tournament_id>")
+@director_required
+def tournament(tournament_id: int) -> str:
+    record = clock_service.get_tournament(tournament_id)
+    return _tournament_page(record, errors={}, rows=None)
+
+
+def _tournament_page(record: Any, errors: dict[str, str], rows: list[dict[str, Any]] | None,
+                     status: int = 200) -> Any:
+    structure = record.structure
+    return render_template(
+        "director/tournament.html",
+        tournament=record,
+        structure=structure,
+        rows=rows if rows is not None else [level.to_json() for level in structure.levels],
+        starts=structure.level_starts(),
+        clock=clock_service.clock_state(record.id),
+        errors=errors,
+        games=_games(),
+        amount_fields=AMOUNT_FIELDS,
+    ), status
+
+
+def _games() -> list[tuple[str, str]]:
+    from director.poker.games import Game  # noqa: PLC0415
+
+    return [(game.value, game.label) for game in Game]
+
+
+def _save(tournament_id: int, save: Any, rows: list[dict[str, Any]] | None,
+          done: str) -> Any:
+    """Run a structure service; on errors show the page again with them, else redirect."""
+    try:
+        save()
+    except Invalid as exc:
+        record = clock_service.get_tournament(tournament_id)
+        return _tournament_page(record, exc.errors, rows, status=400)
+    flash(done)
+    return redirect(url_for("director.tournament", tournament_id=tournament_id))
+
+
+@bp.post("/<int:tournament_id>/levels")
+@director_required
+def save_levels(tournament_id: int) -> Any:
+    levels = levels_from_form(request.form)
+    name = request.form.get("name")
+    return _save(tournament_id,
+                 lambda: tournament_service.update_levels(tournament_id, levels, name=name),
+                 levels, "Structure saved.")
+
+
+def _uploaded_json() -> str:
+    upload = request.files.get("structure_file")
+    text = upload.read().decode("utf-8", "replace") if upload else ""
+    return text or request.form.get("structure_json", "")
+
+
+@bp.post("/<int:tournament_id>/import")
+@director_required
+def import_structure(tournament_id: int) -> Any:
+    text = _uploaded_json()
+    return _save(tournament_id,
+                 lambda: tournament_service.import_structure(tournament_id, text),
+                 None, "Structure imported.")
+
+
+@bp.get("/<int:tournament_id>/structure.json")
+@director_required
+def export_structure(tournament_id: int) -> Response:
+    data = tournament_service.export_structure(tournament_id)
+    response = Response(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                        mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="structure-{tournament_id}.json"'
+    )
+    return response

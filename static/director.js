@@ -1,0 +1,135 @@
+/* The director's tournament page: clock controls (through the JSON API, with
+ * the session and the CSRF token), the live clock panel, and the structure
+ * table (add, copy, move, remove rows; start times recomputed as you type). */
+(function () {
+  "use strict";
+  var $ = function (id) { return document.getElementById(id); };
+  var panel = $("clock-panel");
+  var fmt = DirectorLive.formatSeconds;
+
+  // ------------------------------------------------------------ clock panel
+  var live = new DirectorLive.Live({
+    eventsUrl: panel.dataset.events,
+    apiUrl: panel.dataset.api,
+    onState: function (state) {
+      var level = state.level || {};
+      $("panel-level").textContent = level.is_break ? "Break" : level.stakes_label;
+      $("panel-level-name").textContent = level.is_break ? (level.note || "")
+        : "Level " + level.level_number + " · " + level.game_label;
+      var next = state.next_level;
+      $("panel-next").textContent = next ? (next.is_break ? "Break" : next.stakes_label) : "—";
+      $("panel-status").textContent = state.running ? "running" : (state.started ? "paused" : "not started");
+      $("btn-start").hidden = state.started;
+      $("btn-pause").hidden = !state.running;
+      $("btn-resume").hidden = state.running || !state.started;
+      document.querySelectorAll("#structure-table tbody tr").forEach(function (row, i) {
+        row.classList.toggle("current", state.started && i === state.level_index);
+      });
+      tick();
+    }
+  });
+  function tick() { $("panel-time").textContent = fmt(live.remaining()); }
+  setInterval(tick, 250);
+  live.connect();
+  live.fetchOnce();
+
+  function send(path, body) {
+    var error = $("control-error");
+    error.classList.add("hidden");
+    return fetch(panel.dataset.api + "/" + path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": panel.dataset.csrf },
+      body: JSON.stringify(body || {})
+    }).then(function (response) {
+      return response.json().then(function (data) {
+        if (!response.ok) {
+          var messages = data.errors ? Object.values(data.errors) : [data.error || response.statusText];
+          error.textContent = messages.join(" ");
+          error.classList.remove("hidden");
+          return;
+        }
+        live.accept(data);
+      });
+    }).catch(function () {
+      error.textContent = "The server did not answer. Check the connection and try again.";
+      error.classList.remove("hidden");
+    });
+  }
+  panel.querySelectorAll("[data-control]").forEach(function (button) {
+    button.addEventListener("click", function () { send(button.dataset.control); });
+  });
+  panel.querySelectorAll("[data-adjust]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      send("adjust", { seconds: parseInt(button.dataset.adjust, 10) });
+    });
+  });
+
+  // ------------------------------------------------------------ structure table
+  var table = $("structure-table");
+  if (!table) return;
+  var body = table.tBodies[0];
+
+  function parseDuration(text) {
+    var parts = String(text).trim().split(":");
+    if (!parts.every(function (p) { return /^\d+$/.test(p.trim()); }) || parts.length > 3) return null;
+    var numbers = parts.map(Number);
+    if (numbers.length === 1) return numbers[0] * 60;
+    return numbers.reduce(function (acc, n) { return acc * 60 + n; }, 0);
+  }
+
+  function renumber() {
+    var start = 0, number = 0;
+    Array.prototype.forEach.call(body.rows, function (row) {
+      var isBreak = row.querySelector("select[name=kind]").value === "break";
+      row.classList.toggle("is-break", isBreak);
+      row.querySelector(".starts").textContent = start === null ? "?" : fmt(start);
+      if (!isBreak) number += 1;
+      row.querySelector(".number").textContent = isBreak ? "Break" : number;
+      var duration = parseDuration(row.querySelector("input[name=duration]").value);
+      start = (start === null || duration === null) ? null : start + duration;
+    });
+  }
+
+  function blank(row, kind) {
+    row.querySelectorAll("input").forEach(function (input) { input.value = ""; input.removeAttribute("aria-invalid"); });
+    row.querySelector("select[name=kind]").value = kind;
+    row.querySelector("select[name=big_blind_ante]").value = "no";
+    row.querySelector("input[name=duration]").value = kind === "break" ? "15" : "20";
+    row.classList.remove("current");
+  }
+
+  function addRow(kind) {
+    var template = body.rows[body.rows.length - 1];
+    var row = template.cloneNode(true);
+    if (kind === "break") {
+      blank(row, "break");
+    } else if (template.querySelector("select[name=kind]").value === "break") {
+      // copy the last playing level, so the new level has a game and stakes to edit
+      var levels = Array.prototype.filter.call(body.rows, function (r) { return !r.classList.contains("is-break"); });
+      if (levels.length) row = levels[levels.length - 1].cloneNode(true);
+    }
+    row.classList.remove("current");
+    body.appendChild(row);
+    renumber();
+    var first = row.querySelector(kind === "break" ? "input[name=duration]" : "input[name=small_blind]");
+    if (first) first.focus();
+  }
+
+  $("add-level").addEventListener("click", function () { addRow("level"); });
+  $("add-break").addEventListener("click", function () { addRow("break"); });
+  body.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-row]");
+    if (!button) return;
+    var row = button.closest("tr");
+    var action = button.dataset.row;
+    if (action === "up" && row.previousElementSibling) body.insertBefore(row, row.previousElementSibling);
+    if (action === "down" && row.nextElementSibling) body.insertBefore(row.nextElementSibling, row);
+    if (action === "copy") { var copy = row.cloneNode(true); copy.classList.remove("current"); row.after(copy); }
+    if (action === "remove" && body.rows.length > 1) row.remove();
+    renumber();
+  });
+  body.addEventListener("input", renumber);
+  body.addEventListener("change", renumber);
+  renumber();
+})();

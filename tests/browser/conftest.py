@@ -1,0 +1,124 @@
+"""Browser-test fixtures: Debian's chromium through Playwright, and a real
+waitress server (``director serve``) on 127.0.0.1 with its own temp database.
+
+``chromium`` is the one place that decides what happens without a browser:
+skip with a one-line reason, or fail when ``REQUIRE_BROWSER=1`` (CI).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+TOKEN = "browser-test-token"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """A Playwright browser on /usr/bin/chromium (skips, or fails if REQUIRE_BROWSER=1)."""
+    required = os.environ.get("REQUIRE_BROWSER") == "1"
+    if not os.access(CHROMIUM, os.X_OK):
+        reason = f"{CHROMIUM} is missing: run `make test` as root, or apt-get install chromium"
+        if required:
+            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:  # pragma: no cover
+        if required:
+            pytest.fail(f"REQUIRE_BROWSER=1 but playwright is not installed: {exc}")
+        pytest.skip(f"playwright is not installed: {exc}")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    token: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+def start_server(tmp: Path, port: int | None = None, **env: str) -> Server:
+    """``director init-db`` then ``director serve`` in a subprocess; waits until it answers."""
+    port = port or free_port()
+    environment = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(tmp / "instance"),
+                   "DIRECTOR_TOKEN": TOKEN, "HOST": "127.0.0.1", "PORT": str(port),
+                   "PYTHONUNBUFFERED": "1", **env}
+    environment.pop("DIRECTOR_DATABASE_URL", None)
+    run = [sys.executable, "-c", "from director.cli import main; main()"]
+    subprocess.run([*run, "init-db"], env=environment, check=True, capture_output=True)
+    log = tmp / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([*run, "serve"], env=environment, stdout=out,
+                                   stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return Server(f"http://127.0.0.1:{port}", TOKEN, process, log)
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"the server did not start: {log.read_text()}")
+
+
+def stop_server(server: Server) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[Server]:
+    server = start_server(tmp_path)
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture
+def restartable_server(tmp_path: Path) -> Iterator[list[Server]]:
+    """A list holding the running server; ``restart(servers)`` replaces it on the same port."""
+    servers = [start_server(tmp_path)]
+    yield servers
+    stop_server(servers[-1])
+
+
+def restart(servers: list[Server], tmp: Path) -> Server:
+    stop_server(servers[-1])
+    port = int(servers[-1].url.rsplit(":", 1)[1])
+    servers.append(start_server(tmp, port=port))
+    return servers[-1]
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,145 @@
+"""What a person sees: the director logs in, builds a tournament of 2-second
+levels in the structure table, starts it, and the projector (opened before
+the start) counts down and shows the next level's blinds after the change."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_director_starts_a_two_second_clock_and_the_projector_follows(
+        chromium, live_server, artifacts):
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    director = context.new_page()
+
+    # 1. log in as the director
+    director.goto(f"{live_server.url}/director/")
+    assert "/login" in director.url
+    director.fill("#token", live_server.token)
+    director.click("button[type=submit]")
+    director.wait_for_url("**/director/")
+
+    # 2. create a tournament with 2-second levels, from scratch, in the table
+    director.click("text=New tournament >> nth=-1")
+    director.fill("#name", "Browser PLO")
+    director.check("input[value=scratch]")
+    director.click("button:has-text('Create')")
+    director.wait_for_selector("#structure-table")
+    rows = director.locator("#structure-table tbody tr")
+    assert rows.count() == 1
+    director.click("#add-level")
+    director.click("#add-level")
+    for index, (duration, small, big) in enumerate([("0:02", "100", "200"),
+                                                     ("0:02", "200", "400"),
+                                                     ("1:00", "300", "600")]):
+        row = rows.nth(index)
+        row.locator("input[name=duration]").fill(duration)
+        row.locator("input[name=small_blind]").fill(small)
+        row.locator("input[name=big_blind]").fill(big)
+    assert [rows.nth(i).locator(".starts").inner_text() for i in range(3)] == \
+        ["0:00", "0:02", "0:04"]
+    director.click("button:has-text('Save structure')")
+    director.wait_for_selector("text=Structure saved.")
+    assert director.locator("#panel-level").inner_text() == "100/200"
+
+    # the projector is open before the clock starts
+    projector = context.new_page()
+    projector.set_viewport_size({"width": 1600, "height": 900})
+    projector.goto(director.url.replace("/director/", "/clock/"))
+    projector.wait_for_function(
+        "document.getElementById('p-connection').classList.contains('live')")
+    assert projector.locator("#p-stakes").inner_text() == "100/200"
+    assert projector.locator("#p-next").inner_text() == "Level 2 · 200/400"
+
+    # 3. start it
+    director.click("#btn-start")
+
+    # 4. the projector counts down, then shows the next level's blinds
+    samples: list[tuple[str, str, str]] = []
+    deadline = time.monotonic() + 8
+    while time.monotonic() < deadline:
+        samples.append((projector.locator("#p-level-number").inner_text(),
+                        projector.locator("#p-time").inner_text(),
+                        projector.locator("#p-stakes").inner_text()))
+        if samples[-1][2] == "200/400" and samples[-1][1] in ("0:01", "0:02"):
+            break
+        time.sleep(0.1)
+    level_one_times = [t for level, t, stakes in samples if stakes == "100/200"]
+    assert "0:01" in level_one_times, samples  # it counted down during level 1
+    assert level_one_times == sorted(level_one_times, reverse=True), samples
+    assert samples[-1][0] == "Level 2" and samples[-1][2] == "200/400", samples
+    assert projector.locator("#p-next").inner_text() == "Level 3 · 300/600"
+    assert projector.locator("#screen").get_attribute("data-last-tone") == "level"
+
+    # the director's panel followed as well
+    director.wait_for_function(
+        "document.getElementById('panel-level').textContent.includes('/')")
+    # 5. a screenshot of what the room sees
+    projector.screenshot(path=str(artifacts / "projector-level-2.png"))
+    director.screenshot(path=str(artifacts / "director-running.png"), full_page=True)
+    context.close()
+
+
+def test_projector_upright_on_a_phone_shows_the_clock(chromium, live_server, artifacts):
+    import requests
+
+    created = requests.post(f"{live_server.url}/api/tournaments", timeout=5,
+                            headers={"Authorization": f"Bearer {live_server.token}"},
+                            json={"name": "Phone", "levels": [
+                                {"game": "PO", "duration_seconds": 1200, "small_blind": 25,
+                                 "big_blind": 50},
+                                {"kind": "break", "duration_seconds": 600, "note": "remove T25"}]})
+    tournament_id = created.json()["id"]
+    phone = chromium.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{live_server.url}/clock/{tournament_id}")
+    assert phone.locator("#p-time").inner_text() == "20:00"
+    assert phone.locator("#p-status").inner_text().lower() == "not started"
+    box = phone.locator("#p-time").bounding_box()
+    assert box is not None and box["width"] <= 390  # the digits fit the upright screen
+    director = {"Authorization": f"Bearer {live_server.token}"}
+    clock_url = f"{live_server.url}/api/tournaments/{tournament_id}/clock"
+    # one minute left: the warning tone
+    requests.post(f"{clock_url}/start", headers=director, timeout=5)
+    requests.post(f"{clock_url}/adjust", json={"seconds": -1139}, headers=director, timeout=5)
+    phone.wait_for_function("document.getElementById('screen').dataset.lastTone === 'minute'",
+                            timeout=4000)
+    assert phone.locator("#p-time").inner_text() in ("1:01", "1:00", "0:59")
+    # the break screen is distinct, with its own tone
+    requests.post(f"{clock_url}/next", headers=director, timeout=5)
+    phone.wait_for_function("document.body.classList.contains('on-break')", timeout=3000)
+    assert phone.locator("#screen").get_attribute("data-last-tone") == "break"
+    assert phone.locator("#p-level-number").inner_text() == "Break"
+    assert phone.locator("#p-break-note").inner_text() == "remove T25"
+    phone.screenshot(path=str(artifacts / "phone-break.png"))
+    phone.close()
+
+
+def test_the_projector_reconnects_after_a_server_restart(chromium, restartable_server, tmp_path):
+    import requests
+
+    from tests.browser.conftest import restart
+
+    server = restartable_server[0]
+    director = {"Authorization": f"Bearer {server.token}"}
+    tournament_id = requests.post(f"{server.url}/api/tournaments", headers=director, timeout=5,
+                                  json={"name": "Restart", "levels": [
+                                      {"game": "PO", "duration_seconds": 600, "small_blind": 25,
+                                       "big_blind": 50},
+                                      {"game": "PO", "duration_seconds": 600, "small_blind": 50,
+                                       "big_blind": 100}]}).json()["id"]
+    requests.post(f"{server.url}/api/tournaments/{tournament_id}/clock/start", headers=director,
+                  timeout=5)
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{server.url}/clock/{tournament_id}")
+    page.wait_for_function("document.getElementById('p-connection').classList.contains('live')")
+    server = restart(restartable_server, tmp_path)  # the screen loses its stream
+    requests.post(f"{server.url}/api/tournaments/{tournament_id}/clock/next", headers=director,
+                  timeout=5)
+    page.wait_for_function(
+        "document.getElementById('p-stakes').textContent === '50/100'", timeout=10000)
+    assert page.locator("#p-level-number").inner_text() == "Level 2"
+    page.close()

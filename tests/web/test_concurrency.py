@@ -1,0 +1,46 @@
+"""Two writers never overwrite each other: the version column is an optimistic
+lock and the loser of a race redoes its unit of work."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy.orm.exc import StaleDataError
+
+from director.services import retry_on_conflict
+
+
+def test_a_lost_race_is_retried_on_fresh_rows(app):
+    calls = []
+
+    def work():
+        calls.append(1)
+        if len(calls) == 1:
+            raise StaleDataError("another writer committed first")
+        return "done"
+
+    with app.app_context():
+        assert retry_on_conflict(work) == "done"
+    assert len(calls) == 2
+
+
+def test_parallel_adjustments_all_count(app, auth, make_tournament):
+    tournament_id = make_tournament()
+    url = f"/api/tournaments/{tournament_id}/clock"
+    app.test_client().post(f"{url}/start", headers=auth)
+    app.test_client().post(f"{url}/pause", headers=auth)
+    statuses: list[int] = []
+
+    def add_ten_seconds() -> None:
+        response = app.test_client().post(f"{url}/adjust", json={"seconds": 10}, headers=auth)
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=add_ten_seconds) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert statuses == [200] * 8
+    clock = app.test_client().get(url).get_json()
+    assert clock["seconds_remaining"] == pytest.approx(1200 + 80, abs=0.5)
