@@ -31,7 +31,7 @@ browser:
 
 test: $(STAMP) browser
 	$(BIN)/ruff check director tests benchmarks
-	$(BIN)/mypy --strict director/poker
+	$(BIN)/mypy --strict --follow-imports=silent director/poker
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
