@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    from director import config, models  # noqa: F401  (models registers the tables)
+    from director import config, i18n, models  # noqa: F401  (models registers the tables)
     from director.db import db
     from director.services.events import TournamentEvents
     from director.views import register
@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
     db.init_app(app)
+    i18n.init_app(app)
     TournamentEvents().init_app(app)
     register(app)
 
