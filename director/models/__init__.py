@@ -5,6 +5,7 @@ registers them with the metadata, so ``db.create_all()`` creates every table.
 Later issues add their modules (players, tables, hands) and a line below.
 """
 
+from director.models import seating  # noqa: F401  (players, tables, seats)
 from director.models.tournament import Tournament
 
 __all__ = ["Tournament"]

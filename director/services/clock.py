@@ -64,6 +64,7 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
     before the scheduler has written them.  ``ends_at`` and ``break_at`` are
     absolute, so that every screen counts down from its own clock.
     """
+    from director.services.seating import field_stats as seating_stats  # import cycle
     structure = tournament.structure
     state = clock.advance_due(tournament.clock, structure, now)
     index = min(state.level_index, len(structure.levels) - 1)
@@ -94,8 +95,7 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
         else None,
         "server_time": _iso(now),
         # Filled by the registration issue; the projector shows them when set.
-        "players_left": None,
-        "average_stack": None,
+        **seating_stats(tournament.id),
         "prize_pool": None,
     }
 

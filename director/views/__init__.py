@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from director.views import api, auth, clock, director, errors
+from director.views import api, auth, clock, director, errors, seating
 
 
 def register(app: Flask) -> None:
@@ -15,4 +15,5 @@ def register(app: Flask) -> None:
     app.register_blueprint(director.bp)
     app.register_blueprint(clock.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(seating.bp)
     errors.register(app)

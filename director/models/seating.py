@@ -1,0 +1,145 @@
+"""Players and their seats: the registry the seating rules work on.
+
+* ``Player``: the minimal registry (name, chips, status, finishing place);
+  the money issue adds buy-ins and entries to it.  ``entry_chips`` is the
+  stack the player registered with, so that the chips in play (and the
+  average stack) are known without counting every table.
+* ``SeatingSettings``: one row per tournament: the event's
+  ``director.tournament.seating.SeatingPolicy`` as JSON, the hand-for-hand
+  state, the default starting stack.  ``version`` is the optimistic lock:
+  two directors confirming at the same moment cannot both win.
+* ``SeatingTable`` and ``Seat``: the pure ``Layout``, one row per table and
+  per seated player.  ``layout_from_rows(rows_from_layout(L)) == L`` exactly
+  (see ``director.services.seating.load_layout`` / ``store_layout``).
+  ``break_position`` and ``halted`` are derived from the policy when stored,
+  for the screens.
+* ``SeatingPlanRecord``: a plan proposed by the rules (pending), confirmed,
+  discarded or undone, with the layout before and after it (undo).
+* ``SeatingLogEntry``: the audit trail, one sentence per thing that happened.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from director.db import Base, UTCDateTime, utcnow
+
+PLAYER_NAME_MAX = 80
+
+
+class Player(Base):
+    __tablename__ = "player"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(PLAYER_NAME_MAX))
+    chips: Mapped[int] = mapped_column(BigInteger, default=0)
+    entry_chips: Mapped[int] = mapped_column(BigInteger, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="active")  # active | eliminated
+    # Finishing place; ``place_last`` is set when places were shared (a tie).
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    place_last: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    eliminated_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def place_label(self) -> str:
+        if self.place is None:
+            return ""
+        if self.place_last and self.place_last != self.place:
+            return f"{self.place}–{self.place_last} (shared)"
+        return str(self.place)
+
+    def __repr__(self) -> str:
+        return f"<Player {self.id} {self.name!r} {self.status}>"
+
+
+class SeatingSettings(Base):
+    __tablename__ = "seating_settings"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), primary_key=True)
+    policy: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    hand_for_hand: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    starting_chips: Mapped[int] = mapped_column(BigInteger, default=10_000)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class SeatingTable(Base):
+    __tablename__ = "seating_table"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer)
+    # The hand last dealt (``TableState.button_seat`` ...); None: stud or not placed.
+    button_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    sb_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    bb_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    game_is_stud: Mapped[bool] = mapped_column(Boolean, default=False)
+    vacated: Mapped[list[int]] = mapped_column(JSON, default=list)
+    break_position: Mapped[int] = mapped_column(Integer, default=0)  # 1 = breaks first
+    halted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Seat(Base):
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("seating_table.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), unique=True)
+    waiting: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SeatingPlanRecord(Base):
+    __tablename__ = "seating_plan"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    plan: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(12), default="pending")
+    # pending | confirmed | discarded | undone
+    layout_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    layout_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class SeatingLogEntry(Base):
+    __tablename__ = "seating_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    action: Mapped[str] = mapped_column(String(30))
+    text: Mapped[str] = mapped_column(Text)

@@ -1,0 +1,959 @@
+"""Seating services: register, draw, eliminate, balance, break, reseat, hand-for-hand.
+
+Each function is one unit of work (STYLE.md): load the rows, ask the pure
+rules (``director.tournament.seating`` and ``button``), write, commit, then
+publish a ``seating`` event (and the clock state, whose ``players_left`` and
+``average_stack`` come from :func:`field_stats`) so every screen updates.
+
+Nothing the rules *propose* is applied before the director confirms it: an
+elimination stores the next step of ``plan_seating`` (a balance move, a
+table to break, a redraw) as a *pending* plan; :func:`confirm_plan` applies
+it and :func:`undo_last` takes the last confirmed plan back while nothing
+has changed since.  A pending plan is replaced whenever the seating changes
+under it (a bust, a hand dealt, a reseat), so it never goes stale.
+The director's own actions (a late registrant's random seat, a reseat by
+hand, the seat draw) take effect at once and are logged.
+
+Bad input raises ``Invalid`` naming the field and changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ParamSpec, TypeVar
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from director.db import db, utcnow
+from director.models.seating import (
+    PLAYER_NAME_MAX,
+    Player,
+    Seat,
+    SeatingLogEntry,
+    SeatingPlanRecord,
+    SeatingSettings,
+    SeatingTable,
+)
+from director.models.tournament import MAX_CHIPS
+from director.poker.errors import RuleViolation
+from director.services import Invalid, NotFound
+from director.services.clock import get_tournament
+from director.services.events import events
+from director.tournament import clock as clock_rules
+from director.tournament.button import seat_status
+from director.tournament.seating import (
+    Bust,
+    Finish,
+    HandForHand,
+    Layout,
+    Move,
+    PlanKind,
+    SeatedPlayer,
+    SeatingPlan,
+    SeatingPolicy,
+    TableState,
+    announce_hand_for_hand,
+    apply_moves,
+    apply_plan,
+    break_table,
+    deal_hand,
+    draw_seats,
+    end_hand_for_hand,
+    finish_hand_for_hand_hand,
+    halted_tables,
+    next_table_to_break,
+    place_busts,
+    plan_seating,
+    remove_players,
+    seat_new_player,
+    start_hand_for_hand,
+)
+
+T = TypeVar("T")
+P = ParamSpec("P")
+WHOLE = re.compile(r"-?[0-9]{1,18}")  # ASCII digits only (int() refuses "²"), and no giants
+SEARCH_LIMIT = 12
+SEARCH_MAX = 80
+LOG_SHOWN = 40
+TABLE_SIZES = (6, 8, 9, 10)  # the issue's choices; 7 only as a final table
+
+
+# ---------------------------------------------------------------- layout <-> rows
+
+def load_layout(tournament_id: int) -> Layout:
+    """The pure ``Layout`` of the tournament, from its table and seat rows."""
+    tables = db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id).order_by(SeatingTable.number)).all()
+    seats: dict[int, dict[int, SeatedPlayer]] = {t.id: {} for t in tables}
+    rows = db.session.execute(
+        select(Seat.table_id, Seat.seat, Seat.waiting, Player.id, Player.name)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Seat.tournament_id == tournament_id)).all()
+    for table_id, seat, waiting, player_id, name in rows:
+        seats[table_id][seat] = SeatedPlayer(player_id, name, bool(waiting))
+    return Layout(tuple(
+        TableState(number=t.number, size=t.size, seats=seats[t.id], button_seat=t.button_seat,
+                   sb_seat=t.sb_seat, bb_seat=t.bb_seat, game_is_stud=bool(t.game_is_stud),
+                   vacated=tuple(int(s) for s in (t.vacated or ())))
+        for t in tables))
+
+
+def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy) -> None:
+    """Write ``layout`` over the stored one, changing only the rows that differ.
+
+    Seats that change are deleted and flushed before the new ones are
+    inserted, so the unique (table, seat) and (player) constraints hold at
+    every statement, whatever order the players move in.
+    """
+    rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id))}
+    by_id = {t.id: t.number for t in rows.values()}
+    wanted = {p.player_id: (t.number, s, p.waiting)
+              for t in layout.tables for s, p in t.seats.items()}
+    existing = db.session.scalars(select(Seat).where(Seat.tournament_id == tournament_id)).all()
+    keep: set[int] = set()
+    for seat in existing:
+        target = wanted.get(seat.player_id)
+        if target is not None and target[:2] == (by_id[seat.table_id], seat.seat):
+            seat.waiting = target[2]
+            keep.add(seat.player_id)
+        else:
+            db.session.delete(seat)
+    db.session.flush()
+    halted = set(halted_tables(layout, policy))
+    order = sorted(layout.numbers, key=policy.breaking_rank)
+    for table in layout.tables:
+        row = rows.pop(table.number, None)
+        if row is None:
+            row = SeatingTable(tournament_id=tournament_id, number=table.number)
+            db.session.add(row)
+        row.size = table.size
+        row.button_seat, row.sb_seat, row.bb_seat = \
+            table.button_seat, table.sb_seat, table.bb_seat
+        row.game_is_stud = table.game_is_stud
+        row.vacated = list(table.vacated)
+        row.break_position = order.index(table.number) + 1
+        row.halted = table.number in halted
+    for row in rows.values():                      # closed tables (their seats are gone)
+        db.session.delete(row)
+    db.session.flush()
+    ids = {t.number: t.id for t in db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id))}
+    for player_id, (number, seat_number, waiting) in wanted.items():
+        if player_id not in keep:
+            db.session.add(Seat(tournament_id=tournament_id, table_id=ids[number],
+                                seat=seat_number, player_id=player_id, waiting=waiting))
+
+
+# ---------------------------------------------------------------- helpers
+
+CONFLICT = {"seating": "Someone else changed the seating at the same moment: "
+                       "reload the page and try again"}
+
+
+def unit_of_work(service: Callable[P, T]) -> Callable[P, T]:
+    """A writing service: all or nothing.  ``Invalid`` (and a lost race, which
+    becomes ``Invalid``) rolls the session back, so bad input changes nothing."""
+
+    @functools.wraps(service)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return service(*args, **kwargs)
+        except Invalid:
+            db.session.rollback()
+            raise
+        except (StaleDataError, IntegrityError):
+            db.session.rollback()
+            raise Invalid(CONFLICT) from None
+
+    return run
+
+
+def _settings(tournament_id: int) -> SeatingSettings:
+    """The tournament's settings row, locked for this unit of work.
+
+    Touching the row first (its ``version`` is the optimistic lock) takes
+    the write lock at once, so two directors confirming at the same moment
+    are serialised, and the second one is told the seating changed.
+    """
+    get_tournament(tournament_id)
+    row = db.session.get(SeatingSettings, tournament_id)
+    if row is None:
+        row = SeatingSettings(tournament_id=tournament_id, policy=SeatingPolicy().to_json(),
+                              hand_for_hand=HandForHand().to_json())
+        db.session.add(row)
+    row.updated_at = utcnow()
+    db.session.flush()
+    return row
+
+
+def _policy(row: SeatingSettings | None) -> SeatingPolicy:
+    return SeatingPolicy.from_json(row.policy) if row is not None and row.policy \
+        else SeatingPolicy()
+
+
+def policy_for(tournament_id: int) -> SeatingPolicy:
+    return _policy(db.session.get(SeatingSettings, tournament_id))
+
+
+def _log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
+    for line in lines:
+        db.session.add(SeatingLogEntry(tournament_id=tournament_id, action=action, text=line))
+
+
+def _commit(tournament_id: int, settings: SeatingSettings) -> None:
+    """Commit (the settings row is the lock), then tell every screen."""
+    settings.updated_at = utcnow()
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()
+        raise Invalid(CONFLICT) from None
+    publish(tournament_id)
+
+
+def publish(tournament_id: int) -> None:
+    """A ``seating`` event for the seating screens, and the clock state for the projector."""
+    from director.services import clock as clock_service  # noqa: PLC0415
+
+    stats = field_stats(tournament_id)
+    broker = events()
+    broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats})
+    state = clock_service.clock_state(tournament_id)
+    if state.get("players_left") is None:
+        state.update(stats)
+    broker.publish(tournament_id, "clock", state, state["version"])
+
+
+def _rule(field: str, action: Callable[[], T]) -> T:
+    """Run a pure rule; its ``RuleViolation`` becomes ``Invalid`` naming ``field``."""
+    try:
+        return action()
+    except RuleViolation as exc:
+        db.session.rollback()
+        raise Invalid({field: str(exc)}) from None
+
+
+def _int(data: Mapping[str, Any], field: str, *, low: int, high: int,
+         default: int | None = None, label: str | None = None) -> int | None:
+    """A whole number from JSON or a form, within ``low``..``high``; raises Invalid."""
+    value = data.get(field)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if default is not None:
+            return default
+        return None
+    if isinstance(value, bool):
+        raise Invalid({field: f"{label or field} must be a whole number"})
+    if isinstance(value, str):
+        text = value.strip().replace(",", "").replace(" ", "").replace("\u202f", "")
+        if not WHOLE.fullmatch(text):
+            if re.fullmatch(r"-?[0-9]+", text):
+                raise Invalid({field: f"{label or field} must be between {low:,} and {high:,}"})
+            raise Invalid({field: f"{label or field} must be a whole number, not “{value[:30]}”"})
+        value = int(text)
+    if not isinstance(value, int):
+        raise Invalid({field: f"{label or field} must be a whole number"})
+    if not low <= value <= high:
+        raise Invalid({field: f"{label or field} must be between {low:,} and {high:,}"})
+    return value
+
+
+def _required_int(data: Mapping[str, Any], field: str, *, low: int, high: int,
+                  label: str) -> int:
+    value = _int(data, field, low=low, high=high, label=label)
+    if value is None:
+        raise Invalid({field: f"{label} is required"})
+    return value
+
+
+def _numbers(data: Mapping[str, Any], field: str, label: str) -> tuple[int, ...]:
+    """A list of table numbers: JSON list or "3, 2, 1"."""
+    value = data.get(field)
+    if value is None:
+        return ()
+    items: list[Any]
+    if isinstance(value, str):
+        items = [part for part in value.replace(";", ",").replace(" ", ",").split(",") if part]
+    elif isinstance(value, list):
+        items = value
+    else:
+        raise Invalid({field: f"{label} must be a list of table numbers like 3, 2, 1"})
+    numbers = []
+    for item in items:
+        if isinstance(item, bool) or not (isinstance(item, int) or
+                                          (isinstance(item, str) and WHOLE.fullmatch(item.strip()))):
+            raise Invalid({field: f"{label} must be a list of table numbers like 3, 2, 1"})
+        number = int(item)
+        if not 1 <= number <= 10_000:
+            raise Invalid({field: f"{label}: {number} is not a table number"})
+        numbers.append(number)
+    if len(set(numbers)) != len(numbers):
+        raise Invalid({field: f"{label} lists a table twice"})
+    return tuple(numbers)
+
+
+def check_player_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise Invalid({"name": "The player needs a name"})
+    if any(unicodedata.category(char) == "Cc" for char in name.replace("\t", " ")):
+        raise Invalid({"name": "The name may not contain control characters"})
+    name = " ".join(name.split())
+    if len(name) > PLAYER_NAME_MAX:
+        raise Invalid({"name": f"The name may be at most {PLAYER_NAME_MAX} characters long"})
+    return name
+
+
+def _player(tournament_id: int, player_id: Any, field: str = "player_id") -> Player:
+    if isinstance(player_id, str) and WHOLE.fullmatch(player_id.strip()):
+        player_id = int(player_id)
+    if isinstance(player_id, bool) or not isinstance(player_id, int):
+        raise Invalid({field: "Choose a player"})
+    player = db.session.get(Player, player_id) if 0 < player_id < 2**63 else None
+    if player is None or player.tournament_id != tournament_id:
+        raise Invalid({field: f"There is no player {player_id} in this tournament"})
+    return player
+
+
+def _pending(tournament_id: int) -> SeatingPlanRecord | None:
+    return db.session.scalars(select(SeatingPlanRecord).where(
+        SeatingPlanRecord.tournament_id == tournament_id,
+        SeatingPlanRecord.status == "pending").order_by(SeatingPlanRecord.id.desc())).first()
+
+
+def _last_confirmed(tournament_id: int) -> SeatingPlanRecord | None:
+    return db.session.scalars(select(SeatingPlanRecord).where(
+        SeatingPlanRecord.tournament_id == tournament_id,
+        SeatingPlanRecord.status == "confirmed").order_by(SeatingPlanRecord.id.desc())).first()
+
+
+def _discard_pending(tournament_id: int, now: datetime) -> None:
+    for record in db.session.scalars(select(SeatingPlanRecord).where(
+            SeatingPlanRecord.tournament_id == tournament_id,
+            SeatingPlanRecord.status == "pending")):
+        record.status = "discarded"
+        record.decided_at = now
+
+
+def _propose(tournament_id: int, layout: Layout, plan: SeatingPlan) -> SeatingPlanRecord | None:
+    """Store ``plan`` as the one pending plan (nothing when the rules propose nothing)."""
+    _discard_pending(tournament_id, utcnow())
+    if plan.kind is PlanKind.NONE:
+        return None
+    record = SeatingPlanRecord(tournament_id=tournament_id, kind=plan.kind.value,
+                               plan=plan.to_json(), status="pending",
+                               layout_before=layout.to_json())
+    db.session.add(record)
+    return record
+
+
+def _replan(tournament_id: int, layout: Layout, policy: SeatingPolicy,
+            rng: random.Random | None = None) -> SeatingPlanRecord | None:
+    """After any change: the rules' next step (TDA 10, 11) becomes the pending plan."""
+    if not layout.tables:
+        _discard_pending(tournament_id, utcnow())
+        return None
+    plan = _rule("plan", lambda: plan_seating(layout, policy, rng))
+    return _propose(tournament_id, layout, plan)
+
+
+def _active_players(tournament_id: int) -> list[Player]:
+    return list(db.session.scalars(select(Player).where(
+        Player.tournament_id == tournament_id, Player.status == "active").order_by(Player.id)))
+
+
+# ---------------------------------------------------------------- reading
+
+def field_stats(tournament_id: int) -> dict[str, int | None]:
+    """Players left and the average stack, for the clock JSON and the projector.
+
+    The chips in play are the stacks the players registered with (chips do
+    not leave the game when a player busts), so the average stack is
+    ``sum(entry stacks) // players left``.
+    """
+    left, chips = db.session.execute(
+        select(func.count(Player.id).filter(Player.status == "active"),
+               func.coalesce(func.sum(Player.entry_chips), 0))
+        .where(Player.tournament_id == tournament_id)).one()
+    if not left:
+        return {"players_left": None, "average_stack": None}
+    return {"players_left": int(left), "average_stack": int(chips) // int(left)}
+
+
+@dataclass
+class Overview:
+    """Everything the director's seating page shows."""
+
+    tournament: Any
+    policy: SeatingPolicy
+    settings: SeatingSettings | None
+    layout: Layout
+    players: list[Player]
+    where: dict[int, tuple[int, int]]
+    pending: SeatingPlanRecord | None
+    pending_plan: SeatingPlan | None
+    last_confirmed: SeatingPlanRecord | None
+    can_undo: bool
+    hand_for_hand: HandForHand
+    halted: list[int]
+    breaking_order: list[int]
+    stats: dict[str, int | None]
+    log: list[SeatingLogEntry]
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.layout.tables)
+
+    @property
+    def active(self) -> list[Player]:
+        return [p for p in self.players if p.active]
+
+    @property
+    def eliminated(self) -> list[Player]:
+        out = [p for p in self.players if not p.active]
+        return sorted(out, key=lambda p: (p.place or 0, p.id))
+
+    @property
+    def unseated(self) -> list[Player]:
+        return [p for p in self.players if p.active and p.id not in self.where]
+
+    def chips(self) -> dict[int, int]:
+        return {p.id: p.chips for p in self.players}
+
+
+def overview(tournament_id: int) -> Overview:
+    tournament = get_tournament(tournament_id)
+    settings = db.session.get(SeatingSettings, tournament_id)
+    policy = _policy(settings)
+    layout = load_layout(tournament_id)
+    players = list(db.session.scalars(select(Player).where(
+        Player.tournament_id == tournament_id).order_by(Player.name, Player.id)))
+    where = {p.player_id: (t.number, s) for t in layout.tables for s, p in t.seats.items()}
+    pending = _pending(tournament_id)
+    last = _last_confirmed(tournament_id)
+    can_undo = last is not None and Layout.from_json(last.layout_after or {"tables": []}) == layout
+    log = list(db.session.scalars(select(SeatingLogEntry).where(
+        SeatingLogEntry.tournament_id == tournament_id)
+        .order_by(SeatingLogEntry.id.desc()).limit(LOG_SHOWN)))
+    h4h = HandForHand.from_json(settings.hand_for_hand or {}) if settings else HandForHand()
+    return Overview(
+        tournament=tournament, policy=policy, settings=settings, layout=layout, players=players,
+        where=where, pending=pending,
+        pending_plan=SeatingPlan.from_json(pending.plan) if pending else None,
+        last_confirmed=last, can_undo=can_undo, hand_for_hand=h4h,
+        halted=halted_tables(layout, policy),
+        breaking_order=sorted(layout.numbers, key=policy.breaking_rank),
+        stats=field_stats(tournament_id), log=log)
+
+
+def plan_record(tournament_id: int, plan_id: int | None) -> tuple[SeatingPlanRecord, SeatingPlan]:
+    """A plan for the printable move slips: the one named, else pending, else last confirmed."""
+    get_tournament(tournament_id)
+    if plan_id is not None:
+        record = db.session.get(SeatingPlanRecord, plan_id) if 0 < plan_id < 2**63 else None
+        if record is None or record.tournament_id != tournament_id:
+            raise NotFound(f"There is no seating plan {plan_id} in this tournament")
+    else:
+        record = _pending(tournament_id) or _last_confirmed(tournament_id)
+        if record is None:
+            raise NotFound("There are no moves to print yet")
+    return record, SeatingPlan.from_json(record.plan)
+
+
+def _fold(text: str) -> str:
+    """Case- and accent-free text for matching: "Åsa Öberg" -> "asa oberg"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def find_seat(tournament_id: int, query: Any, limit: int = SEARCH_LIMIT) -> dict[str, Any]:
+    """Players whose name contains ``query`` (any case, accents ignored), with table and seat.
+
+    Only the first ``limit`` matches are returned, best first (names that
+    start with the query, then alphabetical), so the answer stays small
+    whatever the field size.
+    """
+    get_tournament(tournament_id)
+    if not isinstance(query, str):
+        raise Invalid({"q": "Type part of your name"})
+    if len(query) > SEARCH_MAX:
+        raise Invalid({"q": f"Type at most {SEARCH_MAX} characters"})
+    needle = _fold(" ".join(query.split()))
+    if not needle:
+        return {"query": query, "matches": [], "total": 0}
+    rows = db.session.execute(
+        select(Player.name, SeatingTable.number, Seat.seat, Seat.waiting)
+        .join(Seat, Seat.player_id == Player.id)
+        .join(SeatingTable, SeatingTable.id == Seat.table_id)
+        .where(Player.tournament_id == tournament_id, Player.status == "active")).all()
+    hits = []
+    for name, table, seat, waiting in rows:
+        folded = _fold(name)
+        at = folded.find(needle)
+        if at >= 0:
+            word_start = at == 0 or not folded[at - 1].isalnum()
+            hits.append(((0 if at == 0 else 1 if word_start else 2, folded), name, table, seat,
+                         waiting))
+    hits.sort(key=lambda h: h[0])
+    return {"query": query, "total": len(hits),
+            "matches": [{"name": name, "table": table, "seat": seat, "waiting": bool(waiting)}
+                        for _, name, table, seat, waiting in hits[:limit]]}
+
+
+def draw_view(tournament_id: int) -> dict[str, Any]:
+    """The draw, table by table, for the projector."""
+    tournament = get_tournament(tournament_id)
+    layout = load_layout(tournament_id)
+    return {"tournament": tournament, "layout": layout, "stats": field_stats(tournament_id)}
+
+
+# ---------------------------------------------------------------- writing
+
+@unit_of_work
+def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
+    """Save the event's seating settings (RULES.md §11.1); each error names its field."""
+    settings = _settings(tournament_id)
+    old = _policy(settings)
+    errors: dict[str, str] = {}
+    values: dict[str, Any] = {}
+
+    def take(field: str, parse: Callable[[], Any]) -> None:
+        try:
+            values[field] = parse()
+        except Invalid as exc:
+            errors.update(exc.errors)
+
+    take("table_size", lambda: _int(data, "table_size", low=6, high=10, default=old.table_size,
+                                    label="Table size"))
+    take("balance_threshold", lambda: _int(data, "balance_threshold", low=1, high=5,
+                                           default=old.balance_threshold,
+                                           label="Balance threshold"))
+    take("halt_short_by", lambda: _int(data, "halt_short_by", low=2, high=10,
+                                       default=old.halt_short_by, label="Halt play when short by"))
+    take("final_table_size", lambda: _int(data, "final_table_size", low=6, high=10,
+                                          label="Final table size"))
+    take("hand_for_hand_seconds", lambda: _int(
+        data, "hand_for_hand_seconds", low=1, high=180, default=old.hand_for_hand_seconds,
+        label="Clock deduction per hand-for-hand hand (seconds)"))
+    take("redraw_at_tables", lambda: _numbers(data, "redraw_at_tables", "Redraw points")
+         if "redraw_at_tables" in data else old.redraw_at_tables)
+    take("breaking_order", lambda: _numbers(data, "breaking_order", "Breaking order")
+         if "breaking_order" in data else old.breaking_order)
+    take("starting_chips", lambda: _int(data, "starting_chips", low=1, high=MAX_CHIPS,
+                                        default=settings.starting_chips or 10_000,
+                                        label="Starting stack"))
+    if values.get("table_size") not in (None, *TABLE_SIZES):
+        errors["table_size"] = "Tables seat 6, 8, 9 or 10 players"
+    stud = data.get("stud_only", old.stud_only)
+    if isinstance(stud, str):
+        stud = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False,
+                "no": False, "off": False, "": False}.get(stud.strip().lower(), stud)
+    if not isinstance(stud, bool):
+        errors["stud_only"] = "Stud only is yes or no"
+    if errors:
+        db.session.rollback()
+        raise Invalid(errors)
+    starting = values.pop("starting_chips")
+    policy = _rule("policy", lambda: SeatingPolicy(**values, stud_only=bool(stud)))
+    settings.policy = policy.to_json()
+    settings.starting_chips = starting
+    layout = load_layout(tournament_id)
+    if layout.tables:
+        store_layout(tournament_id, layout, policy)    # breaking order and halted flags
+        if policy != old:
+            _replan(tournament_id, layout, policy)
+    _log(tournament_id, "settings", [f"Seating settings saved: {policy.table_size}-handed, "
+                                     f"balance within {policy.balance_threshold}"])
+    _commit(tournament_id, settings)
+    return policy
+
+
+@unit_of_work
+def register_player(tournament_id: int, name: Any, chips: Any = None,
+                    rng: random.Random | None = None) -> tuple[Player, Move | None]:
+    """A new player; once seats are drawn, a random open seat (TDA 8-A, [SEAT-1..3]).
+
+    Returns the player and his seat (a ``Move`` whose ``status`` says whether
+    he is dealt in now, waits for the button, or posts a blind), or None
+    before the draw.
+    """
+    settings = _settings(tournament_id)
+    errors: dict[str, str] = {}
+    try:
+        clean = check_player_name(name)
+    except Invalid as exc:
+        errors.update(exc.errors)
+        clean = ""
+    try:
+        stack = _int({"chips": chips}, "chips", low=1, high=MAX_CHIPS,
+                     default=settings.starting_chips or 10_000, label="Chips")
+    except Invalid as exc:
+        errors.update(exc.errors)
+        stack = 0
+    if not errors and db.session.scalar(select(func.count(Player.id)).where(
+            Player.tournament_id == tournament_id, Player.status == "active",
+            func.lower(Player.name) == clean.lower())):
+        errors["name"] = f"There is already a player called {clean} in the tournament"
+    if errors:
+        db.session.rollback()
+        raise Invalid(errors)
+    assert stack is not None
+    player = Player(tournament_id=tournament_id, name=clean, chips=stack, entry_chips=stack,
+                    status="active")
+    db.session.add(player)
+    db.session.flush()
+    policy = _policy(settings)
+    layout = load_layout(tournament_id)
+    move = None
+    if layout.tables:
+        plan = _rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))
+        layout = _rule("name", lambda: apply_plan(layout, plan))
+        store_layout(tournament_id, layout, policy)
+        move = plan.moves[0]
+        _log(tournament_id, "register", [line for line in plan.describe()])
+        _replan(tournament_id, layout, policy, rng)
+    else:
+        _log(tournament_id, "register", [f"{clean} registered ({stack:,} chips)"])
+    _commit(tournament_id, settings)
+    return player, move
+
+
+@unit_of_work
+def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
+    """The random seat draw for the whole field (TDA 7; cryptographic RNG by default).
+
+    Applied at once (the director asked for it), and recorded as a confirmed
+    plan, so that it can be undone while nothing has changed since.
+    """
+    settings = _settings(tournament_id)
+    if load_layout(tournament_id).tables:
+        db.session.rollback()
+        raise Invalid({"draw": "Seats are already drawn; late players are seated as they "
+                               "register"})
+    players = _active_players(tournament_id)
+    policy = _policy(settings)
+    plan = _rule("draw", lambda: draw_seats([(p.id, p.name) for p in players], policy, rng))
+    layout = apply_plan(Layout(()), plan)
+    store_layout(tournament_id, layout, policy)
+    now = utcnow()
+    _discard_pending(tournament_id, now)
+    db.session.add(SeatingPlanRecord(
+        tournament_id=tournament_id, kind=plan.kind.value, plan=plan.to_json(),
+        status="confirmed", layout_before=Layout(()).to_json(), layout_after=layout.to_json(),
+        decided_at=now))
+    _log(tournament_id, "draw", [plan.note])
+    _commit(tournament_id, settings)
+    return plan
+
+
+def _player_ids(value: Any) -> list[Any]:
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return [value]
+    if isinstance(value, list) and value:
+        return value
+    raise Invalid({"player_ids": "Choose the player(s) eliminated in the hand"})
+
+
+@unit_of_work
+def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
+              rng: random.Random | None = None) -> tuple[list[Finish], SeatingPlanRecord | None]:
+    """Players eliminated in one hand: finishing places, then the next seating step.
+
+    Places follow ``place_busts``: the bigger starting stack finishes higher
+    at one table; during hand-for-hand players at different tables tie, and
+    busts in the announcement hand share the places in play ([H4H-1],
+    [H4H-2]).  ``starting_chips`` maps player id -> chips at the start of
+    the hand (default: the player's recorded chips).  The moves that follow
+    (balance, break, redraw) are only proposed: see :func:`confirm_plan`.
+    """
+    settings = _settings(tournament_id)
+    ids = _player_ids(player_ids)
+    players = [_player(tournament_id, pid, "player_ids") for pid in ids]
+    stacks: Mapping[Any, Any] = starting_chips if isinstance(starting_chips, Mapping) else {}
+    layout = load_layout(tournament_id)
+    where = {p.player_id: t.number for t in layout.tables for p in t.seats.values()}
+    busts = []
+    for player in players:
+        if not player.active:
+            db.session.rollback()
+            raise Invalid({"player_ids": f"{player.name} is already out "
+                                         f"(finished {player.place_label})"})
+        if layout.tables and player.id not in where:
+            db.session.rollback()
+            raise Invalid({"player_ids": f"{player.name} has no seat"})
+        chips = _int({"chips": stacks.get(player.id, stacks.get(str(player.id)))}, "chips",
+                     low=0, high=MAX_CHIPS, default=player.chips,
+                     label=f"{player.name}'s starting chips")
+        busts.append(Bust(player.id, where.get(player.id, 0), int(chips or 0)))
+    left = len(_active_players(tournament_id))
+    h4h = HandForHand.from_json(settings.hand_for_hand or {})
+    finishes = _rule("player_ids", lambda: list(place_busts(
+        busts, left, hand_for_hand=h4h.on, announcement_hand=h4h.announced)))
+    now = utcnow()
+    by_id = {p.id: p for p in players}
+    lines = []
+    for finish in finishes:
+        for pid in finish.player_ids:
+            player = by_id[pid]
+            player.status = "eliminated"
+            player.place = finish.first
+            player.place_last = finish.last if finish.tied else None
+            player.eliminated_at = now
+            lines.append(f"{player.name} eliminated in place {player.place_label}")
+    if left - len(players) == 1:
+        winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
+        winner.place = 1
+        lines.append(f"{winner.name} wins the tournament")
+    policy = _policy(settings)
+    record = None
+    if layout.tables:
+        layout = _rule("player_ids", lambda: remove_players(layout, [p.id for p in players]))
+        store_layout(tournament_id, layout, policy)
+        record = _replan(tournament_id, layout, policy, rng)
+    _log(tournament_id, "eliminate", lines)
+    _commit(tournament_id, settings)
+    return finishes, record
+
+
+@unit_of_work
+def confirm_plan(tournament_id: int, plan_id: Any,
+                 rng: random.Random | None = None) -> tuple[SeatingPlan, SeatingPlanRecord | None]:
+    """Apply the pending plan the director confirmed; returns it and the next proposal."""
+    settings = _settings(tournament_id)
+    record = _plan_row(tournament_id, plan_id)
+    if record.status != "pending":
+        db.session.rollback()
+        raise Invalid({"plan_id": f"This plan was already {record.status}"})
+    layout = load_layout(tournament_id)
+    if Layout.from_json(record.layout_before) != layout:
+        db.session.rollback()
+        raise Invalid({"plan_id": "The seating changed since this plan was made: "
+                                  "reload the page for the current plan"})
+    plan = SeatingPlan.from_json(record.plan)
+    policy = _policy(settings)
+    after = _rule("plan_id", lambda: apply_plan(layout, plan))
+    store_layout(tournament_id, after, policy)
+    record.status = "confirmed"
+    record.decided_at = utcnow()
+    record.layout_after = after.to_json()
+    _log(tournament_id, "confirm", [f"Confirmed: {line}" for line in plan.describe()])
+    nxt = _replan(tournament_id, after, policy, rng)
+    _commit(tournament_id, settings)
+    return plan, nxt
+
+
+@unit_of_work
+def discard_plan(tournament_id: int, plan_id: Any) -> None:
+    settings = _settings(tournament_id)
+    record = _plan_row(tournament_id, plan_id)
+    if record.status != "pending":
+        db.session.rollback()
+        raise Invalid({"plan_id": f"This plan was already {record.status}"})
+    record.status = "discarded"
+    record.decided_at = utcnow()
+    _log(tournament_id, "discard", [f"Discarded: {SeatingPlan.from_json(record.plan).note or record.kind}"])
+    _commit(tournament_id, settings)
+
+
+@unit_of_work
+def undo_last(tournament_id: int) -> SeatingPlan:
+    """Take back the last confirmed plan, if the seating has not changed since.
+
+    The seats go back to where they were and the plan is pending again (the
+    draw simply goes away), so the director can confirm it once more.
+    """
+    settings = _settings(tournament_id)
+    record = _last_confirmed(tournament_id)
+    if record is None:
+        db.session.rollback()
+        raise Invalid({"undo": "There is nothing to undo"})
+    layout = load_layout(tournament_id)
+    if Layout.from_json(record.layout_after or {"tables": []}) != layout:
+        db.session.rollback()
+        raise Invalid({"undo": "The seating changed after that plan (a bust, a hand dealt or a "
+                               "reseat), so it cannot be undone: move players by hand"})
+    before = Layout.from_json(record.layout_before)
+    store_layout(tournament_id, before, _policy(settings))
+    plan = SeatingPlan.from_json(record.plan)
+    now = utcnow()
+    _discard_pending(tournament_id, now)
+    record.decided_at = now
+    record.layout_after = None
+    record.status = "undone" if plan.kind is PlanKind.DRAW else "pending"
+    _log(tournament_id, "undo", [f"Undone: {plan.note or plan.kind.value}"])
+    _commit(tournament_id, settings)
+    return plan
+
+
+@unit_of_work
+def break_next_table(tournament_id: int, rng: random.Random | None = None) -> SeatingPlanRecord:
+    """Propose breaking the next table in the pre-announced order (TDA 10-B)."""
+    settings = _settings(tournament_id)
+    policy = _policy(settings)
+    layout = load_layout(tournament_id)
+    if not layout.tables:
+        db.session.rollback()
+        raise Invalid({"table": "Draw the seats first"})
+    number = _rule("table", lambda: next_table_to_break(layout, policy))
+    resize = None
+    if len(layout.tables) == 2:
+        last = next(n for n in layout.numbers if n != number)
+        if layout.table(last).size < policy.final_size:
+            resize = {last: policy.final_size}
+    plan = _rule("table", lambda: break_table(layout, number, policy, rng, resize=resize))
+    record = _propose(tournament_id, layout, plan)
+    assert record is not None
+    _log(tournament_id, "break", [f"Proposed: break table {number}"])
+    _commit(tournament_id, settings)
+    return record
+
+
+@unit_of_work
+def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
+    """Move one player by hand to an open seat (wrong seat, TDA 7; a director's call)."""
+    settings = _settings(tournament_id)
+    player = _player(tournament_id, player_id)
+    data = {"table": table, "seat": seat}
+    to_table = _required_int(data, "table", low=1, high=10_000, label="Table")
+    to_seat = _required_int(data, "seat", low=1, high=10, label="Seat")
+    layout = load_layout(tournament_id)
+    if not player.active:
+        db.session.rollback()
+        raise Invalid({"player_id": f"{player.name} is out of the tournament"})
+    if to_table not in layout.numbers:
+        db.session.rollback()
+        raise Invalid({"table": f"There is no table {to_table} in play"})
+    dest = layout.table(to_table)
+    if to_seat > dest.size:
+        db.session.rollback()
+        raise Invalid({"seat": f"Table {to_table} has seats 1 to {dest.size}"})
+    here = dest.seats.get(to_seat)
+    if here is not None:
+        db.session.rollback()
+        raise Invalid({"seat": f"Table {to_table} seat {to_seat} is taken by {here.name}"})
+    from_table: int | None = None
+    from_seat: int | None = None
+    if any(p.player_id == player.id for t in layout.tables for p in t.seats.values()):
+        from_table, from_seat = layout.where(player.id)
+    others = {s for s, p in dest.seats.items() if p.player_id != player.id}
+    status = _rule("seat", lambda: seat_status(to_seat, dest.last_hand, others, dest.size,
+                                               game_is_stud=dest.game_is_stud)) \
+        if others else seat_status(to_seat, None, (), dest.size)
+    move = Move(player.id, player.name, from_table, from_seat, to_table, to_seat, status.value,
+                status)
+    policy = _policy(settings)
+    layout = _rule("seat", lambda: apply_moves(layout, [move]))
+    store_layout(tournament_id, layout, policy)
+    _log(tournament_id, "reseat", [f"Reseated: {move.describe()}"])
+    _replan(tournament_id, layout, policy)
+    _commit(tournament_id, settings)
+    return move
+
+
+@unit_of_work
+def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
+    """Record a player's chip count (shown on the chart; a bust's tie-break)."""
+    settings = _settings(tournament_id)
+    player = _player(tournament_id, player_id)
+    count = _required_int({"chips": chips}, "chips", low=0, high=MAX_CHIPS, label="Chips")
+    if not player.active:
+        db.session.rollback()
+        raise Invalid({"player_id": f"{player.name} is out of the tournament"})
+    player.chips = count
+    _log(tournament_id, "chips", [f"{player.name}: {count:,} chips"])
+    _commit(tournament_id, settings)
+    return player
+
+
+@unit_of_work
+def hand_dealt(tournament_id: int, table: Any) -> TableState:
+    """A hand was dealt at ``table``: the button and blinds move on (TDA 32)."""
+    settings = _settings(tournament_id)
+    number = _required_int({"table": table}, "table", low=1, high=10_000, label="Table")
+    layout = load_layout(tournament_id)
+    if number not in layout.numbers:
+        db.session.rollback()
+        raise Invalid({"table": f"There is no table {number} in play"})
+    dealt = _rule("table", lambda: deal_hand(layout.table(number)))
+    layout = layout.with_table(dealt)
+    policy = _policy(settings)
+    store_layout(tournament_id, layout, policy)
+    _replan(tournament_id, layout, policy)   # the player due the big blind has changed
+    _commit(tournament_id, settings)
+    return dealt
+
+
+HAND_FOR_HAND_ACTIONS = ("announce", "start", "finish", "stop")
+
+
+@unit_of_work
+def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
+    """Hand-for-hand (TDA RP-8): announce, start, a hand finished at every table, stop.
+
+    "finish" takes ``policy.hand_for_hand_seconds`` off the clock, per hand,
+    in the same transaction, then the clock is pushed to every screen and
+    its level end rescheduled.
+    """
+    from director.services import clock as clock_service  # noqa: PLC0415
+
+    if action not in HAND_FOR_HAND_ACTIONS:
+        raise Invalid({"action": "The action is one of: " + ", ".join(HAND_FOR_HAND_ACTIONS)})
+    settings = _settings(tournament_id)
+    state = HandForHand.from_json(settings.hand_for_hand or {})
+    policy = _policy(settings)
+    seconds = 0
+    if action == "announce":
+        if state.on or state.announced:
+            db.session.rollback()
+            raise Invalid({"action": "Hand-for-hand is already announced"})
+        state = announce_hand_for_hand(state)
+        line = "Hand-for-hand announced: finish the current hand, then hold"
+    elif action == "start":
+        if state.on:
+            db.session.rollback()
+            raise Invalid({"action": "Hand-for-hand is already on"})
+        state = start_hand_for_hand(state)
+        line = "Hand-for-hand: every table deals one hand and waits"
+    elif action == "finish":
+        state, seconds = _rule("action", lambda: finish_hand_for_hand_hand(state, policy))
+        line = f"Hand-for-hand hand {state.hands_played} finished: {seconds} s off the clock"
+    else:
+        if not (state.on or state.announced):
+            db.session.rollback()
+            raise Invalid({"action": "Hand-for-hand is not on"})
+        state = end_hand_for_hand(state)
+        line = "Hand-for-hand is over"
+    settings.hand_for_hand = state.to_json()
+    tournament = get_tournament(tournament_id)
+    now = utcnow()
+    if seconds:
+        structure = tournament.structure
+        caught_up = clock_rules.advance_due(tournament.clock, structure, now)
+        tournament.clock = _rule("action", lambda: clock_rules.hand_for_hand_deduction(
+            caught_up, structure, seconds, now=now))
+    _log(tournament_id, "hand-for-hand", [line])
+    _commit(tournament_id, settings)
+    if seconds:
+        clock_service.announce(tournament, now)
+    return {"hand_for_hand": state.to_json(), "seconds_deducted": seconds}
+
+
+def _plan_row(tournament_id: int, plan_id: Any) -> SeatingPlanRecord:
+    if isinstance(plan_id, str) and WHOLE.fullmatch(plan_id.strip()):
+        plan_id = int(plan_id)
+    if isinstance(plan_id, bool) or not isinstance(plan_id, int):
+        db.session.rollback()
+        raise Invalid({"plan_id": "Which plan? plan_id must be a number"})
+    record = db.session.get(SeatingPlanRecord, plan_id) if 0 < plan_id < 2**63 else None
+    if record is None or record.tournament_id != tournament_id:
+        db.session.rollback()
+        raise Invalid({"plan_id": f"There is no seating plan {plan_id} in this tournament"})
+    return record
+

@@ -1,0 +1,446 @@
+"""Seating pages and their JSON API.
+
+* The director's seating page (``/director/<id>/seating``): the chart (oval
+  tables in inline SVG), the pending moves with confirm/undo, register,
+  eliminate, reseat, break the next table, hand-for-hand; printable move
+  slips and seat cards.  Forms post here and come back with a message, or
+  with the error inline and nothing changed.
+* Public: "find my seat" for phones (``/seats/<id>``; the search runs on the
+  server through ``/api/tournaments/<id>/seats?q=``, so 1,000 players never
+  reach the page) and the projector view of the draw (``/seats/<id>/draw``).
+* JSON (``/api/tournaments/<id>/seating...``): the same actions for scripts
+  and other screens; bad input answers 400 naming the field.
+
+Each view parses the request, calls one service and renders.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from director.services import Invalid
+from director.services import seating as seating_service
+from director.services import tournaments as tournament_service
+from director.tournament.seating import Move, SeatingPlan, TableState
+from director.views.auth import director_required, is_director
+
+bp = Blueprint("seating", __name__)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def api_director(view: F) -> F:
+    """The director only: 401 for anybody else (JSON), then the usual CSRF check."""
+    checked = director_required(view)
+
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not is_director():
+            abort(401)
+        return checked(*args, **kwargs)
+
+    return cast(F, wrapped)
+
+
+# ---------------------------------------------------------------- drawing helpers
+
+VIEW_W, VIEW_H = 480, 330
+CENTER_X, CENTER_Y = VIEW_W / 2, VIEW_H / 2 + 6
+
+
+@bp.app_template_global("seat_points")
+def seat_points(size: int) -> list[dict[str, float]]:
+    """Where each seat sits around the oval: the dealer at the top, seat 1 on
+    the dealer's left, then clockwise.  ``x, y``: the seat plate; ``mx, my``:
+    the button/blind marker, towards the felt."""
+    points = []
+    for seat in range(1, size + 1):
+        angle = math.radians(-90 + seat * 360 / (size + 1))
+        cos, sin = math.cos(angle), math.sin(angle)
+        points.append({
+            "seat": seat,
+            "x": round(CENTER_X + 188 * cos, 1), "y": round(CENTER_Y + 122 * sin, 1),
+            "mx": round(CENTER_X + 104 * cos, 1), "my": round(CENTER_Y + 56 * sin, 1),
+        })
+    return points
+
+
+@bp.app_template_filter("chips")
+def chips_filter(value: int | None) -> str:
+    return "" if value is None else f"{int(value):,}"
+
+
+@bp.app_template_filter("short_name")
+def short_name(name: str, width: int = 14) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _positions(table: TableState) -> dict[str, int | None]:
+    upcoming = table.upcoming()
+    if upcoming is None:
+        return {"button": None, "small_blind": None, "big_blind": None}
+    return {"button": upcoming.button,
+            "small_blind": upcoming.small_blind if upcoming.small_blind in table.seats else None,
+            "big_blind": upcoming.big_blind}
+
+
+# ---------------------------------------------------------------- director pages
+
+def _page(tournament_id: int, errors: dict[str, str] | None = None, status: int = 200,
+          form: Any = None) -> tuple[str, int]:
+    view = seating_service.overview(tournament_id)
+    positions = {t.number: _positions(t) for t in view.layout.tables}
+    return render_template("seating/director.html", view=view, positions=positions,
+                           errors=errors or {}, form=form or {}), status
+
+
+def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:
+    """Run a form's service; come back with its message, or the errors inline (400)."""
+    try:
+        message = action()
+    except Invalid as exc:
+        return _page(tournament_id, exc.errors, 400, request.form)
+    if message:
+        flash(message)
+    return redirect(url_for("seating.page", tournament_id=tournament_id) + "#chart")
+
+
+@bp.get("/director/<int:tournament_id>/seating")
+@director_required
+def page(tournament_id: int) -> Any:
+    return _page(tournament_id)
+
+
+@bp.post("/director/<int:tournament_id>/seating/settings")
+@director_required
+def settings(tournament_id: int) -> Any:
+    def do() -> str:
+        policy = seating_service.configure(tournament_id, request.form.to_dict())
+        return f"Seating settings saved ({policy.table_size}-handed tables)."
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/players")
+@director_required
+def register(tournament_id: int) -> Any:
+    def do() -> str:
+        player, move = seating_service.register_player(
+            tournament_id, request.form.get("name"), request.form.get("chips"))
+        if move is None:
+            return f"{player.name} is registered; seats are drawn later."
+        return f"{player.name}: table {move.to_table} seat {move.to_seat} — {move.status.value}."
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/draw")
+@director_required
+def draw(tournament_id: int) -> Any:
+    return _act(tournament_id, lambda: seating_service.draw(tournament_id).note + ".")
+
+
+@bp.post("/director/<int:tournament_id>/seating/eliminate")
+@director_required
+def eliminate(tournament_id: int) -> Any:
+    def do() -> str:
+        ids = request.form.getlist("player_ids")
+        finishes, record = seating_service.eliminate(tournament_id, ids or None)
+        text = "; ".join(
+            f"place {f.first}" + (f"–{f.last} shared" if f.tied else "") for f in finishes)
+        return f"Eliminated ({text})." + (
+            " The rules propose moves: check them below and confirm." if record else "")
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/plans/<int:plan_id>/confirm")
+@director_required
+def confirm(tournament_id: int, plan_id: int) -> Any:
+    def do() -> str:
+        plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
+        return f"Confirmed: {plan.note or plan.kind.value}." + (
+            " Next step proposed below." if nxt else "")
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/plans/<int:plan_id>/discard")
+@director_required
+def discard(tournament_id: int, plan_id: int) -> Any:
+    def do() -> str:
+        seating_service.discard_plan(tournament_id, plan_id)
+        return "The proposed moves were discarded."
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/undo")
+@director_required
+def undo(tournament_id: int) -> Any:
+    def do() -> str:
+        plan = seating_service.undo_last(tournament_id)
+        return f"Undone: {plan.note or plan.kind.value}. Everybody is back in the old seat."
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/break")
+@director_required
+def break_next(tournament_id: int) -> Any:
+    def do() -> str:
+        record = seating_service.break_next_table(tournament_id)
+        return f"{SeatingPlan.from_json(record.plan).note}: check the moves, then confirm."
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/reseat")
+@director_required
+def reseat(tournament_id: int) -> Any:
+    def do() -> str:
+        move = seating_service.reseat(tournament_id, request.form.get("player_id"),
+                                      request.form.get("table"), request.form.get("seat"))
+        return f"Reseated: {move.describe()}."
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/chips")
+@director_required
+def chips(tournament_id: int) -> Any:
+    def do() -> str:
+        player = seating_service.set_chips(tournament_id, request.form.get("player_id"),
+                                           request.form.get("chips"))
+        return f"{player.name} has {player.chips:,} chips."
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/tables/<int:number>/deal")
+@director_required
+def deal(tournament_id: int, number: int) -> Any:
+    def do() -> None:
+        seating_service.hand_dealt(tournament_id, number)
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/hand-for-hand")
+@director_required
+def hand_for_hand(tournament_id: int) -> Any:
+    def do() -> str:
+        result = seating_service.hand_for_hand(tournament_id, request.form.get("action"))
+        if result["seconds_deducted"]:
+            return f"Hand finished: {result['seconds_deducted']} seconds off the clock."
+        return "Hand-for-hand: " + ("on" if result["hand_for_hand"]["on"] else
+                                    "announced" if result["hand_for_hand"]["announced"]
+                                    else "off") + "."
+    return _act(tournament_id, do)
+
+
+@bp.get("/director/<int:tournament_id>/seating/slips")
+@director_required
+def slips(tournament_id: int) -> str:
+    plan_id = request.args.get("plan", type=int)
+    record, plan = seating_service.plan_record(tournament_id, plan_id)
+    view = seating_service.overview(tournament_id)
+    return render_template("seating/slips.html", view=view, record=record, plan=plan,
+                           moves=list(plan.moves))
+
+
+@bp.get("/director/<int:tournament_id>/seating/cards")
+@director_required
+def cards(tournament_id: int) -> str:
+    view = seating_service.overview(tournament_id)
+    names = {p.id: p for p in view.players}
+    seated = sorted(((number, seat, names[pid]) for pid, (number, seat) in view.where.items()),
+                    key=lambda row: (row[0], row[1]))
+    return render_template("seating/cards.html", view=view, seated=seated)
+
+
+# ---------------------------------------------------------------- public pages
+
+@bp.get("/seats/")
+def find_index() -> str:
+    return render_template("seating/find_index.html",
+                           tournaments=tournament_service.list_tournaments())
+
+
+@bp.get("/seats/<int:tournament_id>")
+def find(tournament_id: int) -> Any:
+    query = request.args.get("q", "")
+    try:
+        result = seating_service.find_seat(tournament_id, query)
+        error = None
+    except Invalid as exc:
+        result, error = {"query": query, "matches": [], "total": 0}, exc.errors.get("q")
+    from director.services.clock import get_tournament  # noqa: PLC0415
+
+    return render_template("seating/find.html", tournament=get_tournament(tournament_id),
+                           result=result, error=error), 400 if error else 200
+
+
+@bp.get("/seats/<int:tournament_id>/draw")
+def draw_projector(tournament_id: int) -> str:
+    data = seating_service.draw_view(tournament_id)
+    return render_template("seating/draw.html", **data)
+
+
+# ---------------------------------------------------------------- JSON
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Invalid({"body": "Send a JSON object"})
+    return data
+
+
+def _move_json(move: Move | None) -> dict[str, Any] | None:
+    if move is None:
+        return None
+    return {**move.to_json(), "text": move.describe()}
+
+
+def _record_json(record: Any) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    plan = SeatingPlan.from_json(record.plan)
+    return {"id": record.id, "kind": record.kind, "status": record.status,
+            "lines": plan.describe(), "moves": [_move_json(m) for m in plan.moves]}
+
+
+def seating_json(tournament_id: int) -> dict[str, Any]:
+    view = seating_service.overview(tournament_id)
+    chip_counts = view.chips()
+    return {
+        "tournament_id": tournament_id,
+        **view.stats,
+        "policy": view.policy.to_json(),
+        "hand_for_hand": view.hand_for_hand.to_json(),
+        "halted_tables": view.halted,
+        "breaking_order": view.breaking_order,
+        "tables": [{**t.to_json(), "next_hand": _positions(t),
+                    "chips": {str(p.player_id): chip_counts.get(p.player_id)
+                              for p in t.seats.values()}}
+                   for t in view.layout.tables],
+        "pending_plan": _record_json(view.pending),
+        "can_undo": view.can_undo,
+        "players": [{"id": p.id, "name": p.name, "chips": p.chips, "status": p.status,
+                     "place": p.place, "place_last": p.place_last,
+                     "table": view.where.get(p.id, (None, None))[0],
+                     "seat": view.where.get(p.id, (None, None))[1]} for p in view.players],
+    }
+
+
+@bp.get("/api/tournaments/<int:tournament_id>/seating")
+def api_seating(tournament_id: int) -> Response:
+    return jsonify(seating_json(tournament_id))
+
+
+@bp.get("/api/tournaments/<int:tournament_id>/seats")
+def api_find(tournament_id: int) -> Response:
+    response = jsonify(seating_service.find_seat(tournament_id, request.args.get("q", "")))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _answer(tournament_id: int, status: int = 200, **extra: Any) -> tuple[Response, int]:
+    return jsonify({**extra, "seating": seating_json(tournament_id)}), status
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/settings")
+@api_director
+def api_settings(tournament_id: int) -> Any:
+    policy = seating_service.configure(tournament_id, _body())
+    return _answer(tournament_id, policy=policy.to_json())
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/players")
+@api_director
+def api_register(tournament_id: int) -> Any:
+    body = _body()
+    player, move = seating_service.register_player(tournament_id, body.get("name"),
+                                                   body.get("chips"))
+    return _answer(tournament_id, 201, player_id=player.id, seat=_move_json(move))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/draw")
+@api_director
+def api_draw(tournament_id: int) -> Any:
+    plan = seating_service.draw(tournament_id)
+    return _answer(tournament_id, lines=plan.describe())
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/eliminate")
+@api_director
+def api_eliminate(tournament_id: int) -> Any:
+    body = _body()
+    finishes, record = seating_service.eliminate(
+        tournament_id, body.get("player_ids", body.get("player_id")), body.get("starting_chips"))
+    return _answer(tournament_id, finishes=[f.to_json() for f in finishes],
+                   pending_plan=_record_json(record))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/confirm")
+@api_director
+def api_confirm(tournament_id: int, plan_id: int) -> Any:
+    plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
+    return _answer(tournament_id, confirmed=plan.describe(), pending_plan=_record_json(nxt))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/discard")
+@api_director
+def api_discard(tournament_id: int, plan_id: int) -> Any:
+    seating_service.discard_plan(tournament_id, plan_id)
+    return _answer(tournament_id)
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/undo")
+@api_director
+def api_undo(tournament_id: int) -> Any:
+    plan = seating_service.undo_last(tournament_id)
+    return _answer(tournament_id, undone=plan.describe())
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/break")
+@api_director
+def api_break(tournament_id: int) -> Any:
+    record = seating_service.break_next_table(tournament_id)
+    return _answer(tournament_id, pending_plan=_record_json(record))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/reseat")
+@api_director
+def api_reseat(tournament_id: int) -> Any:
+    body = _body()
+    move = seating_service.reseat(tournament_id, body.get("player_id"), body.get("table"),
+                                  body.get("seat"))
+    return _answer(tournament_id, move=_move_json(move))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/chips")
+@api_director
+def api_chips(tournament_id: int) -> Any:
+    body = _body()
+    player = seating_service.set_chips(tournament_id, body.get("player_id"), body.get("chips"))
+    return _answer(tournament_id, player_id=player.id, chips=player.chips)
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/tables/<int:number>/deal")
+@api_director
+def api_deal(tournament_id: int, number: int) -> Any:
+    table = seating_service.hand_dealt(tournament_id, number)
+    return _answer(tournament_id, next_hand=_positions(table))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/hand-for-hand")
+@api_director
+def api_hand_for_hand(tournament_id: int) -> Any:
+    result = seating_service.hand_for_hand(tournament_id, _body().get("action"))
+    return _answer(tournament_id, **result)

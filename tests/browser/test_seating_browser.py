@@ -1,0 +1,132 @@
+"""What a person sees: the director registers 20 players, draws the seats,
+eliminates players until a table breaks, confirms the moves, and the seating
+chart (the SVG tables) shows every moved player in his new seat."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+MOVE = re.compile(r"^(?P<name>.+): table (?P<ft>\d+) seat (?P<fs>\d+) → "
+                  r"table (?P<tt>\d+) seat (?P<ts>\d+)")
+
+
+def seat_names(page, table: int) -> dict[int, str]:
+    """Seat number -> the name written on that seat of the table's SVG."""
+    names = {}
+    seats = page.locator(f'svg[data-table="{table}"] g.seat')
+    for i in range(seats.count()):
+        seat = seats.nth(i)
+        label = seat.locator("text.name")
+        if label.count():
+            number = int(seat.locator("text.seat-no").text_content())
+            names[number] = label.evaluate("e => e.lastChild.textContent").strip()
+    return names
+
+
+def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
+        chromium, live_server, artifacts):
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    created = requests.post(f"{live_server.url}/api/tournaments", headers=auth, timeout=10, json={
+        "name": "Seating PLO", "levels": [{"kind": "level", "game": "PO",
+                                           "duration_seconds": 1200,
+                                           "small_blind": 25, "big_blind": 50}]})
+    assert created.status_code == 201
+    tid = created.json()["id"]
+
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/login")
+    page.fill("#token", live_server.token)
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/director/{tid}")
+    page.click("#seating-link")
+    page.wait_for_selector("h1:has-text('Seating')")
+
+    # Tables break from the highest number; only the final table is a redraw.
+    page.click("#settings summary")
+    page.fill("#s-redraw", "1")
+    page.click("#settings button[type=submit]")
+    page.wait_for_selector("text=Seating settings saved")
+
+    # 1. register 20 players
+    for i in range(1, 21):
+        page.fill("#reg-name", f"Player {i:02d}")
+        page.click("#register-player")
+        page.wait_for_selector(f"text=Player {i:02d} is registered")
+    assert page.locator("#draw-seats").inner_text() == "Draw seats for 20 players"
+
+    # 2. draw the seats: three oval tables with 20 names between them
+    page.click("#draw-seats")
+    page.wait_for_selector("svg.table-chart")
+    assert page.locator("svg.table-chart").count() == 3
+    drawn = {n: seat_names(page, n) for n in (1, 2, 3)}
+    assert sorted(len(seats) for seats in drawn.values()) == [6, 7, 7]
+    assert sorted(name for seats in drawn.values() for name in seats.values()) == \
+        [f"Player {i:02d}" for i in range(1, 21)]
+    for marker in ("D", "SB", "BB"):
+        assert page.locator(f'svg[data-table="1"] g.marker text:text-is("{marker}")').count() == 1
+
+    # 3. eliminate players until a table breaks (confirming any balance move on the way)
+    moves: list[re.Match[str]] = []
+    for _ in range(12):
+        if page.locator("#confirm-plan").count():
+            note = page.locator("#pending .plan-note").inner_text()
+            lines = page.locator("#pending-moves li").all_inner_texts()
+            if note.startswith("Break table"):
+                moves = [m for m in (MOVE.match(line) for line in lines) if m]
+                assert moves and {m["ft"] for m in moves} == {"3"}
+                break
+            page.click("#confirm-plan")
+            page.wait_for_selector("text=Confirmed:")
+            continue
+        page.locator("#player-table tbody input[type=checkbox]").first.check()
+        page.click("#eliminate-button")
+        page.wait_for_selector("text=Eliminated (place")
+    assert moves, "no table broke"
+    left = int(page.locator("#players-left").inner_text())
+    assert left == 18
+    page.screenshot(path=str(artifacts / "seating-break-proposed.png"), full_page=True)
+    # Nothing has moved yet: table 3 is still on the chart with its players.
+    assert {m["name"] for m in moves} == set(seat_names(page, 3).values())
+
+    # The projector shows the draw table by table, and follows the confirmation live.
+    projector = context.new_page()
+    projector.goto(f"{live_server.url}/seats/{tid}/draw")
+    assert projector.locator(".draw-table h2").all_inner_texts() == \
+        ["Table 1", "Table 2", "Table 3"]
+    projector.wait_for_selector('#draw-screen[data-live="1"]')  # its live stream is open
+
+    # 4. confirm the moves
+    page.click("#confirm-plan")
+    page.wait_for_selector("text=Confirmed: Break table 3")
+
+    # 5. the chart shows the new seats: every mover at his new table and seat
+    assert page.locator('svg[data-table="3"]').count() == 0
+    assert page.locator("svg.table-chart").count() == 2
+    after = {n: seat_names(page, n) for n in (1, 2)}
+    for m in moves:
+        assert after[int(m["tt"])][int(m["ts"])] == m["name"], (m.group(0), after)
+    assert sum(len(seats) for seats in after.values()) == 18
+    assert page.locator("#table-count").inner_text() == "2"
+    page.locator("#chart").screenshot(path=str(artifacts / "seating-after-break.png"))
+    projector.wait_for_function(
+        "document.querySelectorAll('.draw-table').length === 2", timeout=10_000)
+    mover = moves[0]
+    table = projector.locator(".draw-table", has_text=f"Table {mover['tt']}")
+    assert f"{mover['ts']}\n{mover['name']}" in table.inner_text().replace("\t", "\n")
+    projector.screenshot(path=str(artifacts / "seating-draw-projector.png"))
+
+    # the public page finds a moved player's new seat
+    phone = chromium.new_context(viewport={"width": 390, "height": 800}).new_page()
+    phone.goto(f"{live_server.url}/seats/{tid}")
+    phone.fill("#q", moves[0]["name"])
+    phone.wait_for_selector(f"#results li:has-text('{moves[0]['name']}')")
+    where = phone.locator("#results li").first.locator(".where").inner_text()
+    assert where == f"Table {moves[0]['tt']} · Seat {moves[0]['ts']}"
+    phone.screenshot(path=str(artifacts / "seating-find-my-seat.png"))
+    context.close()
