@@ -2,20 +2,39 @@
 
 Run it on its own::
 
-    .venv/bin/python benchmarks/engine.py [--hands N] [--seed S]
+    .venv/bin/python benchmarks/engine.py [--hands N] [--seed S] [--profile]
 
-1. Deals the same random pot-limit Omaha 6-max hands (all reaching a
-   showdown, some with all-ins and side pots) and replays them with our engine
-   (``Hand.replay`` from the PHH events, pots awarded) and with pokerkit (its
-   state driven operation by operation, showdown, pots pushed), reporting
-   hands per second for each and the ratio (goal: ours >= 100x pokerkit).
+1. Deals random pot-limit Omaha 6-max hands (blinds 50/100, mixed stacks, all
+   reaching a showdown, many with all-ins and side pots) and replays the SAME
+   hands with both engines, like with like:
+
+   * input: the parsed PHH hand, its cards already parsed into each engine's
+     card objects (``phh.events`` for ours, pokerkit ``Card``s for pokerkit),
+     so neither engine's time includes reading text;
+   * work: from the hand's settings (ours builds its ``HandConfig``, pokerkit
+     its ``State``) through the forced bets, every deal and every action, to
+     the showdown with every pot awarded and the finishing stacks known (ours
+     reads every shown hand and builds the awards with their explanations;
+     pokerkit shows or mucks and pushes the chips);
+   * timing: CPU time of this process (``time.process_time``), so other
+     programs on a busy machine do not count, taken alternately 25 hands at a
+     time (pokerkit replays them once, ours five times) so that what remains
+     (caches, frequency) affects both engines alike.
+
+   It reports hands per second for each and the ratio (goal: ours >= 100x
+   pokerkit), and checks that both engines finish every hand with the same
+   stacks (odd chips aside, see below).
 2. Times a 9-player pot-limit Omaha hi/lo showdown: every player all-in
    pre-flop, a main pot and 7 side pots, each read high and low (goal <= 1 ms):
    from the hand before its last show to every pot awarded.
 
 Both engines replay hands they agree are legal: pokerkit deals them with
 random actions, and the few it allows but the TDA does not (a re-raise after
-short all-ins that did not re-open the betting, [RO-5]) are dropped.
+short all-ins that did not re-open the betting, [RO-5]) are dropped.  Odd
+chips: pokerkit gives a split pot's odd chips to the first winner, so ours
+replays under ``odd_chip_multi="all-to-first"`` (RULES.md §11.3); pokerkit
+kills shown hands that cannot win, which can merge pots and move an odd chip,
+so a few hands may still differ by odd chips only (reported).
 
 It prints its figures and ends with one JSON line::
 
@@ -38,7 +57,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from pokerkit import Automation, Deck, PotLimitOmahaHoldem  # noqa: E402
+from pokerkit import Automation, Card, Deck, PotLimitOmahaHoldem  # noqa: E402
 
 from director.poker import phh  # noqa: E402
 from director.poker.errors import RuleViolation  # noqa: E402
@@ -118,35 +137,49 @@ def deal_hands(count: int, seed: int) -> list[str]:
     return hands
 
 
-def pokerkit_replay(history: phh.HandHistory) -> list[int]:
-    """Replay one PHH hand through pokerkit (as its own PHH reader would)."""
-    state = PotLimitOmahaHoldem.create_state(
-        AUTOMATIONS, history.ante_trimming_status, history.antes, history.blinds_or_straddles,
-        history.min_bet or 0, history.starting_stacks, history.players_count)
+def pokerkit_operations(history: phh.HandHistory) -> list[tuple[str, Any]]:
+    """The hand's actions for pokerkit, cards already parsed into pokerkit's own cards."""
+    ops: list[tuple[str, Any]] = []
     for a in history.actions:
         k = a.kind
         if k is phh.ActionKind.DEAL_HOLE:
-            state.deal_hole(phh.format_phh_cards(a.cards))
+            ops.append(("deal_hole", tuple(Card.parse(phh.format_phh_cards(a.cards)))))
         elif k is phh.ActionKind.DEAL_BOARD:
-            state.deal_board(phh.format_phh_cards(a.cards))
+            ops.append(("deal_board", tuple(Card.parse(phh.format_phh_cards(a.cards)))))
         elif k is phh.ActionKind.COMPLETE_BET_OR_RAISE:
-            state.complete_bet_or_raise_to(a.amount)
+            ops.append(("complete_bet_or_raise_to", a.amount))
         elif k is phh.ActionKind.CHECK_OR_CALL:
-            state.check_or_call()
+            ops.append(("check_or_call", None))
         elif k is phh.ActionKind.FOLD:
-            state.fold()
-        elif k in (phh.ActionKind.SHOW, phh.ActionKind.MUCK) and state.can_show_or_muck_hole_cards():
-            state.show_or_muck_hole_cards(phh.format_phh_cards(a.cards) or False)
+            ops.append(("fold", None))
+        elif k in (phh.ActionKind.SHOW, phh.ActionKind.MUCK):
+            ops.append(("show_or_muck", tuple(Card.parse(phh.format_phh_cards(a.cards))) or False))
+    return ops
+
+
+def pokerkit_replay(history: phh.HandHistory, ops: list[tuple[str, Any]]) -> list[int]:
+    """Replay one hand through pokerkit (as its own PHH reader would)."""
+    state = PotLimitOmahaHoldem.create_state(
+        AUTOMATIONS, history.ante_trimming_status, history.antes, history.blinds_or_straddles,
+        history.min_bet or 0, history.starting_stacks, history.players_count)
+    for name, arg in ops:
+        if name == "show_or_muck":
+            if state.can_show_or_muck_hole_cards():
+                state.show_or_muck_hole_cards(arg)
+        elif arg is None:
+            getattr(state, name)()
+        else:
+            getattr(state, name)(arg)
     while state.can_show_or_muck_hole_cards():
         state.show_or_muck_hole_cards()
     assert not state.status
     return list(state.stacks)
 
 
-def ours_replay(config: Any, events: list[Any]) -> tuple[int, ...]:
-    hand = Hand.replay(config, events)
-    hand.awards()  # settle every pot
-    return tuple(hand.stacks)
+def ours_replay(history: phh.HandHistory, events: list[Any]) -> tuple[int, ...]:
+    """Replay one hand through our engine, from its settings to every pot awarded."""
+    hand = Hand.replay(phh.hand_config(history, POLICY), events)
+    return hand.stacks  # the hand is over: the stacks include the awards
 
 
 def showdown_hand() -> tuple[Any, list[Any]]:
@@ -198,39 +231,42 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
 
-    histories: list[phh.HandHistory] = []
-    prepared: list[tuple[Any, list[Any]]] = []
+    prepared: list[tuple[phh.HandHistory, list[Any], list[tuple[str, Any]]]] = []
     dropped = 0
     seed = args.seed
-    while len(histories) < args.hands:
-        for text in deal_hands(args.hands - len(histories), seed):
+    while len(prepared) < args.hands:
+        for text in deal_hands(args.hands - len(prepared), seed):
             history = phh.parse_phh(text)
-            config, events = phh.hand_config(history, POLICY), phh.events(history)
+            events = phh.events(history)
             try:
-                Hand.replay(config, events)
+                Hand.replay(phh.hand_config(history, POLICY), events)
             except RuleViolation:
                 # pokerkit lets a player re-raise after short all-ins that did
                 # not re-open the betting ([RO-5]) or records a no-op check:
                 # such hands are not the same hand for both engines.
                 dropped += 1
                 continue
-            histories.append(history)
-            prepared.append((config, events))
+            prepared.append((history, events, pokerkit_operations(history)))
         seed += 1
 
-    start = time.perf_counter()
-    theirs = [pokerkit_replay(h) for h in histories]
-    pk_seconds = time.perf_counter() - start
+    rounds = 5  # ours is ~100x faster: replay it several times per pokerkit replay
+    batch = 25  # hands per turn: small enough that both engines share the machine's load
+    pk_seconds = our_seconds = 0.0
+    theirs: list[list[int]] = []
+    ours: list[tuple[int, ...]] = []
+    clock = time.process_time
+    for first in range(0, len(prepared), batch):
+        hands = prepared[first:first + batch]
+        start = clock()
+        theirs.extend(pokerkit_replay(history, ops) for history, _, ops in hands)
+        middle = clock()
+        for _ in range(rounds):
+            results = [ours_replay(history, events) for history, events, _ in hands]
+        end = clock()
+        ours.extend(results)
+        pk_seconds += middle - start
+        our_seconds += (end - middle) / rounds
 
-    rounds = 5
-    start = time.perf_counter()
-    for _ in range(rounds):
-        ours = [ours_replay(c, e) for c, e in prepared]
-    our_seconds = (time.perf_counter() - start) / rounds
-
-    # Every shown hand stays live in our replay, so our engine reads them all
-    # at showdown; pokerkit kills the hands that cannot win, which merges pots
-    # and can move an odd chip (RULES.md §11.3).  Count both.
     agree = sum(list(o) == t for o, t in zip(ours, theirs, strict=True))
     odd_only = sum(list(o) != t and sum(abs(a - b) for a, b in zip(o, t, strict=True)) <= 8
                    for o, t in zip(ours, theirs, strict=True))
@@ -239,13 +275,13 @@ def main(argv: list[str] | None = None) -> int:
         import pstats
         profile = cProfile.Profile()
         profile.enable()
-        for c, e in prepared:
-            ours_replay(c, e)
+        for history, events, _ in prepared:
+            ours_replay(history, events)
         profile.disable()
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 
     ours_rate = len(prepared) / our_seconds
-    pk_rate = len(histories) / pk_seconds
+    pk_rate = len(prepared) / pk_seconds
     showdown_ms = time_showdown()
     print(f"PLO 6-max hands to showdown: {len(prepared)} ({agree} finish identically in both"
           f" engines, {odd_only} differ by odd chips only; {dropped} dealt hands dropped,"

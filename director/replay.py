@@ -36,11 +36,12 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
-from director.poker import phh
+from director.poker import hands, phh
+from director.poker.cards import Card
 from director.poker.errors import RuleViolation
-from director.poker.events import Event
+from director.poker.events import Event, Muck, Show
 from director.poker.policy import Policy
 from director.poker.pots import describe_awards
 from director.poker.state import Hand
@@ -196,23 +197,58 @@ def _waiting_for(hand: Hand) -> str:
 
 
 def describe(result: Replay) -> str:
-    """The readable account of one replayed hand."""
+    """The readable account of one replayed hand: who won what and why.
+
+    The players (by name when the file has ``players``), the board or each
+    player's up-cards, every hand shown at showdown with what it makes (high,
+    and low in hi/lo games), the hands mucked, the pots, uncalled chips
+    returned, and one sentence per pot naming the winner and the hand that won
+    it.  A pot won because every other hand was mucked is said with the hand
+    the winner showed; "uncontested" means nobody else was left.
+    """
     lines = [f"== {result.file}"]
     h = result.history
+    names: tuple[str, ...] = ()
+    if h is not None and "players" in h.extra:
+        names = h.player_names
+
+    def who(i: int) -> str:
+        return f"p{i + 1} {names[i]}" if i < len(names) else f"p{i + 1}"
+
     if h is not None:
-        named = "players" in h.extra
         title = h.variant.label
         if "hand" in h.extra:
             title += f", hand {h.extra['hand']}"
         lines.append(title)
         lines.append("Players: " + ", ".join(
-            f"p{i + 1}{' ' + name if named else ''} ({stack:,})" for i, (name, stack)
-            in enumerate(zip(h.player_names, h.starting_stacks, strict=True))))
+            f"{who(i)} ({stack:,})" for i, stack in enumerate(h.starting_stacks)))
     hand = result.hand
     if hand is not None:
-        board = getattr(hand, "board", ())
-        if board:
-            lines.append("Board: " + " ".join("??" if c is None else c.symbol for c in board))
+        stud = hand.config.game.is_stud
+        shown, mucked = _showdown(hand)
+        if stud:
+            ups = []
+            for i in range(hand.config.players):
+                if hand.up_cards(i):
+                    gone = " (mucked)" if i in mucked else " (folded)" if hand.folded[i] else ""
+                    ups.append(f"{who(i)} {_cards(hand.up_cards(i))}{gone}")
+            if ups:
+                lines.append("Up cards: " + "; ".join(ups))
+            if hand.board:
+                lines.append("Community card: " + _cards(hand.board))
+        elif hand.board:
+            lines.append("Board: " + _cards(hand.board))
+        readings: dict[int, str] = {}
+        for i in shown:
+            reading = _reading(hand, i)
+            cards = _cards(hand.hole_cards[i])
+            if reading:
+                readings[i] = reading[0]
+                lines.append(f"Shows: {who(i)} {cards}: " + "; ".join(reading))
+            else:
+                lines.append(f"Shows: {who(i)} {cards}")
+        if mucked:
+            lines.append("Mucked: " + ", ".join(who(i) for i in mucked))
         try:
             pots = hand.pots()
         except RuleViolation:
@@ -220,21 +256,62 @@ def describe(result: Replay) -> str:
         so_far = "" if hand.finished else " (so far)"
         for pot in pots:
             lines.append(f"{pot.name}{so_far} {pot.amount:,}, eligible: "
-                         + ", ".join(f"p{i + 1}" for i in pot.eligible))
+                         + ", ".join(who(i) for i in pot.eligible))
         if hand.finished:
             for i, chips in enumerate(hand.returned()):
                 if chips:
-                    lines.append(f"Uncalled {chips:,} returned to p{i + 1}")
-            for sentence in describe_awards(hand.awards()):
-                lines.append(sentence)
+                    lines.append(f"Uncalled {chips:,} returned to {who(i)}")
+            lines.extend(describe_awards(hand.awards(), player_name=who, shown_hands=readings))
     if result.finishing_stacks is not None:
         lines.append("Finishing stacks: " + ", ".join(
-            f"p{i + 1} {s:,}" for i, s in enumerate(result.finishing_stacks)))
+            f"{who(i)} {s:,}" for i, s in enumerate(result.finishing_stacks)))
     if result.error:
         lines.append(f"ERROR {result.error}")
     elif h is not None and h.finishing_stacks is not None:
         lines.append("Matches the file's finishing stacks.")
     return "\n".join(lines) + "\n"
+
+
+def _cards(cards: Sequence[Card | None]) -> str:
+    return " ".join("??" if c is None else c.symbol for c in cards)
+
+
+def _showdown(hand: Hand) -> tuple[list[int], list[int]]:
+    """Who showed and who mucked, from the events the hand has applied (a
+    player who showed and later mucked counts as mucked)."""
+    shown: list[int] = []
+    mucked: list[int] = []
+    for event in hand.events:
+        if isinstance(event, Show) and event.player not in shown:
+            shown.append(event.player)
+        elif isinstance(event, Muck) and event.player not in mucked:
+            mucked.append(event.player)
+    return [p for p in shown if p not in mucked], mucked
+
+
+def _reading(hand: Hand, player: int) -> list[str]:
+    """What a shown hand makes: its high name, and in hi/lo its low ("no low");
+    empty when some of its cards or the board are unknown."""
+    hole = hand.hole_cards[player]
+    board = hand.board
+    if any(c is None for c in (*hole, *board)):
+        return []
+    known = cast("tuple[Card, ...]", hole)
+    table = cast("tuple[Card, ...]", board)
+    game = hand.config.game
+    try:
+        if game.is_stud:
+            high = hands.stud_high(known + table)
+            low = hands.stud_low(known + table) if game.hi_lo else None
+        else:
+            high = hands.omaha_high(known, table)
+            low = hands.omaha_low(known, table) if game.hi_lo else None
+    except RuleViolation:
+        return []
+    words = [high.name]
+    if game.hi_lo:
+        words.append(low.name if low is not None else hands.NO_LOW)
+    return words
 
 
 # ---------------------------------------------------------------------------- command

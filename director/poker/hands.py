@@ -100,6 +100,9 @@ _LOW_VALUE = (0, 0, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 1)
 
 _HOLE_PAIRS = tuple(combinations(range(OMAHA_HOLE_CARDS), 2))
 _BOARD_TRIPLES = {n: tuple(combinations(range(n), 3)) for n in (3, 4, 5)}
+# Card id (phevaluator's 0..51, the same as Card.index) = 4 * rank + _SUIT_ID - 8, computed
+# inline: the property call costs more than the evaluation itself.
+_SUIT_ID = {"c": 0, "d": 1, "h": 2, "s": 3}
 
 
 def category_of(strength: int) -> str:
@@ -183,16 +186,24 @@ def low_name(ranks: Sequence[int] | None) -> str:
     return "-".join(_LOW_LETTER[r] for r in ranks) + " low"
 
 
+_NO_SETS = frozenset({"high card", "straight", "flush", "straight flush"})
+
+
 def _reading_order(five: Sequence[Card], category: str) -> tuple[Card, ...]:
     """The five cards in the order a dealer reads them: sets first, then kickers.
 
     Bigger groups first, higher ranks first, higher suits first; a five-high
     straight (the wheel) reads 5-4-3-2-A.
     """
-    counts: dict[int, int] = {}
-    for card in five:
-        counts[card.rank] = counts.get(card.rank, 0) + 1
-    ordered = sorted(five, key=lambda c: (counts[c.rank], c.rank, c.suit_rank), reverse=True)
+    suit = _SUIT_ID
+    # One integer per card: group size, then rank, then suit (unique, so no Card is compared).
+    if category in _NO_SETS:
+        keyed = sorted([((c.rank << 2) | suit[c.suit], c) for c in five], reverse=True)
+    else:
+        ranks = [c.rank for c in five]
+        keyed = sorted([((ranks.count(c.rank) << 6) | (c.rank << 2) | suit[c.suit], c)
+                        for c in five], reverse=True)
+    ordered = [c for _, c in keyed]
     if category in ("straight", "straight flush") and ordered[0].rank == 14 and ordered[1].rank == 5:
         ordered = ordered[1:] + ordered[:1]
     return tuple(ordered)
@@ -220,10 +231,19 @@ def _name(cards: Sequence[Card], category: str) -> str:
     return "-".join(_RANK_LETTER[c.rank] for c in cards) + " high"
 
 
+_NAMES: dict[int, tuple[str, str]] = {}
+"""(category, name) by strength: the name depends on the ranks alone, which the strength fixes."""
+
+
 def _high_hand(strength: int, five: Sequence[Card]) -> HighHand:
-    category = category_of(strength)
-    cards = _reading_order(five, category)
-    return HighHand(strength, cards, category, _name(cards, category))
+    known = _NAMES.get(strength)
+    if known is None:
+        category = category_of(strength)
+        cards = _reading_order(five, category)
+        known = _NAMES[strength] = (category, _name(cards, category))
+    else:
+        cards = _reading_order(five, known[0])
+    return HighHand(strength, cards, known[0], known[1])
 
 
 # --------------------------------------------------------------------------- Omaha high
@@ -235,9 +255,10 @@ def _unknown_card() -> CardError:
 
 def _omaha_ids(hole: Sequence[Card], board: Sequence[Card]) -> tuple[list[int], list[int]]:
     """Card ids, after checking the counts (4 hole, 3-5 board) and duplicates."""
+    suit = _SUIT_ID
     try:
-        h = [c.index for c in hole]
-        b = [c.index for c in board]
+        h = [4 * c.rank + suit[c.suit] - 8 for c in hole]
+        b = [4 * c.rank + suit[c.suit] - 8 for c in board]
     except AttributeError:
         raise _unknown_card() from None
     if len(h) != OMAHA_HOLE_CARDS or not 3 <= len(b) <= 5 or len(set(h + b)) != len(h) + len(b):
@@ -276,6 +297,36 @@ def omaha_high_strength(hole: Sequence[Card], board: Sequence[Card]) -> int:
     return STRENGTH_BASE - _omaha_rank(h, b)
 
 
+def omaha_high_strengths(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
+    """:func:`omaha_high_strength` of several hands against one board, in one pass.
+
+    Used at showdown to compare every live hand: the board is read once and the
+    counts and duplicates are checked once for all the hands together.
+
+    >>> from director.poker.cards import parse_cards
+    >>> board = parse_cards("K♣K♥7♠3♦9♠")
+    >>> a, b = omaha_high_strengths([parse_cards("K♦7♥7♣2♠"), parse_cards("9♥9♣9♦A♥")], board)
+    >>> a > b, a == omaha_high_strength(parse_cards("K♦7♥7♣2♠"), board)
+    (True, True)
+    """
+    suit = _SUIT_ID
+    try:
+        b = [4 * c.rank + suit[c.suit] - 8 for c in board]
+        ids = [[4 * c.rank + suit[c.suit] - 8 for c in hole] for hole in holes]
+    except AttributeError:
+        raise _unknown_card() from None
+    seen = len(b) + 4 * len(ids)
+    if (not 3 <= len(b) <= 5 or any(len(h) != OMAHA_HOLE_CARDS for h in ids)
+            or len(set(b).union(*ids)) != seen):
+        for hole in holes:
+            _omaha_ids(hole, board)  # raises the dealer's sentence for this hand
+        check_no_duplicates(*holes, board)
+    if len(b) == 5:
+        evaluate = _evaluate_omaha
+        return [STRENGTH_BASE - evaluate(*b, *h) for h in ids]
+    return [STRENGTH_BASE - _omaha_rank(h, b) for h in ids]
+
+
 def omaha_high(hole: Sequence[Card], board: Sequence[Card]) -> HighHand:
     """The best Omaha high hand: exactly two hole cards plus exactly three board cards.
 
@@ -290,10 +341,26 @@ def omaha_high(hole: Sequence[Card], board: Sequence[Card]) -> HighHand:
     """
     h, b = _omaha_ids(hole, board)
     best = _omaha_rank(h, b)
+    i, j, x, y, z = _omaha_best_five(h, b, best)
+    return _high_hand(STRENGTH_BASE - best, (hole[i], hole[j], board[x], board[y], board[z]))
+
+
+def _omaha_best_five(h: list[int], b: list[int], best: int) -> tuple[int, int, int, int, int]:
+    """Positions (hole i, hole j, board x, y, z) of a combination of phevaluator rank ``best``.
+
+    A hole pair whose best five of the seven cards (pair + five board cards) is
+    already worse than ``best`` cannot make it with exactly three board cards
+    either, so its ten board triples are skipped: one C call instead of ten.
+    """
+    triples = [((x, y, z), b[x], b[y], b[z]) for x, y, z in _BOARD_TRIPLES[len(b)]]
+    whole_board = len(b) == 5
     for i, j in _HOLE_PAIRS:
-        for x, y, z in _BOARD_TRIPLES[len(b)]:
-            if _evaluate_5(h[i], h[j], b[x], b[y], b[z]) == best:
-                return _high_hand(STRENGTH_BASE - best, (hole[i], hole[j], board[x], board[y], board[z]))
+        first, second = h[i], h[j]
+        if whole_board and _evaluate_7(first, second, *b) > best:
+            continue
+        for where, x, y, z in triples:
+            if _evaluate_5(first, second, x, y, z) == best:
+                return (i, j, *where)
     raise AssertionError("the best Omaha combination was not found")  # pragma: no cover
 
 
@@ -372,8 +439,9 @@ def omaha_low(hole: Sequence[Card], board: Sequence[Card]) -> LowHand | None:
 
 
 def _stud_ids(cards: Sequence[Card]) -> list[int]:
+    suit = _SUIT_ID
     try:
-        ids = [c.index for c in cards]
+        ids = [4 * c.rank + suit[c.suit] - 8 for c in cards]
     except AttributeError:
         raise _unknown_card() from None
     if not 5 <= len(ids) <= 7 or len(set(ids)) != len(ids):
@@ -402,16 +470,17 @@ def stud_high(cards: Sequence[Card]) -> HighHand:
     >>> stud_high(parse_cards("A♠ A♦ K♣ K♥ Q♠ Q♥ 2♣")).name
     'two pair, aces and kings'
     """
-    strength = stud_high_strength(cards)
-    rank = STRENGTH_BASE - strength
-    best: tuple[Card, ...] | None = None
-    for five in combinations(cards, 5):
-        if _evaluate_5(*(c.index for c in five)) == rank:
-            ordered = tuple(sorted(five, reverse=True))
-            if best is None or ordered > best:
-                best = ordered
-    assert best is not None
-    return _high_hand(strength, best)
+    ids = _stud_ids(cards)
+    count = len(ids)
+    rank = _evaluate_5(*ids) if count == 5 else (_evaluate_6(*ids) if count == 6 else _evaluate_7(*ids))
+    # Card ids order as cards do (rank, then suit): the five-card sets of the ids
+    # sorted high to low come highest cards by suit first, so the first one that is
+    # as strong as the best hand is the one to show.
+    by_id = {ids[k]: cards[k] for k in range(count)}
+    for five in combinations(sorted(ids, reverse=True), 5):
+        if _evaluate_5(*five) == rank:
+            return _high_hand(STRENGTH_BASE - rank, tuple(by_id[i] for i in five))
+    raise AssertionError("the best stud hand was not found")  # pragma: no cover
 
 
 def stud_low_ranks(cards: Sequence[Card]) -> tuple[int, ...] | None:
@@ -511,6 +580,7 @@ __all__ = [
     "low_name",
     "omaha_high",
     "omaha_high_strength",
+    "omaha_high_strengths",
     "omaha_low",
     "omaha_low_ranks",
     "stud_high",

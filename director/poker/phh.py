@@ -53,7 +53,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from director.poker.cards import RANKS, SUITS, Card
+from director.poker.cards import DECK, RANKS, SUITS, Card
 from director.poker.errors import RuleViolation
 from director.poker.events import Action as EngineAction
 from director.poker.events import ActionKind as EventKind
@@ -174,6 +174,7 @@ class HandHistory:
 # --------------------------------------------------------------------------- cards
 
 _CARD_RE = re.compile(r"(?:[2-9TJQKA][cdhs]|\?\?)")
+_SUIT_INDEX = {suit: n for n, suit in enumerate(SUITS)}
 
 
 def parse_phh_cards(text: str, *, number: int = 0, line: str = "") -> tuple[Card | None, ...]:
@@ -188,7 +189,9 @@ def parse_phh_cards(text: str, *, number: int = 0, line: str = "") -> tuple[Card
         raise PHHError('Action {number} "{line}": "{cards}" is not a list of cards '
                        '(rank 23456789TJQKA, suit cdhs, "??" unknown)',
                        number=number, line=line or text, cards=text)
-    return tuple(None if text[i] == "?" else Card(RANKS.index(text[i]) + 2, text[i + 1])
+    # The deck's own card objects: the same card read twice is the same object,
+    # so comparing a shown hand with the dealt one is an identity check.
+    return tuple(None if text[i] == "?" else DECK[4 * RANKS.index(text[i]) + _SUIT_INDEX[text[i + 1]]]
                  for i in range(0, len(text), 2))
 
 

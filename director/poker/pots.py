@@ -23,7 +23,7 @@ list is in seat order from the dealer's left.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import gcd
 
@@ -81,7 +81,11 @@ def pot_name(index: int) -> str:
 
 
 def build_pots(
-    contributions: Sequence[int], live: Sequence[bool], dead_money: int = 0
+    contributions: Sequence[int],
+    live: Sequence[bool],
+    dead_money: int = 0,
+    *,
+    killed: Collection[int] = (),
 ) -> tuple[list[Pot], list[int]]:
     """Split the chips into a main pot and side pots (RULES.md §8.1).
 
@@ -101,6 +105,12 @@ def build_pots(
        goes to the main pot (RULES.md §8.1 step 3).  If a live player put in
        no live chips at all, the main pot is the dead money alone (he can win
        only that) and the first slice becomes side pot 1.
+
+    ``killed`` names the players whose hands were killed (absent at the end of
+    the deal, the clock, a fouled hand: TDA 29, 30).  Their blinds and bets
+    are treated like folded players' chips (RULES.md §8.1 step 3): they are
+    never eligible, and what they put in is forfeited, so an excess of theirs
+    is not an uncalled bet to give back but stays in the pot.
 
     Chips that no live player reached (possible only when hands were killed)
     go to the highest pot that still has a live player (all the live players
@@ -122,6 +132,13 @@ def build_pots(
 
     >>> build_pots([1000, 2000, 20000], [False, True, True], dead_money=1000)
     ([Pot(amount=6000, eligible=(1, 2), name='Main pot')], [0, 0, 18000])
+
+    [ABS-2]: PLO 100/200, the big blind's hand was killed (absent at the end
+    of the deal) and everybody folds to the small blind: the killed blind is
+    not given back, the small blind wins all 300.
+
+    >>> build_pots([100, 200], [True, False], killed=[1])
+    ([Pot(amount=300, eligible=(0,), name='Main pot')], [0, 0])
     """
     count = len(contributions)
     if len(live) != count:
@@ -130,35 +147,46 @@ def build_pots(
             contributions=count,
             players=len(live),
         )
-    for index, chips in enumerate(contributions):
-        if chips < 0:
-            raise RuleViolation(
-                "Player {player} cannot have put in {amount} chips",
-                player=index + 1,
-                amount=chips,
-            )
+    if count and min(contributions) < 0:
+        index = min(range(count), key=contributions.__getitem__)
+        raise RuleViolation(
+            "Player {player} cannot have put in {amount} chips",
+            player=index + 1,
+            amount=contributions[index],
+        )
     if dead_money < 0:
         raise RuleViolation("Dead money cannot be {amount}", amount=dead_money)
+    for player in killed:
+        if not 0 <= player < count:
+            raise RuleViolation("There is no player {player} to kill", player=player + 1)
 
     chips_in = list(contributions)
     returned = [0] * count
     if count:
         top = max(chips_in)
         owner = chips_in.index(top)
-        second = max((c for i, c in enumerate(chips_in) if i != owner), default=0)
-        if top > second:
-            returned[owner] = top - second
-            chips_in[owner] = second
+        if owner not in killed:
+            second = max(chips_in[:owner] + chips_in[owner + 1:], default=0)
+            if top > second:
+                returned[owner] = top - second
+                chips_in[owner] = second
 
-    contenders = [i for i in range(count) if live[i]]
+    contenders = [i for i in range(count) if live[i] and i not in killed]
     slices: list[tuple[int, tuple[int, ...]]] = []
     if dead_money:
         slices.append((dead_money, tuple(contenders)))
+    # Every level is somebody's contribution, so a slice takes the full step
+    # (level - previous) from each player who reached the level, nothing from the rest.
+    ordered = sorted(chips_in)
+    reached = 0  # players below the current level: ordered[:reached]
     previous = 0
-    for level in sorted({c for c in chips_in if c > 0}):
-        amount = sum(min(c, level) - min(c, previous) for c in chips_in)
-        eligible = tuple(i for i in contenders if chips_in[i] >= level)
-        slices.append((amount, eligible))
+    for level in ordered:
+        if level == previous:
+            continue
+        while ordered[reached] < level:
+            reached += 1
+        slices.append(((level - previous) * (count - reached),
+                       tuple([i for i in contenders if chips_in[i] >= level])))
         previous = level
 
     amounts: list[int] = []
@@ -330,15 +358,30 @@ def uncontested(pots: Sequence[Pot], winner: int) -> list[Award]:
     return awards
 
 
-def describe_awards(awards: Iterable[Award]) -> list[str]:
+def describe_awards(
+    awards: Iterable[Award],
+    *,
+    player_name: Callable[[int], str] | None = None,
+    shown_hands: Mapping[int, str] | None = None,
+) -> list[str]:
     """One sentence per pot for the dealer to read aloud, in award order.
+
+    ``player_name`` names a player index (default "player N", 1-based).
+    ``shown_hands`` holds the hand names of players who tabled a hand: a pot
+    that went to one player because the others mucked (no contest, so no
+    ``hand_name``) is then said with the hand he showed, not "uncontested".
 
     >>> a = Award(0, "Main pot", "high", 2, 600, "kings full of sevens", 0, "", 1200, (2,))
     >>> b = Award(0, "Main pot", "low", 4, 300, "8-5-3-2-A low", 0, "", 1200, (4, 6))
     >>> c = Award(0, "Main pot", "low", 6, 300, "8-5-3-2-A low", 0, "", 1200, (4, 6))
     >>> describe_awards([a, b, c])
     ['Main pot 1,200: high to player 3, kings full of sevens, 600; low split players 5 and 7, 8-5-3-2-A, 300 each']
+    >>> d = Award(0, "Main pot", "whole", 1, 3900, None, 0, "", 3900, (1,), "uncontested")
+    >>> describe_awards([d], player_name=lambda i: f"p{i + 1}", shown_hands={1: "ten-high straight"})
+    ['Main pot 3,900: to p2, ten-high straight, 3,900']
     """
+    name = player_name or _player
+    shown = shown_hands or {}
     sentences: list[str] = []
     current_pot: tuple[int, str] | None = None
     pot_total = 0
@@ -347,7 +390,7 @@ def describe_awards(awards: Iterable[Award]) -> list[str]:
 
     def close_group() -> None:
         if group:
-            parts.append(_describe_group(group))
+            parts.append(_describe_group(group, name, shown))
             group.clear()
 
     def close_pot() -> None:
@@ -403,8 +446,17 @@ def _award_contested(
     stud_cards: Mapping[int, Sequence[Card]] | None,
 ) -> None:
     eligible = pot.eligible
-    best_strength = max(high[p].strength for p in eligible)
-    high_winners = tuple(p for p in eligible if high[p].strength == best_strength)
+    strengths = [high[p].strength for p in eligible]
+    best_strength = max(strengths)
+    high_winners = tuple([p for p, s in zip(eligible, strengths, strict=True) if s == best_strength])
+    if low is None and len(high_winners) == 1:
+        # The common case, one best high hand in a high-only game: the whole pot, no odd chip.
+        player = high_winners[0]
+        name = high[player].name
+        awards.append(Award(pot_index, pot.name, WHOLE, player, pot.amount, name, 0,
+                            _explain(pot, WHOLE, player, high_winners, name, pot.amount, 0, 1, ""),
+                            pot.amount, high_winners, ""))
+        return
 
     best_low: LowHand | None = None
     if low is not None:
@@ -504,8 +556,13 @@ def _split(
             shares[i] += 1
     # The high half's own odd unit (TDA 20-C) is an odd chip for a lone winner.
     halving_odd = 1 if half == HIGH and count == 1 and pot_units % 2 else 0
-    ascending = tuple(sorted(winners))
-    for position in sorted(range(count), key=winners.__getitem__):
+    positions: Sequence[int]
+    if count == 1:
+        ascending, positions = winners, (0,)
+    else:
+        ascending = tuple(sorted(winners))
+        positions = sorted(range(count), key=winners.__getitem__)
+    for position in positions:
         player = winners[position]
         amount = shares[position] * chip
         odd = (shares[position] - base + halving_odd) * chip
@@ -583,15 +640,24 @@ def _explain(
     )
 
 
-def _describe_group(group: Sequence[Award]) -> str:
+def _describe_group(
+    group: Sequence[Award], name: Callable[[int], str], shown: Mapping[int, str]
+) -> str:
     """One clause for the winners of one half of one pot."""
     first = group[0]
     lead = _lead(first.half, first.reason)
     if len(group) == 1:
-        hand = "uncontested" if first.hand_name is None else _hand_text(
-            first.half, first.hand_name, first.reason)
-        return f"{lead}to {_player(first.player)}, {hand}, {first.amount:,}"
-    players = _players([a.player for a in group])
+        if first.hand_name is None:
+            hand = shown.get(first.player, "uncontested")
+        else:
+            hand = _hand_text(first.half, first.hand_name, first.reason)
+        return f"{lead}to {name(first.player)}, {hand}, {first.amount:,}"
+    winners = [a.player for a in group]
+    if name is _player:
+        players = _players(winners)  # "players 1 and 3"
+    else:
+        named = [name(i) for i in winners]
+        players = ", ".join(named[:-1]) + " and " + named[-1]
     hand = _hand_text(first.half, first.hand_name or "", first.reason)
     amounts = [a.amount for a in group]
     if len(set(amounts)) == 1:
@@ -599,3 +665,4 @@ def _describe_group(group: Sequence[Award]) -> str:
     else:
         money = ", ".join(f"{x:,}" for x in amounts[:-1]) + f" and {amounts[-1]:,}"
     return f"{lead}split {players}, {hand}, {money}"
+

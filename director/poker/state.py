@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from director.poker import hands
 from director.poker.cards import Card, check_no_duplicates
@@ -105,10 +105,16 @@ _DEALING, _BETTING, _SHOWDOWN, _FINISHED = 0, 1, 2, 3
 _PHASES = (Phase.DEALING, Phase.BETTING, Phase.SHOWDOWN, Phase.FINISHED)
 _NL, _PL, _FL = 0, 1, 2
 _SUIT_BITS = {"c": 0, "d": 1, "h": 2, "s": 3}
+_BETTING_KIND = {Betting.NO_LIMIT: _NL, Betting.POT_LIMIT: _PL, Betting.FIXED_LIMIT: _FL}
+# (is_stud, betting, hi_lo) of each game, read once: the Game properties are slow to call.
+_GAMES = {g: (g.is_stud, g.betting, g.hi_lo) for g in Game}
+# Enum members as plain module constants: the hot path compares them on every action.
+_FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
+_BRING_IN, _ALL_IN = ActionKind.BRING_IN, ActionKind.ALL_IN
 
 
 def _ints(value: Iterable[int]) -> tuple[int, ...]:
-    return tuple(int(v) for v in value)
+    return tuple(map(int, value))
 
 
 @dataclass(frozen=True)
@@ -148,18 +154,23 @@ class HandConfig:
 
     def __post_init__(self) -> None:
         s = object.__setattr__
-        s(self, "game", Game(self.game))
+        if type(self.game) is not Game:
+            s(self, "game", Game(self.game))
         n = len(self.starting_stacks)
         s(self, "starting_stacks", _ints(self.starting_stacks))
         s(self, "antes", _ints(self.antes) or (0,) * n)
         s(self, "blinds_or_straddles", _ints(self.blinds_or_straddles) or (0,) * n)
-        s(self, "dead_players", tuple(sorted(set(_ints(self.dead_players)))))
+        if self.dead_players:
+            s(self, "dead_players", tuple(sorted(set(_ints(self.dead_players)))))
+        elif type(self.dead_players) is not tuple:
+            s(self, "dead_players", ())
         s(self, "seats", _ints(self.seats))
-        if isinstance(self.policy, Mapping):
+        if type(self.policy) is not Policy and isinstance(self.policy, Mapping):
             s(self, "policy", Policy.from_json(dict(self.policy)))
-        if not 2 <= n <= (8 if self.game.is_stud else 10):
+        stud, betting, _ = _GAMES[self.game]
+        if not 2 <= n <= (8 if stud else 10):
             raise RuleViolation("A hand needs 2 to {most} players, not {count}",
-                                most=8 if self.game.is_stud else 10, count=n)
+                                most=8 if stud else 10, count=n)
         for name in ("antes", "blinds_or_straddles"):
             if len(getattr(self, name)) != n:
                 raise RuleViolation("{name} must have one entry per player ({count})",
@@ -168,7 +179,7 @@ class HandConfig:
             raise RuleViolation("seats must have one entry per player ({count})", count=n)
         values = (*self.starting_stacks, *self.antes, *self.blinds_or_straddles,
                   self.bring_in, self.small_bet, self.big_bet, self.min_bet)
-        if any(v < 0 for v in values):
+        if min(values) < 0:
             raise RuleViolation("Stacks, antes, blinds and limits cannot be negative")
         if any(not 0 <= p < n for p in self.dead_players):
             raise RuleViolation("Dead player {player} is not in the hand", player=self.dead_players[-1])
@@ -176,12 +187,12 @@ class HandConfig:
             raise RuleViolation("Every player is absent: there is no hand to play", rule="TDA 30")
         if self.chip_unit < 1:
             raise RuleViolation("The smallest chip must be at least 1")
-        if self.game.is_stud:
+        if stud:
             if self.small_bet <= 0 or self.big_bet <= 0:
                 raise RuleViolation("Stud needs a small bet and a big bet")
             if any(self.blinds_or_straddles):
                 raise RuleViolation("Stud has no blinds")
-        elif self.game.betting is Betting.FIXED_LIMIT:
+        elif betting is Betting.FIXED_LIMIT:
             if self.small_bet <= 0 or self.big_bet <= 0:
                 raise RuleViolation("Fixed limit needs a small bet and a big bet")
         elif self.nominal_big_blind <= 0:
@@ -196,7 +207,7 @@ class HandConfig:
         """The level's big blind: the minimum bet on every street (RULES.md §2.2)."""
         if self.big_blind is not None:
             return self.big_blind
-        if self.game.betting is Betting.FIXED_LIMIT:
+        if _GAMES[self.game][1] is Betting.FIXED_LIMIT:
             return self.small_bet
         return self.min_bet or max(self.blinds_or_straddles, default=0)
 
@@ -284,7 +295,7 @@ class Hand:
 
     __slots__ = (
         "config", "_events", "_n", "_stud", "_kind", "_hilo", "_bb", "_policy",
-        "_stacks", "_bets", "_contrib", "_dead", "_antes", "_folded", "_mucked", "_shown",
+        "_stacks", "_bets", "_contrib", "_dead", "_antes", "_folded", "_mucked", "_killed", "_shown",
         "_holes", "_board", "_street", "_phase", "_dealt",
         "_level", "_rmin", "_full_level", "_full_count", "_raises", "_bet_made",
         "_capped", "_big_raised", "_acted", "_last_bet", "_seen_full", "_actor",
@@ -307,6 +318,7 @@ class Hand:
     _antes: int
     _folded: list[bool]
     _mucked: list[bool]
+    _killed: list[bool]
     _shown: list[bool]
     _holes: list[tuple[Card | None, ...]]
     _board: tuple[Card | None, ...]
@@ -361,9 +373,10 @@ class Hand:
         h.config = config
         h._events = ()
         h._n = n
-        h._stud = game.is_stud
-        h._kind = {Betting.NO_LIMIT: _NL, Betting.POT_LIMIT: _PL, Betting.FIXED_LIMIT: _FL}[game.betting]
-        h._hilo = game.hi_lo
+        stud, betting, hilo = _GAMES[game]
+        h._stud = stud
+        h._kind = _BETTING_KIND[betting]
+        h._hilo = hilo
         h._bb = config.nominal_big_blind
         h._policy = config.policy
         antes, blinds = config.forced_order()
@@ -395,6 +408,7 @@ class Hand:
         h._antes = ante_total
         h._folded = [False] * n
         h._mucked = [False] * n
+        h._killed = [False] * n
         h._shown = [False] * n
         h._holes = [()] * n
         h._board = ()
@@ -437,8 +451,13 @@ class Hand:
         h = cls.start(config)
         done = tuple(events)
         do = h._do
+        act = h._act
         for event in done:
-            do(event)
+            if type(event) is Action and h._phase == _BETTING:
+                act(event)  # what _do would do, one call fewer
+            else:
+                do(event)
+        h._cache = None
         h._events = done
         return h
 
@@ -455,11 +474,10 @@ class Hand:
 
     def _clone(self) -> Hand:
         h = Hand.__new__(Hand)
-        for name in Hand.__slots__:
-            value = getattr(self, name)
-            if type(value) is list:
-                value = value[:]
-            setattr(h, name, value)
+        for name in _VALUE_SLOTS:
+            setattr(h, name, getattr(self, name))
+        for name in _LIST_SLOTS:
+            setattr(h, name, getattr(self, name)[:])
         h._cache = None
         return h
 
@@ -623,6 +641,9 @@ class Hand:
 
     def _do(self, e: Event) -> None:
         self._cache = None
+        if type(e) is Action and self._phase == _BETTING:
+            self._act(e)  # the common case first
+            return
         if self._phase == _FINISHED:
             if isinstance(e, Show) and not self._misdeal and self._street == (4 if self._stud else 3):
                 # A winner may still table his hand after the others mucked.
@@ -679,7 +700,8 @@ class Hand:
 
     def _deal_hole(self, e: DealHole) -> None:
         p = e.player
-        self._player(p)
+        if type(p) is not int or not 0 <= p < self._n:
+            self._player(p)
         cards = tuple(e.cards)
         if self._phase != _DEALING or (not self._stud and self._street != 0):
             raise RuleViolation("Hole cards cannot be dealt now: {waiting}", waiting=self._waiting_text())
@@ -698,8 +720,12 @@ class Hand:
         self._holes[p] = self._holes[p] + cards
         dealt = self._dealt
         dealt[p] = True
-        if False not in dealt or all(dealt[i] or self._folded[i] for i in range(self._n)):
-            self._deal_done()
+        if False in dealt:
+            folded = self._folded
+            for i in range(self._n):
+                if not dealt[i] and not folded[i]:
+                    return  # more hands to deal
+        self._deal_done()
 
     def _complete_hole_deal(self) -> None:
         """An action before every hole card was entered: the rest were dealt unseen."""
@@ -745,6 +771,7 @@ class Hand:
             for p in self.config.dead_players:
                 if not self._stud:
                     self._folded[p] = True
+                    self._killed[p] = True
             if not self._stud and self._live_count() <= 1:
                 self._phase = _FINISHED
                 self._actor = None
@@ -821,6 +848,7 @@ class Hand:
         if not ups:
             for p in dead:
                 self._folded[p] = True
+                self._killed[p] = True
             if self._live_count() <= 1:
                 self._finish_uncontested()
                 return
@@ -833,6 +861,7 @@ class Hand:
         self._opener = low
         for p in dead:
             self._folded[p] = True
+            self._killed[p] = True
         if low in dead:
             # ST-12: the absent low card still posts the bring-in, and forfeits it.
             self._put(low, min(self.config.bring_in, self._stacks[low] + self._bets[low]))
@@ -913,7 +942,7 @@ class Hand:
         self._dealt = [False] * self._n
 
     def _after_action(self, p: int) -> None:
-        if self._live_count() == 1:
+        if self._folded.count(False) == 1:
             self._finish_uncontested()
             return
         nxt = self._next_to_act(p)
@@ -1068,11 +1097,13 @@ class Hand:
 
     def _act(self, e: Action) -> None:
         p = e.player
-        self._player(p)
-        if self._phase == _DEALING and not self._stud and self._street == 0:
-            self._complete_hole_deal()
+        if type(p) is not int or not 0 <= p < self._n:
+            self._player(p)
         if self._phase != _BETTING:
-            raise RuleViolation("No betting now: {waiting}", waiting=self._waiting_text())
+            if self._phase == _DEALING and not self._stud and self._street == 0:
+                self._complete_hole_deal()
+            if self._phase != _BETTING:
+                raise RuleViolation("No betting now: {waiting}", waiting=self._waiting_text())
         if self._actor is None and self._opener_unknown:
             # Up-cards were not entered: the first player to act shows who opens.
             if self._folded[p] or self._stacks[p] == 0:
@@ -1087,27 +1118,27 @@ class Hand:
         own = self._bets[p]
         stack = self._stacks[p]
         level = self._level
-        if kind is ActionKind.FOLD:
+        if kind is _FOLD:
             if self._pending and not self._may_fold:
                 raise RuleViolation("{who} has the low card and must bring in or complete", rule="RRP Stud 2",
                                     who=self._who(p))
             self._folded[p] = True
-        elif kind is ActionKind.CHECK or kind is ActionKind.CALL:
+        elif kind is _CALL or kind is _CHECK:
             if self._pending:
                 raise RuleViolation("{who} must bring in {amount}, complete or fold", rule="RULES.md §3.2",
                                     who=self._who(p), amount=self.config.bring_in)
             if level > own:
-                if kind is ActionKind.CHECK:
+                if kind is _CHECK:
                     raise RuleViolation("{who} cannot check: there is a bet of {bet} to call",
                                         rule="TDA 55", who=self._who(p), bet=level)
                 self._put(p, min(level, own + stack))
-        elif kind is ActionKind.BRING_IN:
+        elif kind is _BRING_IN:
             if not self._pending:
                 raise RuleViolation("There is no bring-in to post now")
             self._put(p, own + min(self.config.bring_in - own, stack))
             self._level = max(level, self.config.bring_in)
             self._pending = False
-        elif kind is ActionKind.ALL_IN:
+        elif kind is _ALL_IN:
             to = own + stack
             if stack == 0:
                 raise RuleViolation("{who} has no chips left", who=self._who(p))
@@ -1175,7 +1206,7 @@ class Hand:
                                     rule="TDA 54", who=self.name(p), maximum=hi)
 
     def _raise_to(self, p: int, to: int) -> None:
-        if not isinstance(to, int) or isinstance(to, bool):
+        if type(to) is not int and (not isinstance(to, int) or isinstance(to, bool)):
             raise RuleViolation("Chips are whole numbers, not {amount}", amount=to)
         bounds = self._raise_bounds(p)
         if bounds is None or not (to in bounds if self._kind == _FL else bounds[0] <= to <= bounds[1]):
@@ -1223,6 +1254,7 @@ class Hand:
             self._muck(Muck(p))
             return
         self._folded[p] = True
+        self._killed[p] = True
         if self._live_count() == 1:
             self._finish_uncontested()
             return
@@ -1322,51 +1354,53 @@ class Hand:
         return bool(known)
 
     def _all_known(self) -> bool:
+        board = self._board
         if self._stud:
-            need = 7 - len(self._board)
-            if None in self._board:
-                return False
+            need = 7 - len(board)
         else:
             need = OMAHA_HOLE_CARDS
-            if len(self._board) != 5 or None in self._board:
+            if len(board) != 5:
                 return False
-        for i in range(self._n):
-            if not self._folded[i]:
-                h = self._holes[i]
-                if len(h) != need or None in h:
+        # "c is None", not "None in cards": that would call Card.__eq__ for every card.
+        for c in board:
+            if c is None:
+                return False
+        for folded, h in zip(self._folded, self._holes):  # noqa: B905 - same length
+            if not folded:
+                if len(h) != need:
                     return False
+                for c in h:
+                    if c is None:
+                        return False
         return True
 
     # ------------------------------------------------------------------ pots and awards
 
     def _pot_inputs(self) -> tuple[list[int], list[bool], int]:
-        """Contributions, live flags and dead money for :func:`~director.poker.pots.build_pots`.
+        """Contributions, live flags and dead money for :func:`~director.poker.pots.build_pots`."""
+        return self._contrib, [not f for f in self._folded], self._dead
 
-        A killed hand's chips are forfeited (TDA 30): when a dead hand put in the most
-        (an absent big blind everybody folded to), its excess is not an uncalled bet to
-        give back but dead money in the main pot ([ABS-1], [ABS-2]).  A hand mucked at
-        showdown still gets its uncalled chips back (RULES.md §8.1 step 1).
+    def _killed_players(self) -> list[int]:
+        """Players whose hands were killed before the showdown (TDA 29, 30; [ABS-1], [ABS-2]).
+
+        Their chips are forfeited like folded players' (RULES.md §8.1 step 3): a dead
+        hand that put in the most (an absent big blind everybody folded to) gets no
+        uncalled excess back.  A hand mucked at showdown still gets its uncalled chips
+        back (RULES.md §8.1 step 1).
         """
-        contrib = self._contrib
-        live = [not f for f in self._folded]
-        dead = self._dead
-        top = max(contrib)
-        i = contrib.index(top)
-        if not live[i] and not self._mucked[i]:
-            second = max((c for j, c in enumerate(contrib) if j != i), default=0)
-            if top > second:
-                contrib = contrib[:]
-                contrib[i] = second
-                dead += top - second
-        return contrib, live, dead
+        return [i for i, k in enumerate(self._killed) if k]
+
+    def _build_pots(self) -> tuple[list[Pot], list[int]]:
+        contrib, live, dead = self._pot_inputs()
+        return build_pots(contrib, live, dead, killed=self._killed_players())
 
     def pots(self) -> list[Pot]:
         """The main pot and side pots as they stand, current bets included (RULES.md §8.1)."""
-        return build_pots(*self._pot_inputs())[0]
+        return self._build_pots()[0]
 
     def returned(self) -> list[int]:
         """The uncalled chips each player gets back (RULES.md §8.1 step 1, SP-5)."""
-        return build_pots(*self._pot_inputs())[1]
+        return self._build_pots()[1]
 
     def awards(self) -> list[Award]:
         """Who gets what, pot by pot, last side pot first; only when the hand is over."""
@@ -1375,12 +1409,14 @@ class Hand:
         if not self.finished:
             raise RuleViolation("The hand is not over: {waiting}", waiting=self._waiting_text())
         cache = self._cache
-        if cache is not None and "awards" in cache:
+        if cache is None:
+            cache = self._cache = {}
+        elif "awards" in cache:
             return list(cache["awards"])
-        contrib, live, dead = self._pot_inputs()
-        pots, returned = build_pots(contrib, live, dead)
-        if sum(live) == 1:
-            result = uncontested(pots, live.index(True))
+        pots, returned = self._build_pots()
+        folded = self._folded
+        if folded.count(False) == 1:
+            result = uncontested(pots, folded.index(False))
         elif self._manual is not None:
             high, low = self._manual_hands(self._manual)
             result = award_pots(pots, high, low, stud=self._stud, unit=self.config.chip_unit,
@@ -1389,39 +1425,43 @@ class Hand:
             high, low = self._evaluate(pots)
             result = award_pots(pots, high, low, stud=self._stud, unit=self.config.chip_unit,
                                 policy=self._policy)
-        self._cache = {"awards": result, "returned": returned}
+        cache["awards"] = result
+        cache["returned"] = returned
         return list(result)
 
     def _evaluate(self, pots: Sequence[Pot]) -> tuple[dict[int, HighHand], dict[int, LowHand | None] | None]:
         """Read every live hand.  Only a player who wins some pot gets his hand named
-        (the slow part); the others need just their strength to be compared."""
-        board = [c for c in self._board if c is not None]
-        strength: dict[int, int] = {}
-        cards: dict[int, list[Card]] = {}
-        for i in range(self._n):
-            if not self._folded[i]:
-                own = self._holes[i] + self._board if self._stud else self._holes[i]
-                cards[i] = [c for c in own if c is not None]
-                if self._stud:
-                    strength[i] = hands.stud_high_strength(cards[i])
-                else:
-                    strength[i] = hands.omaha_high_strength(cards[i], board)
+        (the slow part); the others need just their strength to be compared.
+
+        Called only once every live hand and the board are known (:meth:`_resolved`).
+        """
+        stud = self._stud
+        board = cast("tuple[Card, ...]", self._board)
+        holes = cast("list[tuple[Card, ...]]", self._holes)
+        folded = self._folded
+        players = [i for i in range(self._n) if not folded[i]]
+        if stud:
+            cards = {i: holes[i] + board for i in players}
+            strength = {i: hands.stud_high_strength(cards[i]) for i in players}
+        else:
+            cards = {i: holes[i] for i in players}
+            strength = dict(zip(players, hands.omaha_high_strengths([holes[i] for i in players], board),
+                                strict=True))
         winners: set[int] = set()
         for pot in pots:
             eligible = [i for i in pot.eligible if i in strength]
             if eligible:
-                best = max(strength[i] for i in eligible)
-                winners.update(i for i in eligible if strength[i] == best)
+                best = max([strength[i] for i in eligible])
+                winners.update([i for i in eligible if strength[i] == best])
         high: dict[int, HighHand] = {}
         for i, value in strength.items():
             if i in winners:
-                high[i] = hands.stud_high(cards[i]) if self._stud else hands.omaha_high(cards[i], board)
+                high[i] = hands.stud_high(cards[i]) if stud else hands.omaha_high(cards[i], board)
             else:
-                category = hands.category_of(value)
-                high[i] = hands.HighHand(value, (), category, category)
+                high[i] = _unnamed(value)
         low: dict[int, LowHand | None] | None = None
         if self._hilo:
-            low = {i: hands.stud_low(c) if self._stud else hands.omaha_low(c, board) for i, c in cards.items()}
+            low = {i: hands.stud_low(c) if stud else hands.omaha_low(c, board) for i, c in cards.items()}
         return high, low
 
     def _manual_hands(self, e: ManualAward) -> tuple[dict[int, HighHand], dict[int, LowHand | None] | None]:
@@ -1554,6 +1594,24 @@ class Hand:
             "dead_money": self._dead, "live": self.live, "board": self._board,
             "holes": self.hole_cards, "legal": self.legal(), "level": self._level,
         }
+
+
+_UNNAMED: dict[int, HighHand] = {}
+
+
+def _unnamed(strength: int) -> HighHand:
+    """A hand that wins nothing needs only its strength to be compared: it is named
+    by its category alone, and such values are shared (HighHand is immutable)."""
+    hand = _UNNAMED.get(strength)
+    if hand is None:
+        category = hands.category_of(strength)
+        hand = _UNNAMED[strength] = HighHand(strength, (), category, category)
+    return hand
+
+
+# What _clone copies: the list attributes get fresh copies, the rest is shared (immutable).
+_LIST_SLOTS = tuple(n for n in Hand.__slots__ if str(Hand.__annotations__[n]).startswith("list["))
+_VALUE_SLOTS = tuple(n for n in Hand.__slots__ if n not in _LIST_SLOTS)
 
 
 def interpret_silent_amount(hand: Hand, chips_pushed: int) -> Action:

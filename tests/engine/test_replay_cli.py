@@ -95,9 +95,10 @@ def test_readable_account_names_board_pots_and_winners() -> None:
     out = result.stdout
     assert "limit Omaha hi/lo" in out
     assert "Board: 4♠ 3♥ Q♥ 5♠ 5♦" in out
-    assert "Side pot 1 2,000,000: high to player 1, seven-high straight" in out
-    assert "low split players 1 and 3, 5-4-3-2-A" in out
-    assert "Finishing stacks: p1 25,150,000, p2 0, p3 4,550,000" in out
+    assert "Side pot 1 2,000,000: high to p1 Brian Rast, seven-high straight" in out
+    assert "low split p1 Brian Rast and p3 Talal Shakerchi, 5-4-3-2-A" in out
+    assert ("Finishing stacks: p1 Brian Rast 25,150,000, p2 Matthew Ashton 0,"
+            " p3 Talal Shakerchi 4,550,000") in out
 
 
 def test_no_files_is_a_usage_error() -> None:
