@@ -6,7 +6,7 @@ HOST   ?= 0.0.0.0
 PORT   ?= 5000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test venv lint typecheck bench clean browser
+.PHONY: run test venv lint typecheck bench clean browser test-postgres postgres
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,30 @@ test: $(STAMP) browser
 	$(BIN)/ruff check director tests benchmarks
 	$(BIN)/mypy --strict --follow-imports=silent director/poker
 	$(BIN)/python -m pytest -q
+
+# The same suite on a real PostgreSQL server.  As root it installs Debian's
+# postgresql when missing, starts the local cluster, and creates a role and a
+# database; every test then runs in a schema of its own (tests/conftest.py).
+PG_URL ?= postgresql://director:director@127.0.0.1:5432/director_test
+postgres:
+	@if ! command -v pg_lsclusters >/dev/null; then \
+		if [ "$$(id -u)" = "0" ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+		else echo "install postgresql (or set PG_URL to a server)"; exit 1; fi; \
+	fi
+	@if [ "$$(id -u)" = "0" ]; then \
+		set -- $$(pg_lsclusters -h | head -1); \
+		[ -n "$$1" ] || { pg_createcluster --start 15 main >/dev/null 2>&1 || pg_createcluster --start "$$(ls /usr/lib/postgresql | sort -n | tail -1)" main; set -- $$(pg_lsclusters -h | head -1); }; \
+		[ "$$4" = "online" ] || pg_ctlcluster "$$1" "$$2" start; \
+		su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='director'\"" | grep -q 1 || \
+			su postgres -c "psql -qc \"CREATE ROLE director LOGIN PASSWORD 'director'\""; \
+		su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='director_test'\"" | grep -q 1 || \
+			su postgres -c "createdb -O director director_test"; \
+	fi
+
+test-postgres: $(STAMP) browser postgres
+	$(BIN)/python -c "import psycopg" 2>/dev/null || $(BIN)/python -m pip install -q -e '.[dev,postgres]'
+	DIRECTOR_TEST_DATABASE_URL=$(PG_URL) $(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check director tests benchmarks

@@ -38,6 +38,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
     db.init_app(app)
+    from director import security
+    from director.models import audit as _audit_model  # noqa: F401  (the audit_log table)
+    from director.services import audit
+
+    security.init_app(app)
+    audit.init_app(app)
     i18n.init_app(app)
     TournamentEvents().init_app(app)
     register(app)

@@ -1,4 +1,5 @@
-"""The ``director`` command: serve, init-db, token, scheduler, replay.
+"""The ``director`` command: serve, init-db, token, set-password, backup,
+restore, scheduler, replay.
 
 ``make run`` is ``director init-db --demo-if-empty`` then ``director serve``.
 ``init-db`` and ``token`` are also ``flask --app director init-db`` / ``token``.
@@ -11,6 +12,7 @@ import signal
 import socket
 import sys
 import threading
+from typing import Any
 
 import click
 from flask import Flask
@@ -77,6 +79,7 @@ def serve_command(host: str, port: int) -> None:
     """Serve with waitress; runs the level scheduler unless DIRECTOR_SCHEDULER=off."""
     from waitress import create_server  # type: ignore[import-untyped]  # noqa: PLC0415
 
+    from director.services.backup import start_backups  # noqa: PLC0415
     from director.services.events import events  # noqa: PLC0415
     from director.services.scheduler import start_scheduler, stop_scheduler  # noqa: PLC0415
 
@@ -89,8 +92,15 @@ def serve_command(host: str, port: int) -> None:
         ident="director", clear_untrusted_proxy_headers=True,
     )
     scheduler_on = app.config["SCHEDULER"] not in ("off", "0", "false", "no")
+    scheduler_lock = None
     if scheduler_on:
-        start_scheduler(app)
+        scheduler_lock = hold_scheduler_lock(app)
+        if scheduler_lock is None:
+            click.echo("Another process runs the level scheduler; this one serves only.")
+            scheduler_on = False
+        else:
+            start_scheduler(app)
+            start_backups(app)
 
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
     base = f"http://{shown or '127.0.0.1'}:{port}"
@@ -115,17 +125,26 @@ def serve_command(host: str, port: int) -> None:
     finally:
         events(app).close()
         stop_scheduler(app)
+        release_scheduler_lock(scheduler_lock)
+        from director.services.audit import writer  # noqa: PLC0415
+
+        writer(app).close()
         click.echo("Stopped.")
 
 
 @main.command("scheduler")
 def scheduler_command() -> None:
-    """Run only the level scheduler (when the web app runs with DIRECTOR_SCHEDULER=off)."""
+    """Run only the level scheduler and backups (when the web app runs with DIRECTOR_SCHEDULER=off)."""
+    from director.services.backup import start_backups  # noqa: PLC0415
     from director.services.scheduler import start_scheduler, stop_scheduler  # noqa: PLC0415
 
     app = _app()
     init_db(app, demo_if_empty=False)
+    lock = hold_scheduler_lock(app)
+    if lock is None:
+        raise click.ClickException("Another process already runs the level scheduler.")
     start_scheduler(app)
+    start_backups(app)
     click.echo("Level scheduler running; Ctrl-C to stop.")
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda signum, frame: done.set())
@@ -136,6 +155,115 @@ def scheduler_command() -> None:
         pass
     finally:
         stop_scheduler(app)
+        release_scheduler_lock(lock)
+
+
+SCHEDULER_LOCK_KEY = 0x6469_7265  # "dire": the PostgreSQL advisory lock of the scheduler
+
+
+def hold_scheduler_lock(app: Flask) -> object | None:
+    """Make this the one scheduler process: ``None`` when another one holds the lock.
+
+    PostgreSQL: a session advisory lock on a connection kept open for the
+    process's life.  SQLite: an exclusive ``flock`` on ``instance/scheduler.lock``.
+    Either is released by the operating system if the process dies.
+    """
+    from director.db import db  # noqa: PLC0415
+
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name == "postgresql":
+        from sqlalchemy import text  # noqa: PLC0415
+
+        connection = engine.connect()
+        key = int(app.config.get("SCHEDULER_LOCK_KEY") or SCHEDULER_LOCK_KEY)
+        got = connection.execute(text("SELECT pg_try_advisory_lock(:key)"),
+                                 {"key": key}).scalar()
+        connection.commit()
+        if not got:
+            connection.close()
+            return None
+        return _AdvisoryLock(connection, key)
+    import fcntl  # noqa: PLC0415
+
+    handle = open(os.path.join(app.instance_path, "scheduler.lock"), "a+")  # noqa: SIM115
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
+
+
+class _AdvisoryLock:
+    """A held PostgreSQL advisory lock; ``close()`` unlocks it before the
+    connection goes back to the pool (where its session, and so the lock, lives on)."""
+
+    def __init__(self, connection: Any, key: int) -> None:
+        self.connection = connection
+        self.key = key
+
+    def close(self) -> None:
+        from sqlalchemy import text  # noqa: PLC0415
+
+        try:
+            self.connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": self.key})
+            self.connection.commit()
+        finally:
+            self.connection.close()
+
+
+def release_scheduler_lock(lock: object | None) -> None:
+    close = getattr(lock, "close", None)
+    if close is not None:
+        close()
+
+
+@main.command("set-password")
+@click.password_option("--password", prompt="Director password or PIN",
+                       help="At least 6 characters or digits (asked for when omitted).")
+def set_password_command(password: str) -> None:
+    """Set the director's password or PIN (stored hashed in instance/)."""
+    from director import security  # noqa: PLC0415
+    from director.services import Invalid  # noqa: PLC0415
+
+    app = _app()
+    try:
+        security.set_password(password, app)
+    except Invalid as exc:
+        raise click.ClickException("; ".join(exc.errors.values())) from None
+    click.echo(f"Password set ({security.password_path(app)}); log in with it on /login.")
+
+
+@main.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, writable=True))
+def backup_command(path: str) -> None:
+    """Copy the database to PATH while the server runs (SQLite online backup)."""
+    from director.services import backup  # noqa: PLC0415
+
+    app = _app()
+    try:
+        made = backup.backup(app, path)
+    except backup.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Backup written to {made} ({made.stat().st_size:,} bytes).")
+
+
+@main.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def restore_command(path: str, yes: bool) -> None:
+    """Replace the database with the backup at PATH (stop the server first)."""
+    from director.services import backup  # noqa: PLC0415
+
+    app = _app()
+    if not yes:
+        click.confirm(f"Replace the database with {path}? Stop the server first", abort=True)
+    try:
+        safety = backup.restore(app, path)
+    except backup.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Restored from {path}. The database as it was is in {safety}.")
 
 
 @main.command("replay")

@@ -12,6 +12,16 @@ environment variables, then the test config.
 ``DIRECTOR_SCHEDULER``     ``on`` (default) or ``off``: whether
                            ``director serve`` runs the level scheduler.
 ``DIRECTOR_THREADS``       waitress worker threads (default 256).
+``DIRECTOR_BACKUP_MINUTES`` minutes between the scheduler process's backups
+                           into ``instance/backups/`` (default 10; 0: off).
+``DIRECTOR_BACKUP_KEEP``   how many of those to keep (default 48).
+``DIRECTOR_PASSWORD_HASH`` the director password's werkzeug hash (default:
+                           ``instance/director_password``, written by
+                           ``director set-password``).
+``DIRECTOR_LOGIN_MAX_FAILURES`` failed logins from one address before it is
+                           locked out (default 5, within
+                           ``LOGIN_WINDOW_SECONDS`` = 900) for
+                           ``LOGIN_LOCK_SECONDS`` (default 300).
 =========================  =================================================
 """
 
@@ -39,6 +49,11 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "PERMANENT_SESSION_LIFETIME": 7 * 24 * 3600,
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+    "BACKUP_MINUTES": 10,
+    "BACKUP_KEEP": 48,
+    "LOGIN_MAX_FAILURES": 5,
+    "LOGIN_WINDOW_SECONDS": 900,
+    "LOGIN_LOCK_SECONDS": 300,
 }
 
 

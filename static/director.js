@@ -6,6 +6,7 @@
   var $ = function (id) { return document.getElementById(id); };
   var panel = $("clock-panel");
   var fmt = DirectorLive.formatSeconds;
+  var i18n = DirectorLive.i18n, t = i18n.t;
 
   // ------------------------------------------------------------ clock panel
   var live = new DirectorLive.Live({
@@ -13,12 +14,12 @@
     apiUrl: panel.dataset.api,
     onState: function (state) {
       var level = state.level || {};
-      $("panel-level").textContent = level.is_break ? "Break" : level.stakes_label;
+      $("panel-level").textContent = level.is_break ? t("break") : i18n.stakes(level);
       $("panel-level-name").textContent = level.is_break ? (level.note || "")
-        : "Level " + level.level_number + " · " + level.game_label;
+        : i18n.levelTitle(level) + t("separator") + i18n.gameName(level.game);
       var next = state.next_level;
-      $("panel-next").textContent = next ? (next.is_break ? "Break" : next.stakes_label) : "—";
-      $("panel-status").textContent = state.running ? "running" : (state.started ? "paused" : "not started");
+      $("panel-next").textContent = next ? (next.is_break ? t("break") : i18n.stakes(next)) : "—";
+      $("panel-status").textContent = state.running ? t("running") : (state.started ? t("paused_lower") : t("not_started_lower"));
       $("btn-start").hidden = state.started;
       $("btn-pause").hidden = !state.running;
       $("btn-resume").hidden = state.running || !state.started;
@@ -52,7 +53,7 @@
         live.accept(data);
       });
     }).catch(function () {
-      error.textContent = "The server did not answer. Check the connection and try again.";
+      error.textContent = t("no_answer");
       error.classList.remove("hidden");
     });
   }
@@ -85,7 +86,7 @@
       row.classList.toggle("is-break", isBreak);
       row.querySelector(".starts").textContent = start === null ? "?" : fmt(start);
       if (!isBreak) number += 1;
-      row.querySelector(".number").textContent = isBreak ? "Break" : number;
+      row.querySelector(".number").textContent = isBreak ? t("break") : number;
       var duration = parseDuration(row.querySelector("input[name=duration]").value);
       start = (start === null || duration === null) ? null : start + duration;
     });

@@ -104,5 +104,103 @@
     if (this.pollTimer) { clearInterval(this.pollTimer); this.pollTimer = null; }
   };
 
-  global.DirectorLive = { Live: Live, formatSeconds: formatSeconds };
+  /* The page's language: translated sentences from <script type="application/json" id="i18n">
+   * (written by the server, see templates/_i18n_json.html), numbers per locale with Intl. */
+  var ENGLISH = {   // used only on a page without the #i18n block
+    level: "Level %(number)s", "break": "Break", blinds: "Blinds %(small)s/%(big)s",
+    ante: "Ante %(ante)s", bb_ante: "Big-blind ante %(ante)s", limits: "Limits %(small)s/%(big)s",
+    bring_in: "Bring-in %(amount)s", separator: " · ", paused: "Paused", not_started: "Not started",
+    running: "running", paused_lower: "paused", not_started_lower: "not started",
+    no_answer: "The server did not answer. Check the connection and try again.",
+    live: "Live connection", reconnecting: "Reconnecting…", polling: "Updating every 2 seconds",
+    offline: "No connection to the server"
+  };
+  var i18nData = { locale: document.documentElement.lang || "en", currency: "EUR", strings: ENGLISH, games: {} };
+  var i18nNode = document.getElementById("i18n");
+  if (i18nNode) {
+    try { i18nData = JSON.parse(i18nNode.textContent); } catch (e) { /* keep the defaults */ }
+  }
+  var numberFormat = new Intl.NumberFormat(i18nData.locale || undefined, { maximumFractionDigits: 2 });
+  var moneyFormats = {};
+  function moneyFormat(currency) {
+    var code = currency || i18nData.currency || "EUR";
+    if (!moneyFormats[code]) {
+      try {
+        moneyFormats[code] = new Intl.NumberFormat(i18nData.locale || undefined, { style: "currency", currency: code });
+      } catch (e) { moneyFormats[code] = numberFormat; }
+    }
+    return moneyFormats[code];
+  }
+
+  /* A sentence by key with %(name)s placeholders filled in. */
+  function t(key, params) {
+    var text = i18nData.strings[key];
+    if (text === undefined) text = key;
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
+      return params && params[name] !== undefined ? String(params[name]) : all;
+    });
+  }
+  function formatNumber(value) {
+    if (value === null || value === undefined || value === "") return "";
+    return numberFormat.format(value);
+  }
+  /* An amount in the currency's major unit: sv "12 500,00 kr", en "€12,500.00". */
+  function formatMoney(value, currency) {
+    if (value === null || value === undefined || value === "") return "";
+    return moneyFormat(currency).format(value);
+  }
+  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  /* A card in the page's letters: "Jh" -> sv "Kn♥", id "J♥"; "As" -> sv "E♠", id "As♠". */
+  function card(code) {
+    if (!code || code.length < 2) return code || "";
+    var rank = code.slice(0, -1).toUpperCase(), suit = code.slice(-1).toLowerCase();
+    if (rank === "10") rank = "T";
+    return ((i18nData.ranks || {})[rank] || rank) + (SUITS[suit] || suit);
+  }
+  /* The rank letters ace first, as [standard, local] pairs, for a card picker. */
+  function ranks() {
+    var labels = i18nData.ranks || {};
+    return "AKQJT98765432".split("").map(function (r) { return [r, labels[r] || r]; });
+  }
+  function gameName(code) { return code ? (i18nData.games[code] || code) : ""; }
+  function levelTitle(level) {
+    if (!level) return "";
+    return level.is_break ? t("break") : t("level", { number: level.level_number });
+  }
+  /* The stakes as director.i18n.stakes_parts composes them on the server. */
+  function stakeParts(level) {
+    if (!level) return [];
+    if (level.is_break) return [t("break")];
+    var n = formatNumber, game = level.game || "", parts = [];
+    var limits = t("limits", { small: n(level.small_bet || 0), big: n(level.big_bet || 0) });
+    if (game.indexOf("7S") !== -1) {
+      parts.push(t("ante", { ante: n(level.ante || 0) }));
+      parts.push(t("bring_in", { amount: n(level.bring_in || 0) }));
+      parts.push(limits);
+      return parts;
+    }
+    if (game.charAt(0) === "F") parts.push(limits);
+    parts.push(t("blinds", { small: n(level.small_blind || 0), big: n(level.big_blind || 0) }));
+    if (level.ante) parts.push(t(level.big_blind_ante ? "bb_ante" : "ante", { ante: n(level.ante) }));
+    return parts;
+  }
+  function stakes(level) { return stakeParts(level).join(t("separator")); }
+  /* Fill an element with the stakes, each part unbreakable (<span class="stake">). */
+  function renderStakes(element, level) {
+    element.textContent = "";
+    stakeParts(level).forEach(function (part, i) {
+      if (i) element.appendChild(document.createTextNode(t("separator")));
+      var span = document.createElement("span");
+      span.className = "stake";
+      span.textContent = part;
+      element.appendChild(span);
+    });
+  }
+
+  global.DirectorLive = {
+    Live: Live, formatSeconds: formatSeconds,
+    i18n: { locale: i18nData.locale, t: t, number: formatNumber, money: formatMoney,
+            gameName: gameName, levelTitle: levelTitle, stakes: stakes, card: card, ranks: ranks,
+            renderStakes: renderStakes }
+  };
 })(window);

@@ -5,6 +5,7 @@
   "use strict";
   var screen = document.getElementById("screen");
   var fmt = DirectorLive.formatSeconds;
+  var i18n = DirectorLive.i18n, t = i18n.t;
   var $ = function (id) { return document.getElementById(id); };
   var audio = null;
   var lastIndex = null, lastVersion = null, warned = {};
@@ -45,10 +46,7 @@
     play(TONES[kind]);
   }
 
-  function levelTitle(level) {
-    if (!level) return "";
-    return level.is_break ? "Break" : "Level " + level.level_number;
-  }
+  var levelTitle = i18n.levelTitle;
 
   function render(state) {
     var level = state.level || {};
@@ -56,15 +54,16 @@
     document.body.classList.toggle("paused", !state.running);
     $("p-name").textContent = state.name || "";
     $("p-level-number").textContent = levelTitle(level);
-    $("p-game").textContent = level.is_break ? "" : (level.game_label || "");
-    $("p-stakes").textContent = level.is_break ? "" : (level.stakes_label || "");
+    $("p-game").textContent = level.is_break ? "" : i18n.gameName(level.game);
+    i18n.renderStakes($("p-stakes"), level.is_break ? null : level);
     $("p-break-note").textContent = level.is_break ? (level.note || "") : "";
     var next = state.next_level;
-    $("p-next").textContent = next ? (next.is_break ? "Break" : levelTitle(next) + " · " + next.stakes_label) : "—";
-    $("p-status").textContent = state.running ? "" : (state.started ? "Paused" : "Not started");
-    $("p-players").textContent = state.players_left === null ? "" : state.players_left;
-    $("p-average").textContent = state.average_stack === null ? "" : state.average_stack;
-    $("p-prize").textContent = state.prize_pool === null ? "" : state.prize_pool;
+    $("p-next").textContent = next ? (next.is_break ? t("break") : levelTitle(next) + t("separator") + i18n.stakes(next)) : "—";
+    $("p-status").textContent = state.running ? "" : (state.started ? t("paused") : t("not_started"));
+    $("p-players").textContent = i18n.number(state.players_left);
+    $("p-average").textContent = i18n.number(state.average_stack);
+    $("p-prize").textContent = i18n.money(state.prize_pool, state.currency);
+    renderMoney(state);
     screen.dataset.levelIndex = state.level_index;
     if (lastIndex !== null && state.level_index !== lastIndex) {
       tone(level.is_break ? "break" : "level");
@@ -80,12 +79,40 @@
     onState: render,
     onConnection: function (status) {
       $("p-connection").className = "p-connection " + status;
-      $("p-connection").title = status;
+      $("p-connection").title = t(status);
     }
   });
 
+  /* Money (issue 6): entries, chips in play, the payout ticker and the late-registration
+   * countdown; the sentences come from the page's data- attributes. */
+  var moneyBox = $("p-money");
+  function renderMoney(state) {
+    if (!moneyBox) return;
+    moneyBox.classList.toggle("hidden", state.entries === null || state.entries === undefined);
+    $("p-entries").textContent = i18n.number(state.entries);
+    $("p-chips").textContent = i18n.number(state.chips_in_play);
+    $("p-ticker").textContent = (state.payouts || []).map(function (p) {
+      return p.place + ". " + i18n.money(p.amount, state.currency);
+    }).join("   ·   ");
+    var track = $("p-ticker");
+    track.classList.remove("scrolling");       /* scroll only what does not fit */
+    if (track.scrollWidth > track.parentNode.clientWidth) track.classList.add("scrolling");
+  }
+  function tickLate() {
+    var late = moneyBox && live.state ? live.state.late_registration : null;
+    if (!moneyBox) return;
+    if (!late) { $("p-late").textContent = ""; return; }
+    var left = late.seconds;
+    if (late.open && late.closes_at) left = (Date.parse(late.closes_at) - live.serverNow()) / 1000;
+    var text = moneyBox.dataset.lateClosed;
+    if (late.open && (left === null || left === undefined)) text = moneyBox.dataset.lateOpen;
+    else if (late.open && left > 0) text = moneyBox.dataset.lateText.replace("%(time)s", fmt(left));
+    $("p-late").textContent = text;
+  }
+
   function tick() {
     var left = live.remaining();
+    tickLate();
     $("p-time").textContent = fmt(left);
     var toBreak = live.toBreak();
     $("p-break").textContent = toBreak === null ? "—" : fmt(toBreak);

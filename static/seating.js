@@ -14,6 +14,7 @@
     var status = document.getElementById("find-status");
     var error = document.getElementById("find-error");
     var timer = null;
+    var t = find.dataset;
     var latest = 0;
 
     function show(data) {
@@ -25,23 +26,23 @@
         who.textContent = m.name;
         var where = document.createElement("span");
         where.className = "where";
-        where.append("Table ");
-        var t = document.createElement("b"); t.textContent = m.table; where.append(t);
-        where.append(" · Seat ");
+        where.append(t.tTable + " ");
+        var tb = document.createElement("b"); tb.textContent = m.table; where.append(tb);
+        where.append(" · " + t.tSeat + " ");
         var s = document.createElement("b"); s.textContent = m.seat; where.append(s);
         li.append(who, where);
         if (m.waiting) {
           var w = document.createElement("span");
           w.className = "wait";
-          w.textContent = "wait for the button to pass";
+          w.textContent = t.tWait;
           li.append(w);
         }
         list.append(li);
       });
       if (data.query.trim() && !data.total) {
-        status.textContent = "Nobody seated matches “" + data.query + "”.";
+        status.textContent = t.tNobody.replace("{query}", data.query);
       } else if (data.total > data.matches.length) {
-        status.textContent = data.total + " players match: type more of the name.";
+        status.textContent = t.tMore.replace("{count}", data.total.toLocaleString(document.documentElement.lang || undefined));
       } else {
         status.textContent = "";
       }
@@ -67,7 +68,7 @@
         })
         .catch(function () {
           if (ticket !== latest) return;
-          error.textContent = "No connection to the server. Try again in a moment.";
+          error.textContent = t.tOffline;
           error.classList.remove("hidden");
         });
     }

@@ -5,7 +5,11 @@ registers them with the metadata, so ``db.create_all()`` creates every table.
 Later issues add their modules (players, tables, hands) and a line below.
 """
 
-from director.models import seating  # noqa: F401  (players, tables, seats)
+from director.models import (
+    hands,  # noqa: F401  (dealer hands, their events, tablets)
+    money,  # noqa: F401  (money settings, the payment ledger)
+    seating,  # noqa: F401  (players, tables, seats)
+)
 from director.models.tournament import Tournament
 
 __all__ = ["Tournament"]

@@ -20,7 +20,13 @@ from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from director.db import Base, UTCDateTime, utcnow
 from director.tournament.clock import ClockState
-from director.tournament.structure import Level, Structure, StructureError, parse_levels
+from director.tournament.structure import (
+    Level,
+    Message,
+    Structure,
+    StructureError,
+    parse_levels,
+)
 
 NAME_MAX = 100
 MAX_DURATION_SECONDS = 24 * 3600
@@ -35,11 +41,13 @@ def check_limits(levels: tuple[Level, ...], path: str = "levels") -> None:
     errors: dict[str, str] = {}
     for i, level in enumerate(levels):
         if level.duration_seconds > MAX_DURATION_SECONDS:
-            errors[f"{path}[{i}].duration_seconds"] = (
-                f"A level or break may last at most 24 hours ({MAX_DURATION_SECONDS} seconds)")
+            errors[f"{path}[{i}].duration_seconds"] = Message(
+                "A level or break may last at most 24 hours ({seconds} seconds)",
+                seconds=MAX_DURATION_SECONDS)
         for name in AMOUNTS:
             if getattr(level, name) > MAX_CHIPS:
-                errors[f"{path}[{i}].{name}"] = f"Amounts may be at most {MAX_CHIPS:,} chips"
+                errors[f"{path}[{i}].{name}"] = Message("Amounts may be at most {chips:,} chips",
+                                                        chips=MAX_CHIPS)
     if errors:
         raise StructureError(errors)
 
@@ -57,6 +65,10 @@ class Tournament(Base):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     elapsed_before: Mapped[float] = mapped_column(Float, default=0.0)
     running: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    # The event's default language ("en", "id", "sv"); None: each screen follows its browser.
+    # A user's own choice (the switch in the page header) still wins (director.i18n).
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
 
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     __mapper_args__ = {"version_id_col": version}

@@ -13,9 +13,11 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from director.db import db, utcnow
+from director.i18n import translate_violation
 from director.models import Tournament
 from director.poker.errors import RuleViolation
 from director.services import Invalid, NotFound, retry_on_conflict
@@ -37,7 +39,7 @@ def get_tournament(tournament_id: int) -> Tournament:
     if 0 < tournament_id <= DB_ID_MAX:
         tournament = db.session.get(Tournament, tournament_id)
     if tournament is None:
-        raise NotFound(f"There is no tournament {tournament_id}")
+        raise NotFound(_("There is no tournament %(id)s", id=tournament_id))
     return tournament
 
 
@@ -64,6 +66,7 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
     before the scheduler has written them.  ``ends_at`` and ``break_at`` are
     absolute, so that every screen counts down from its own clock.
     """
+    from director.services.money import clock_stats as money_stats  # import cycle
     from director.services.seating import field_stats as seating_stats  # import cycle
     structure = tournament.structure
     state = clock.advance_due(tournament.clock, structure, now)
@@ -96,7 +99,7 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "server_time": _iso(now),
         # Filled by the registration issue; the projector shows them when set.
         **seating_stats(tournament.id),
-        "prize_pool": None,
+        **money_stats(tournament, now),
     }
 
 
@@ -134,7 +137,7 @@ def _control(tournament_id: int, change: Change) -> dict[str, Any]:
             tournament.clock = change(state, structure, now)
         except RuleViolation as exc:  # "This is the last level: there is no next level"
             db.session.rollback()
-            raise Invalid({"level_index": str(exc)}) from None
+            raise Invalid({"level_index": translate_violation(exc)}) from None
         db.session.commit()
         return tournament, now
 
@@ -174,10 +177,10 @@ def previous_level(tournament_id: int) -> dict[str, Any]:
 def adjust(tournament_id: int, seconds: Any) -> dict[str, Any]:
     """Add (``seconds`` > 0) or remove time from the current level."""
     if not isinstance(seconds, int) or isinstance(seconds, bool):
-        raise Invalid({"seconds": "The adjustment must be a whole number of seconds"})
+        raise Invalid({"seconds": _("The adjustment must be a whole number of seconds")})
     if not -ADJUST_LIMIT <= seconds <= ADJUST_LIMIT:
-        raise Invalid({"seconds": f"The adjustment must be between -{ADJUST_LIMIT} "
-                                  f"and {ADJUST_LIMIT} seconds"})
+        raise Invalid({"seconds": _("The adjustment must be between -%(limit)s and %(limit)s "
+                                    "seconds", limit=ADJUST_LIMIT)})
     return _control(
         tournament_id, lambda state, structure, now: clock.adjust(state, structure, seconds, now)
     )

@@ -28,11 +28,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db, utcnow
+from director.i18n import (
+    N_,
+    move_text,
+    number_filter,
+    place_label,
+    plan_lines,
+    seating_text,
+    translate_violation,
+)
 from director.models.seating import (
     PLAYER_NAME_MAX,
     Player,
@@ -155,8 +165,12 @@ def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy) -> N
 
 # ---------------------------------------------------------------- helpers
 
-CONFLICT = {"seating": "Someone else changed the seating at the same moment: "
-                       "reload the page and try again"}
+CONFLICT = {"seating": N_("Someone else changed the seating at the same moment: "
+                          "reload the page and try again")}
+
+
+def _conflict() -> dict[str, str]:
+    return {field: _(text) for field, text in CONFLICT.items()}
 
 
 def unit_of_work(service: Callable[P, T]) -> Callable[P, T]:
@@ -172,7 +186,7 @@ def unit_of_work(service: Callable[P, T]) -> Callable[P, T]:
             raise
         except (StaleDataError, IntegrityError):
             db.session.rollback()
-            raise Invalid(CONFLICT) from None
+            raise Invalid(_conflict()) from None
 
     return run
 
@@ -216,7 +230,7 @@ def _commit(tournament_id: int, settings: SeatingSettings) -> None:
         db.session.commit()
     except (StaleDataError, IntegrityError):
         db.session.rollback()
-        raise Invalid(CONFLICT) from None
+        raise Invalid(_conflict()) from None
     publish(tournament_id)
 
 
@@ -239,7 +253,7 @@ def _rule(field: str, action: Callable[[], T]) -> T:
         return action()
     except RuleViolation as exc:
         db.session.rollback()
-        raise Invalid({field: str(exc)}) from None
+        raise Invalid({field: translate_violation(exc)}) from None
 
 
 def _int(data: Mapping[str, Any], field: str, *, low: int, high: int,
@@ -251,18 +265,23 @@ def _int(data: Mapping[str, Any], field: str, *, low: int, high: int,
             return default
         return None
     if isinstance(value, bool):
-        raise Invalid({field: f"{label or field} must be a whole number"})
+        raise Invalid({field: _("%(label)s must be a whole number", label=label or field)})
     if isinstance(value, str):
         text = value.strip().replace(",", "").replace(" ", "").replace("\u202f", "")
         if not WHOLE.fullmatch(text):
             if re.fullmatch(r"-?[0-9]+", text):
-                raise Invalid({field: f"{label or field} must be between {low:,} and {high:,}"})
-            raise Invalid({field: f"{label or field} must be a whole number, not “{value[:30]}”"})
+                raise Invalid({field: _("%(label)s must be between %(low)s and %(high)s",
+                                        label=label or field, low=number_filter(low),
+                                        high=number_filter(high))})
+            raise Invalid({field: _("%(label)s must be a whole number, not “%(value)s”",
+                                    label=label or field, value=value[:30])})
         value = int(text)
     if not isinstance(value, int):
-        raise Invalid({field: f"{label or field} must be a whole number"})
+        raise Invalid({field: _("%(label)s must be a whole number", label=label or field)})
     if not low <= value <= high:
-        raise Invalid({field: f"{label or field} must be between {low:,} and {high:,}"})
+        raise Invalid({field: _("%(label)s must be between %(low)s and %(high)s",
+                                label=label or field, low=number_filter(low),
+                                high=number_filter(high))})
     return value
 
 
@@ -270,7 +289,7 @@ def _required_int(data: Mapping[str, Any], field: str, *, low: int, high: int,
                   label: str) -> int:
     value = _int(data, field, low=low, high=high, label=label)
     if value is None:
-        raise Invalid({field: f"{label} is required"})
+        raise Invalid({field: _("%(label)s is required", label=label)})
     return value
 
 
@@ -285,29 +304,33 @@ def _numbers(data: Mapping[str, Any], field: str, label: str) -> tuple[int, ...]
     elif isinstance(value, list):
         items = value
     else:
-        raise Invalid({field: f"{label} must be a list of table numbers like 3, 2, 1"})
+        raise Invalid({field: _("%(label)s must be a list of table numbers like 3, 2, 1",
+                                label=label)})
     numbers = []
     for item in items:
         if isinstance(item, bool) or not (isinstance(item, int) or
                                           (isinstance(item, str) and WHOLE.fullmatch(item.strip()))):
-            raise Invalid({field: f"{label} must be a list of table numbers like 3, 2, 1"})
+            raise Invalid({field: _("%(label)s must be a list of table numbers like 3, 2, 1",
+                                    label=label)})
         number = int(item)
         if not 1 <= number <= 10_000:
-            raise Invalid({field: f"{label}: {number} is not a table number"})
+            raise Invalid({field: _("%(label)s: %(number)s is not a table number", label=label,
+                                    number=number)})
         numbers.append(number)
     if len(set(numbers)) != len(numbers):
-        raise Invalid({field: f"{label} lists a table twice"})
+        raise Invalid({field: _("%(label)s lists a table twice", label=label)})
     return tuple(numbers)
 
 
 def check_player_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise Invalid({"name": "The player needs a name"})
+        raise Invalid({"name": _("The player needs a name")})
     if any(unicodedata.category(char) == "Cc" for char in name.replace("\t", " ")):
-        raise Invalid({"name": "The name may not contain control characters"})
+        raise Invalid({"name": _("The name may not contain control characters")})
     name = " ".join(name.split())
     if len(name) > PLAYER_NAME_MAX:
-        raise Invalid({"name": f"The name may be at most {PLAYER_NAME_MAX} characters long"})
+        raise Invalid({"name": _("The name may be at most %(max)s characters long",
+                                 max=PLAYER_NAME_MAX)})
     return name
 
 
@@ -315,10 +338,11 @@ def _player(tournament_id: int, player_id: Any, field: str = "player_id") -> Pla
     if isinstance(player_id, str) and WHOLE.fullmatch(player_id.strip()):
         player_id = int(player_id)
     if isinstance(player_id, bool) or not isinstance(player_id, int):
-        raise Invalid({field: "Choose a player"})
+        raise Invalid({field: _("Choose a player")})
     player = db.session.get(Player, player_id) if 0 < player_id < 2**63 else None
     if player is None or player.tournament_id != tournament_id:
-        raise Invalid({field: f"There is no player {player_id} in this tournament"})
+        raise Invalid({field: _("There is no player %(player)s in this tournament",
+                                player=player_id)})
     return player
 
 
@@ -459,11 +483,11 @@ def plan_record(tournament_id: int, plan_id: int | None) -> tuple[SeatingPlanRec
     if plan_id is not None:
         record = db.session.get(SeatingPlanRecord, plan_id) if 0 < plan_id < 2**63 else None
         if record is None or record.tournament_id != tournament_id:
-            raise NotFound(f"There is no seating plan {plan_id} in this tournament")
+            raise NotFound(_("There is no seating plan %(plan)s in this tournament", plan=plan_id))
     else:
         record = _pending(tournament_id) or _last_confirmed(tournament_id)
         if record is None:
-            raise NotFound("There are no moves to print yet")
+            raise NotFound(_("There are no moves to print yet"))
     return record, SeatingPlan.from_json(record.plan)
 
 
@@ -482,9 +506,9 @@ def find_seat(tournament_id: int, query: Any, limit: int = SEARCH_LIMIT) -> dict
     """
     get_tournament(tournament_id)
     if not isinstance(query, str):
-        raise Invalid({"q": "Type part of your name"})
+        raise Invalid({"q": _("Type part of your name")})
     if len(query) > SEARCH_MAX:
-        raise Invalid({"q": f"Type at most {SEARCH_MAX} characters"})
+        raise Invalid({"q": _("Type at most %(max)s characters", max=SEARCH_MAX)})
     needle = _fold(" ".join(query.split()))
     if not needle:
         return {"query": query, "matches": [], "total": 0}
@@ -531,32 +555,33 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
             errors.update(exc.errors)
 
     take("table_size", lambda: _int(data, "table_size", low=6, high=10, default=old.table_size,
-                                    label="Table size"))
+                                    label=_("Table size")))
     take("balance_threshold", lambda: _int(data, "balance_threshold", low=1, high=5,
                                            default=old.balance_threshold,
-                                           label="Balance threshold"))
+                                           label=_("Balance threshold")))
     take("halt_short_by", lambda: _int(data, "halt_short_by", low=2, high=10,
-                                       default=old.halt_short_by, label="Halt play when short by"))
+                                       default=old.halt_short_by,
+                                       label=_("Halt play when short by")))
     take("final_table_size", lambda: _int(data, "final_table_size", low=6, high=10,
-                                          label="Final table size"))
+                                          label=_("Final table size")))
     take("hand_for_hand_seconds", lambda: _int(
         data, "hand_for_hand_seconds", low=1, high=180, default=old.hand_for_hand_seconds,
-        label="Clock deduction per hand-for-hand hand (seconds)"))
-    take("redraw_at_tables", lambda: _numbers(data, "redraw_at_tables", "Redraw points")
+        label=_("Clock deduction per hand-for-hand hand (seconds)")))
+    take("redraw_at_tables", lambda: _numbers(data, "redraw_at_tables", _("Redraw points"))
          if "redraw_at_tables" in data else old.redraw_at_tables)
-    take("breaking_order", lambda: _numbers(data, "breaking_order", "Breaking order")
+    take("breaking_order", lambda: _numbers(data, "breaking_order", _("Breaking order"))
          if "breaking_order" in data else old.breaking_order)
     take("starting_chips", lambda: _int(data, "starting_chips", low=1, high=MAX_CHIPS,
                                         default=settings.starting_chips or 10_000,
-                                        label="Starting stack"))
+                                        label=_("Starting stack")))
     if values.get("table_size") not in (None, *TABLE_SIZES):
-        errors["table_size"] = "Tables seat 6, 8, 9 or 10 players"
+        errors["table_size"] = _("Tables seat 6, 8, 9 or 10 players")
     stud = data.get("stud_only", old.stud_only)
     if isinstance(stud, str):
         stud = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False,
                 "no": False, "off": False, "": False}.get(stud.strip().lower(), stud)
     if not isinstance(stud, bool):
-        errors["stud_only"] = "Stud only is yes or no"
+        errors["stud_only"] = _("Stud only is yes or no")
     if errors:
         db.session.rollback()
         raise Invalid(errors)
@@ -569,8 +594,9 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         store_layout(tournament_id, layout, policy)    # breaking order and halted flags
         if policy != old:
             _replan(tournament_id, layout, policy)
-    _log(tournament_id, "settings", [f"Seating settings saved: {policy.table_size}-handed, "
-                                     f"balance within {policy.balance_threshold}"])
+    _log(tournament_id, "settings", [_("Seating settings saved: %(size)s-handed, balance within "
+                                       "%(threshold)s", size=policy.table_size,
+                                       threshold=policy.balance_threshold)])
     _commit(tournament_id, settings)
     return policy
 
@@ -593,14 +619,15 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
         clean = ""
     try:
         stack = _int({"chips": chips}, "chips", low=1, high=MAX_CHIPS,
-                     default=settings.starting_chips or 10_000, label="Chips")
+                     default=settings.starting_chips or 10_000, label=_("Chips"))
     except Invalid as exc:
         errors.update(exc.errors)
         stack = 0
     if not errors and db.session.scalar(select(func.count(Player.id)).where(
             Player.tournament_id == tournament_id, Player.status == "active",
             func.lower(Player.name) == clean.lower())):
-        errors["name"] = f"There is already a player called {clean} in the tournament"
+        errors["name"] = _("There is already a player called %(name)s in the tournament",
+                           name=clean)
     if errors:
         db.session.rollback()
         raise Invalid(errors)
@@ -617,10 +644,11 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
         layout = _rule("name", lambda: apply_plan(layout, plan))
         store_layout(tournament_id, layout, policy)
         move = plan.moves[0]
-        _log(tournament_id, "register", [line for line in plan.describe()])
+        _log(tournament_id, "register", plan_lines(plan))
         _replan(tournament_id, layout, policy, rng)
     else:
-        _log(tournament_id, "register", [f"{clean} registered ({stack:,} chips)"])
+        _log(tournament_id, "register", [_("%(name)s registered (%(chips)s chips)", name=clean,
+                                           chips=number_filter(stack))])
     _commit(tournament_id, settings)
     return player, move
 
@@ -635,8 +663,8 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
     settings = _settings(tournament_id)
     if load_layout(tournament_id).tables:
         db.session.rollback()
-        raise Invalid({"draw": "Seats are already drawn; late players are seated as they "
-                               "register"})
+        raise Invalid({"draw": _("Seats are already drawn; late players are seated as they "
+                                 "register")})
     players = _active_players(tournament_id)
     policy = _policy(settings)
     plan = _rule("draw", lambda: draw_seats([(p.id, p.name) for p in players], policy, rng))
@@ -648,7 +676,7 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
         tournament_id=tournament_id, kind=plan.kind.value, plan=plan.to_json(),
         status="confirmed", layout_before=Layout(()).to_json(), layout_after=layout.to_json(),
         decided_at=now))
-    _log(tournament_id, "draw", [plan.note])
+    _log(tournament_id, "draw", [seating_text(plan.note)])
     _commit(tournament_id, settings)
     return plan
 
@@ -658,7 +686,7 @@ def _player_ids(value: Any) -> list[Any]:
         return [value]
     if isinstance(value, list) and value:
         return value
-    raise Invalid({"player_ids": "Choose the player(s) eliminated in the hand"})
+    raise Invalid({"player_ids": _("Choose the player(s) eliminated in the hand")})
 
 
 @unit_of_work
@@ -683,14 +711,14 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     for player in players:
         if not player.active:
             db.session.rollback()
-            raise Invalid({"player_ids": f"{player.name} is already out "
-                                         f"(finished {player.place_label})"})
+            raise Invalid({"player_ids": _("%(name)s is already out (finished %(place)s)",
+                                           name=player.name, place=place_label(player))})
         if layout.tables and player.id not in where:
             db.session.rollback()
-            raise Invalid({"player_ids": f"{player.name} has no seat"})
+            raise Invalid({"player_ids": _("%(name)s has no seat", name=player.name)})
         chips = _int({"chips": stacks.get(player.id, stacks.get(str(player.id)))}, "chips",
                      low=0, high=MAX_CHIPS, default=player.chips,
-                     label=f"{player.name}'s starting chips")
+                     label=_("%(name)s's starting chips", name=player.name))
         busts.append(Bust(player.id, where.get(player.id, 0), int(chips or 0)))
     left = len(_active_players(tournament_id))
     h4h = HandForHand.from_json(settings.hand_for_hand or {})
@@ -706,11 +734,12 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
             player.place = finish.first
             player.place_last = finish.last if finish.tied else None
             player.eliminated_at = now
-            lines.append(f"{player.name} eliminated in place {player.place_label}")
+            lines.append(_("%(name)s eliminated in place %(place)s", name=player.name,
+                           place=place_label(player)))
     if left - len(players) == 1:
         winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
         winner.place = 1
-        lines.append(f"{winner.name} wins the tournament")
+        lines.append(_("%(name)s wins the tournament", name=winner.name))
     policy = _policy(settings)
     record = None
     if layout.tables:
@@ -730,12 +759,13 @@ def confirm_plan(tournament_id: int, plan_id: Any,
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
         db.session.rollback()
-        raise Invalid({"plan_id": f"This plan was already {record.status}"})
+        raise Invalid({"plan_id": _("This plan was already %(status)s",
+                                    status=seating_text(record.status))})
     layout = load_layout(tournament_id)
     if Layout.from_json(record.layout_before) != layout:
         db.session.rollback()
-        raise Invalid({"plan_id": "The seating changed since this plan was made: "
-                                  "reload the page for the current plan"})
+        raise Invalid({"plan_id": _("The seating changed since this plan was made: "
+                                    "reload the page for the current plan")})
     plan = SeatingPlan.from_json(record.plan)
     policy = _policy(settings)
     after = _rule("plan_id", lambda: apply_plan(layout, plan))
@@ -743,7 +773,8 @@ def confirm_plan(tournament_id: int, plan_id: Any,
     record.status = "confirmed"
     record.decided_at = utcnow()
     record.layout_after = after.to_json()
-    _log(tournament_id, "confirm", [f"Confirmed: {line}" for line in plan.describe()])
+    _log(tournament_id, "confirm", [_("Confirmed: %(line)s", line=line)
+                                    for line in plan_lines(plan)])
     nxt = _replan(tournament_id, after, policy, rng)
     _commit(tournament_id, settings)
     return plan, nxt
@@ -755,10 +786,12 @@ def discard_plan(tournament_id: int, plan_id: Any) -> None:
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
         db.session.rollback()
-        raise Invalid({"plan_id": f"This plan was already {record.status}"})
+        raise Invalid({"plan_id": _("This plan was already %(status)s",
+                                    status=seating_text(record.status))})
     record.status = "discarded"
     record.decided_at = utcnow()
-    _log(tournament_id, "discard", [f"Discarded: {SeatingPlan.from_json(record.plan).note or record.kind}"])
+    _log(tournament_id, "discard", [_("Discarded: %(plan)s", plan=seating_text(
+        SeatingPlan.from_json(record.plan).note or record.kind))])
     _commit(tournament_id, settings)
 
 
@@ -773,12 +806,12 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     record = _last_confirmed(tournament_id)
     if record is None:
         db.session.rollback()
-        raise Invalid({"undo": "There is nothing to undo"})
+        raise Invalid({"undo": _("There is nothing to undo")})
     layout = load_layout(tournament_id)
     if Layout.from_json(record.layout_after or {"tables": []}) != layout:
         db.session.rollback()
-        raise Invalid({"undo": "The seating changed after that plan (a bust, a hand dealt or a "
-                               "reseat), so it cannot be undone: move players by hand"})
+        raise Invalid({"undo": _("The seating changed after that plan (a bust, a hand dealt or "
+                                 "a reseat), so it cannot be undone: move players by hand")})
     before = Layout.from_json(record.layout_before)
     store_layout(tournament_id, before, _policy(settings))
     plan = SeatingPlan.from_json(record.plan)
@@ -787,7 +820,7 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     record.decided_at = now
     record.layout_after = None
     record.status = "undone" if plan.kind is PlanKind.DRAW else "pending"
-    _log(tournament_id, "undo", [f"Undone: {plan.note or plan.kind.value}"])
+    _log(tournament_id, "undo", [_("Undone: %(plan)s", plan=seating_text(plan.note or plan.kind.value))])
     _commit(tournament_id, settings)
     return plan
 
@@ -800,7 +833,7 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None) -> Se
     layout = load_layout(tournament_id)
     if not layout.tables:
         db.session.rollback()
-        raise Invalid({"table": "Draw the seats first"})
+        raise Invalid({"table": _("Draw the seats first")})
     number = _rule("table", lambda: next_table_to_break(layout, policy))
     resize = None
     if len(layout.tables) == 2:
@@ -810,7 +843,7 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None) -> Se
     plan = _rule("table", lambda: break_table(layout, number, policy, rng, resize=resize))
     record = _propose(tournament_id, layout, plan)
     assert record is not None
-    _log(tournament_id, "break", [f"Proposed: break table {number}"])
+    _log(tournament_id, "break", [_("Proposed: break table %(table)s", table=number)])
     _commit(tournament_id, settings)
     return record
 
@@ -821,23 +854,25 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
     settings = _settings(tournament_id)
     player = _player(tournament_id, player_id)
     data = {"table": table, "seat": seat}
-    to_table = _required_int(data, "table", low=1, high=10_000, label="Table")
-    to_seat = _required_int(data, "seat", low=1, high=10, label="Seat")
+    to_table = _required_int(data, "table", low=1, high=10_000, label=_("Table"))
+    to_seat = _required_int(data, "seat", low=1, high=10, label=_("Seat"))
     layout = load_layout(tournament_id)
     if not player.active:
         db.session.rollback()
-        raise Invalid({"player_id": f"{player.name} is out of the tournament"})
+        raise Invalid({"player_id": _("%(name)s is out of the tournament", name=player.name)})
     if to_table not in layout.numbers:
         db.session.rollback()
-        raise Invalid({"table": f"There is no table {to_table} in play"})
+        raise Invalid({"table": _("There is no table %(table)s in play", table=to_table)})
     dest = layout.table(to_table)
     if to_seat > dest.size:
         db.session.rollback()
-        raise Invalid({"seat": f"Table {to_table} has seats 1 to {dest.size}"})
+        raise Invalid({"seat": _("Table %(table)s has seats 1 to %(size)s", table=to_table,
+                                 size=dest.size)})
     here = dest.seats.get(to_seat)
     if here is not None:
         db.session.rollback()
-        raise Invalid({"seat": f"Table {to_table} seat {to_seat} is taken by {here.name}"})
+        raise Invalid({"seat": _("Table %(table)s seat %(seat)s is taken by %(name)s",
+                                 table=to_table, seat=to_seat, name=here.name)})
     from_table: int | None = None
     from_seat: int | None = None
     if any(p.player_id == player.id for t in layout.tables for p in t.seats.values()):
@@ -851,7 +886,7 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
     policy = _policy(settings)
     layout = _rule("seat", lambda: apply_moves(layout, [move]))
     store_layout(tournament_id, layout, policy)
-    _log(tournament_id, "reseat", [f"Reseated: {move.describe()}"])
+    _log(tournament_id, "reseat", [_("Reseated: %(move)s", move=move_text(move))])
     _replan(tournament_id, layout, policy)
     _commit(tournament_id, settings)
     return move
@@ -862,12 +897,13 @@ def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
     """Record a player's chip count (shown on the chart; a bust's tie-break)."""
     settings = _settings(tournament_id)
     player = _player(tournament_id, player_id)
-    count = _required_int({"chips": chips}, "chips", low=0, high=MAX_CHIPS, label="Chips")
+    count = _required_int({"chips": chips}, "chips", low=0, high=MAX_CHIPS, label=_("Chips"))
     if not player.active:
         db.session.rollback()
-        raise Invalid({"player_id": f"{player.name} is out of the tournament"})
+        raise Invalid({"player_id": _("%(name)s is out of the tournament", name=player.name)})
     player.chips = count
-    _log(tournament_id, "chips", [f"{player.name}: {count:,} chips"])
+    _log(tournament_id, "chips", [_("%(name)s: %(chips)s chips", name=player.name,
+                                    chips=number_filter(count))])
     _commit(tournament_id, settings)
     return player
 
@@ -876,11 +912,11 @@ def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
 def hand_dealt(tournament_id: int, table: Any) -> TableState:
     """A hand was dealt at ``table``: the button and blinds move on (TDA 32)."""
     settings = _settings(tournament_id)
-    number = _required_int({"table": table}, "table", low=1, high=10_000, label="Table")
+    number = _required_int({"table": table}, "table", low=1, high=10_000, label=_("Table"))
     layout = load_layout(tournament_id)
     if number not in layout.numbers:
         db.session.rollback()
-        raise Invalid({"table": f"There is no table {number} in play"})
+        raise Invalid({"table": _("There is no table %(table)s in play", table=number)})
     dealt = _rule("table", lambda: deal_hand(layout.table(number)))
     layout = layout.with_table(dealt)
     policy = _policy(settings)
@@ -904,7 +940,8 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     from director.services import clock as clock_service  # noqa: PLC0415
 
     if action not in HAND_FOR_HAND_ACTIONS:
-        raise Invalid({"action": "The action is one of: " + ", ".join(HAND_FOR_HAND_ACTIONS)})
+        raise Invalid({"action": _("The action is one of: %(actions)s",
+                                   actions=", ".join(HAND_FOR_HAND_ACTIONS))})
     settings = _settings(tournament_id)
     state = HandForHand.from_json(settings.hand_for_hand or {})
     policy = _policy(settings)
@@ -912,24 +949,25 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     if action == "announce":
         if state.on or state.announced:
             db.session.rollback()
-            raise Invalid({"action": "Hand-for-hand is already announced"})
+            raise Invalid({"action": _("Hand-for-hand is already announced")})
         state = announce_hand_for_hand(state)
-        line = "Hand-for-hand announced: finish the current hand, then hold"
+        line = _("Hand-for-hand announced: finish the current hand, then hold")
     elif action == "start":
         if state.on:
             db.session.rollback()
-            raise Invalid({"action": "Hand-for-hand is already on"})
+            raise Invalid({"action": _("Hand-for-hand is already on")})
         state = start_hand_for_hand(state)
-        line = "Hand-for-hand: every table deals one hand and waits"
+        line = _("Hand-for-hand: every table deals one hand and waits")
     elif action == "finish":
         state, seconds = _rule("action", lambda: finish_hand_for_hand_hand(state, policy))
-        line = f"Hand-for-hand hand {state.hands_played} finished: {seconds} s off the clock"
+        line = _("Hand-for-hand hand %(hand)s finished: %(seconds)s s off the clock",
+                 hand=state.hands_played, seconds=seconds)
     else:
         if not (state.on or state.announced):
             db.session.rollback()
-            raise Invalid({"action": "Hand-for-hand is not on"})
+            raise Invalid({"action": _("Hand-for-hand is not on")})
         state = end_hand_for_hand(state)
-        line = "Hand-for-hand is over"
+        line = _("Hand-for-hand is over")
     settings.hand_for_hand = state.to_json()
     tournament = get_tournament(tournament_id)
     now = utcnow()
@@ -950,10 +988,11 @@ def _plan_row(tournament_id: int, plan_id: Any) -> SeatingPlanRecord:
         plan_id = int(plan_id)
     if isinstance(plan_id, bool) or not isinstance(plan_id, int):
         db.session.rollback()
-        raise Invalid({"plan_id": "Which plan? plan_id must be a number"})
+        raise Invalid({"plan_id": _("Which plan? plan_id must be a number")})
     record = db.session.get(SeatingPlanRecord, plan_id) if 0 < plan_id < 2**63 else None
     if record is None or record.tournament_id != tournament_id:
         db.session.rollback()
-        raise Invalid({"plan_id": f"There is no seating plan {plan_id} in this tournament"})
+        raise Invalid({"plan_id": _("There is no seating plan %(plan)s in this tournament",
+                                    plan=plan_id)})
     return record
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from director.db import db, utcnow
+from director.i18n import LANGUAGES, translate_errors
 from director.models import Tournament
 from director.models.tournament import NAME_MAX, check_limits
 from director.services import Invalid, retry_on_conflict
@@ -32,12 +34,12 @@ DEMO_TEMPLATE = "plo-standard"
 
 def check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise Invalid({"name": "The tournament needs a name"})
+        raise Invalid({"name": _("The tournament needs a name")})
     if any(ord(char) < 32 or ord(char) == 127 for char in name.replace("\t", " ")):
-        raise Invalid({"name": "The name may not contain control characters"})
+        raise Invalid({"name": _("The name may not contain control characters")})
     name = " ".join(name.split())
     if len(name) > NAME_MAX:
-        raise Invalid({"name": f"The name may be at most {NAME_MAX} characters long"})
+        raise Invalid({"name": _("The name may be at most %(max)s characters long", max=NAME_MAX)})
     return name
 
 
@@ -50,33 +52,49 @@ def templates() -> dict[str, Structure]:
     return dict(TEMPLATES)
 
 
-def create_tournament(name: Any, levels: Any) -> Tournament:
+def check_language(language: Any) -> str | None:
+    """An event language: one of ``LANGUAGES``, or empty/None for "each screen's browser"."""
+    if language is None or language == "":
+        return None
+    if not isinstance(language, str) or language not in LANGUAGES:
+        raise Invalid({"language": _("The language must be one of %(codes)s",
+                                     codes=", ".join(LANGUAGES))})
+    return language
+
+
+def create_tournament(name: Any, levels: Any, language: Any = None) -> Tournament:
     """A new tournament with its structure; the clock is not started."""
     errors: dict[str, str] = {}
+    clean_language = None
     try:
         clean_name = check_name(name)
+    except Invalid as exc:
+        errors.update(exc.errors)
+    try:
+        clean_language = check_language(language)
     except Invalid as exc:
         errors.update(exc.errors)
     try:
         parsed = parse_levels(levels)
         check_limits(parsed)
     except StructureError as exc:
-        errors.update(exc.errors)
+        errors.update(translate_errors(exc.errors))
     if errors:
         raise Invalid(errors)
-    tournament = Tournament(name=clean_name, levels=[level.to_json() for level in parsed])
+    tournament = Tournament(name=clean_name, levels=[level.to_json() for level in parsed],
+                            language=clean_language)
     db.session.add(tournament)
     db.session.commit()
     return tournament
 
 
-def create_from_template(name: Any, template_name: Any) -> Tournament:
+def create_from_template(name: Any, template_name: Any, language: Any = None) -> Tournament:
     """A new tournament whose structure is a copy of a shipped template."""
     try:
         structure = template(template_name)
     except StructureError as exc:
-        raise Invalid(exc.errors) from None
-    return create_tournament(name, [level.to_json() for level in structure.levels])
+        raise Invalid(translate_errors(exc.errors)) from None
+    return create_tournament(name, [level.to_json() for level in structure.levels], language)
 
 
 def update_levels(tournament_id: int, levels: Any, name: Any = None) -> Tournament:
@@ -97,7 +115,7 @@ def update_levels(tournament_id: int, levels: Any, name: Any = None) -> Tourname
         try:
             tournament.levels = levels
         except StructureError as exc:
-            errors.update(exc.errors)
+            errors.update(translate_errors(exc.errors))
         if errors:
             db.session.rollback()
             raise Invalid(errors)
@@ -118,8 +136,22 @@ def import_structure(tournament_id: int, data: Any) -> Tournament:
     try:
         structure = parse_structure(data)
     except StructureError as exc:
-        raise Invalid({(k if k else "structure"): v for k, v in exc.errors.items()}) from None
+        raise Invalid({(k if k else "structure"): v
+                       for k, v in translate_errors(exc.errors).items()}) from None
     return update_levels(tournament_id, [level.to_json() for level in structure.levels])
+
+
+def set_language(tournament_id: int, language: Any) -> Tournament:
+    """Set (or clear, with "" or None) the event's default language."""
+    code = check_language(language)
+
+    def work() -> Tournament:
+        tournament = get_tournament(tournament_id)
+        tournament.language = code
+        db.session.commit()
+        return tournament
+
+    return retry_on_conflict(work)
 
 
 def export_structure(tournament_id: int) -> dict[str, Any]:

@@ -79,6 +79,26 @@ FIELD_WORDS: dict[str, str] = {
 }
 
 
+class Message(str):
+    """An English sentence that keeps its template and parameters, so that the
+    web layer can translate it (the template is the gettext msgid).  It is
+    equal to the filled-in English sentence.
+
+    >>> m = Message("The {word} ({value}) may not be negative", word="ante", value=-5)
+    >>> m, m.template, m.params
+    ('The ante (-5) may not be negative', 'The {word} ({value}) may not be negative', {'word': 'ante', 'value': -5})
+    """
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, **params: Any) -> Message:
+        message = super().__new__(cls, template.format(**params))
+        message.template = template
+        message.params = params
+        return message
+
+
 def _chips(amount: int) -> str:
     """Chip amounts as a structure sheet prints them: 1000 -> '1,000'."""
     return f"{amount:,}"
@@ -234,39 +254,42 @@ def _level_errors(level: Level, path: str) -> dict[str, str]:
         errors.setdefault(f"{path}.{field}", message)
 
     if not isinstance(level.kind, Kind):
-        error("kind", "The kind must be 'level' or 'break'")
+        error("kind", Message("The kind must be 'level' or 'break'"))
     if not _is_int(level.duration_seconds):
-        error("duration_seconds", "The duration must be a whole number of seconds")
+        error("duration_seconds", Message("The duration must be a whole number of seconds"))
     elif level.duration_seconds < 1:
         what = "break" if level.is_break else "level"
         error("duration_seconds",
-              f"The {what} must last at least 1 second (it lasts {level.duration_seconds})")
+              Message("The {what} must last at least 1 second (it lasts {seconds})",
+                      what=what, seconds=level.duration_seconds))
     amounts_ok: dict[str, bool] = {}
     for name in AMOUNT_FIELDS:
         value = getattr(level, name)
         word = FIELD_WORDS[name]
         if not _is_int(value):
-            error(name, f"The {word} must be a whole number of chips")
+            error(name, Message("The {word} must be a whole number of chips", word=word))
         elif value < 0:
-            error(name, f"The {word} ({value}) may not be negative")
+            error(name, Message("The {word} ({value}) may not be negative", word=word, value=value))
         amounts_ok[name] = _is_int(value) and value >= 0
     if not isinstance(level.big_blind_ante, bool):
-        error("big_blind_ante", "The big-blind ante must be true or false")
+        error("big_blind_ante", Message("The big-blind ante must be true or false"))
     if not isinstance(level.note, str):
-        error("note", "The note must be text")
+        error("note", Message("The note must be text"))
 
     if level.is_break:
         if level.game is not None:
-            error("game", "A break has no game")
+            error("game", Message("A break has no game"))
         for name in AMOUNT_FIELDS:
             if amounts_ok[name] and getattr(level, name) != 0:
-                error(name, f"A break has no stakes: the {FIELD_WORDS[name]} must be 0")
+                error(name, Message("A break has no stakes: the {word} must be 0",
+                                    word=FIELD_WORDS[name]))
         if level.big_blind_ante is True:
-            error("big_blind_ante", "A break has no stakes: it cannot have a big-blind ante")
+            error("big_blind_ante",
+                  Message("A break has no stakes: it cannot have a big-blind ante"))
         return errors
 
     if not isinstance(level.game, Game):
-        error("game", f"A level needs a game, one of {', '.join(GAME_CODES)}")
+        error("game", Message("A level needs a game, one of {codes}", codes=", ".join(GAME_CODES)))
         return errors
 
     def amount(name: str) -> int | None:
@@ -275,7 +298,8 @@ def _level_errors(level: Level, path: str) -> dict[str, str]:
     def positive(name: str) -> None:
         value = amount(name)
         if value is not None and value <= 0:
-            error(name, f"The {FIELD_WORDS[name]} must be more than 0 in {_label(level)}")
+            error(name, Message("The {word} must be more than 0 in {game}",
+                                word=FIELD_WORDS[name], game=_label(level)))
 
     small_bet, big_bet = amount("small_bet"), amount("big_bet")
     if level.game.is_stud:
@@ -283,17 +307,20 @@ def _level_errors(level: Level, path: str) -> dict[str, str]:
         positive("small_bet")
         positive("big_bet")
         if small_bet and big_bet is not None and big_bet < small_bet:
-            error("big_bet", f"The big bet ({big_bet}) must be at least the small bet ({small_bet})")
+            error("big_bet", Message("The big bet ({big_bet}) must be at least the small bet "
+                                     "({small_bet})", big_bet=big_bet, small_bet=small_bet))
         bring_in = amount("bring_in")
         if bring_in and small_bet and bring_in > small_bet:
             error("bring_in",
-                  f"The bring-in ({bring_in}) may not be more than the small bet ({small_bet})")
-        mixed = "a level may not mix stud fields with blind fields"
+                  Message("The bring-in ({bring_in}) may not be more than the small bet "
+                          "({small_bet})", bring_in=bring_in, small_bet=small_bet))
         for name in ("small_blind", "big_blind"):
             if amounts_ok[name] and getattr(level, name) != 0:
-                error(name, f"Stud has no {FIELD_WORDS[name]}: {mixed}")
+                error(name, Message("Stud has no {word}: a level may not mix stud fields with "
+                                    "blind fields", word=FIELD_WORDS[name]))
         if level.big_blind_ante is True:
-            error("big_blind_ante", f"Stud has no big-blind ante: {mixed}")
+            error("big_blind_ante", Message("Stud has no big-blind ante: a level may not mix stud "
+                                            "fields with blind fields"))
         return errors
 
     positive("small_blind")
@@ -301,22 +328,24 @@ def _level_errors(level: Level, path: str) -> dict[str, str]:
     small_blind, big_blind = amount("small_blind"), amount("big_blind")
     if small_blind and big_blind and big_blind < small_blind:
         error("big_blind",
-              f"The big blind ({big_blind}) must be at least the small blind ({small_blind})")
+              Message("The big blind ({big_blind}) must be at least the small blind "
+                      "({small_blind})", big_blind=big_blind, small_blind=small_blind))
     if amounts_ok["bring_in"] and level.bring_in != 0:
-        error("bring_in", f"{_sentence_start(_label(level))} has no bring-in: "
-              "a level may not mix stud fields with blind fields")
+        error("bring_in", Message("{game} has no bring-in: a level may not mix stud fields "
+                                  "with blind fields", game=_sentence_start(_label(level))))
     if level.big_blind_ante is True and amounts_ok["ante"] and level.ante == 0:
-        error("ante", "A big-blind ante needs an amount: the ante must be more than 0")
+        error("ante", Message("A big-blind ante needs an amount: the ante must be more than 0"))
     if level.game.betting.is_fixed:
         positive("small_bet")
         positive("big_bet")
         if small_bet and big_bet is not None and big_bet < small_bet:
-            error("big_bet", f"The big bet ({big_bet}) must be at least the small bet ({small_bet})")
+            error("big_bet", Message("The big bet ({big_bet}) must be at least the small bet "
+                                     "({small_bet})", big_bet=big_bet, small_bet=small_bet))
     else:
         for name in ("small_bet", "big_bet"):
             if amounts_ok[name] and getattr(level, name) != 0:
-                error(name, f"{_sentence_start(_label(level))} has no fixed bets: "
-                      f"the {FIELD_WORDS[name]} must be 0")
+                error(name, Message("{game} has no fixed bets: the {word} must be 0",
+                                    game=_sentence_start(_label(level)), word=FIELD_WORDS[name]))
     return errors
 
 
@@ -343,14 +372,14 @@ def validate(structure: Structure) -> dict[str, str]:
     """
     errors: dict[str, str] = {}
     if not isinstance(structure.name, str):
-        errors["name"] = "The name must be text"
+        errors["name"] = Message("The name must be text")
     for i, level in enumerate(structure.levels):
         if not isinstance(level, Level):
-            errors[f"levels[{i}]"] = "Each entry must be a level or a break"
+            errors[f"levels[{i}]"] = Message("Each entry must be a level or a break")
             continue
         errors.update(_level_errors(level, f"levels[{i}]"))
     if not any(isinstance(level, Level) and not level.is_break for level in structure.levels):
-        errors.setdefault("levels", "The structure needs at least one playing level")
+        errors.setdefault("levels", Message("The structure needs at least one playing level"))
     return errors
 
 
@@ -362,14 +391,15 @@ _DEFAULTS = Level()
 def _parse_level(item: Any, path: str, errors: dict[str, str]) -> Level:
     """One entry from JSON; type errors go into ``errors`` and the field falls back to its default."""
     if not isinstance(item, dict):
-        errors[path] = "Each entry must be an object with the level's fields"
+        errors[path] = Message("Each entry must be an object with the level's fields")
         return Level(Kind.BREAK, 1)  # placeholder: contributes no further errors
     values: dict[str, Any] = {}
     kind_raw = item.get("kind", "level")
     try:
         values["kind"] = Kind(kind_raw)
     except (ValueError, TypeError):
-        errors[f"{path}.kind"] = f"The kind must be 'level' or 'break', not {kind_raw!r}"
+        errors[f"{path}.kind"] = Message("The kind must be 'level' or 'break', not {value!r}",
+                                         value=kind_raw)
         values["kind"] = Kind.LEVEL
     game_raw = item.get("game")
     if game_raw is None:
@@ -377,8 +407,8 @@ def _parse_level(item: Any, path: str, errors: dict[str, str]) -> Level:
     elif isinstance(game_raw, str) and game_raw in GAME_CODES:
         values["game"] = Game(game_raw)
     else:
-        errors[f"{path}.game"] = (f"Unknown game {game_raw!r}: the game must be one of "
-                                  f"{', '.join(GAME_CODES)}")
+        errors[f"{path}.game"] = Message("Unknown game {value!r}: the game must be one of {codes}",
+                                         value=game_raw, codes=", ".join(GAME_CODES))
         values["game"] = None
     for name in ("duration_seconds", *AMOUNT_FIELDS):
         raw = item.get(name, 0)
@@ -387,13 +417,15 @@ def _parse_level(item: Any, path: str, errors: dict[str, str]) -> Level:
         else:
             word = FIELD_WORDS[name]
             unit = "seconds" if name == "duration_seconds" else "chips"
-            errors[f"{path}.{name}"] = f"The {word} must be a whole number of {unit}, not {raw!r}"
+            errors[f"{path}.{name}"] = Message("The {word} must be a whole number of {unit}, "
+                                               "not {value!r}", word=word, unit=unit, value=raw)
             values[name] = getattr(_DEFAULTS, name)
     bba = item.get("big_blind_ante", False)
     if isinstance(bba, bool):
         values["big_blind_ante"] = bba
     else:
-        errors[f"{path}.big_blind_ante"] = f"The big-blind ante must be true or false, not {bba!r}"
+        errors[f"{path}.big_blind_ante"] = Message("The big-blind ante must be true or false, "
+                                                   "not {value!r}", value=bba)
         values["big_blind_ante"] = False
     note = item.get("note", "")
     if note is None:
@@ -401,7 +433,7 @@ def _parse_level(item: Any, path: str, errors: dict[str, str]) -> Level:
     if isinstance(note, str):
         values["note"] = note
     else:
-        errors[f"{path}.note"] = "The note must be text"
+        errors[f"{path}.note"] = Message("The note must be text")
         values["note"] = ""
     level = Level(**values)
     for key, message in _level_errors(level, path).items():
@@ -427,12 +459,12 @@ def parse_levels(data: Any, path: str = "levels") -> tuple[Level, ...]:
     levels[0].bring_in -> Pot-limit Omaha has no bring-in: a level may not mix stud fields with blind fields
     """
     if not isinstance(data, list | tuple):
-        raise StructureError({path: "The levels must be a list"})
+        raise StructureError({path: Message("The levels must be a list")})
     errors: dict[str, str] = {}
     levels = tuple(_parse_level(item, f"{path}[{i}]", errors) for i, item in enumerate(data))
     if not any(isinstance(item, dict) and not level.is_break
                for item, level in zip(data, levels, strict=True)):
-        errors.setdefault(path, "The structure needs at least one playing level")
+        errors.setdefault(path, Message("The structure needs at least one playing level"))
     if errors:
         raise StructureError(errors)
     return levels
@@ -444,19 +476,19 @@ def parse_structure(data: Any) -> Structure:
         try:
             data = json.loads(data)
         except ValueError as exc:
-            raise StructureError({"": f"This is not valid JSON: {exc}"}) from exc
+            raise StructureError({"": Message("This is not valid JSON: {error}", error=exc)}) from exc
     if not isinstance(data, dict):
-        raise StructureError({"": "A structure must be an object with a name and levels"})
+        raise StructureError({"": Message("A structure must be an object with a name and levels")})
     errors: dict[str, str] = {}
     name = data.get("name", "")
     if name is None:
         name = ""
     if not isinstance(name, str):
-        errors["name"] = "The name must be text"
+        errors["name"] = Message("The name must be text")
         name = ""
     levels: tuple[Level, ...] = ()
     if "levels" not in data:
-        errors["levels"] = "The structure needs at least one playing level"
+        errors["levels"] = Message("The structure needs at least one playing level")
     else:
         try:
             levels = parse_levels(data["levels"], "levels")
@@ -497,5 +529,5 @@ def template(name: str) -> Structure:
     try:
         return TEMPLATES[name]
     except (KeyError, TypeError):
-        raise StructureError({"template": f"There is no template {name!r}; choose one of "
-                              f"{', '.join(TEMPLATES)}"}) from None
+        raise StructureError({"template": Message("There is no template {name!r}; choose one of "
+                                                  "{names}", name=name, names=", ".join(TEMPLATES))}) from None

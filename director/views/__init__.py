@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from flask import Flask
 
-from director.views import api, auth, clock, director, errors, seating
+from director.views import api, auth, clock, dealer, dealer_api, director, errors, seating
+from director.views import money as money_views
 
 
 def register(app: Flask) -> None:
@@ -16,4 +17,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(clock.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(seating.bp)
+    app.register_blueprint(money_views.bp)
+    app.register_blueprint(dealer.bp)
+    app.register_blueprint(dealer_api.bp)
     errors.register(app)

@@ -13,36 +13,41 @@
 =======================================================  ===================
 
 Errors are JSON: 400 ``{"errors": {field: message}}``, 401, 404, 405.
+Every body is declared below as a ``director.schemas.Schema``; the services
+then check what only they can (a structure's rules, a name's uniqueness).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 from werkzeug.wrappers import Response
 
-from director.services import Invalid
+from director.schemas import N_, Any_, Int, List, Schema, Str, json_body
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
 from director.views.auth import director_required
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-
-def json_body() -> dict[str, Any]:
-    """The request's JSON object, or a 400 naming ``body`` (never a 500)."""
-    data = request.get_json(force=True, silent=True)
-    if not isinstance(data, dict):
-        raise Invalid({"body": "The body must be a JSON object"})
-    return data
+LEVELS = List(item=Any_(), max_items=500, missing_message=N_("Give the structure's levels"))
+NEW_TOURNAMENT = Schema({
+    "name": Str(required=False, max_len=1000),  # the service names an empty or long one
+    "levels": LEVELS,
+    "language": Any_(required=False),
+})
+STRUCTURE = Schema({"name": Str(required=False, max_len=1000), "levels": LEVELS})
+ADJUST = Schema({
+    "seconds": Int(min=-clock_service.ADJUST_LIMIT, max=clock_service.ADJUST_LIMIT,
+                   missing_message=N_("Say how many seconds to add (or remove, with a minus sign)")),
+})
 
 
 @bp.post("/tournaments")
 @director_required
 def create_tournament() -> tuple[Response, int]:
-    data = json_body()
-    tournament = tournament_service.create_tournament(data.get("name"), data.get("levels"))
+    data = json_body(NEW_TOURNAMENT)
+    tournament = tournament_service.create_tournament(data["name"], data["levels"],
+                                                      data["language"])
     return jsonify({"id": tournament.id}), 201
 
 
@@ -62,7 +67,9 @@ def export_structure(tournament_id: int) -> Response:
 @bp.put("/tournaments/<int:tournament_id>/structure")
 @director_required
 def import_structure(tournament_id: int) -> Response:
-    tournament_service.import_structure(tournament_id, json_body())
+    data = json_body(STRUCTURE)
+    tournament_service.import_structure(
+        tournament_id, {key: value for key, value in data.items() if value is not None})
     return jsonify(tournament_service.export_structure(tournament_id))
 
 
@@ -91,7 +98,4 @@ def clock_control(tournament_id: int, control: str) -> Response:
 @bp.post("/tournaments/<int:tournament_id>/clock/adjust")
 @director_required
 def clock_adjust(tournament_id: int) -> Response:
-    data = json_body()
-    if "seconds" not in data:
-        raise Invalid({"seconds": "Say how many seconds to add (or remove, with a minus sign)"})
-    return jsonify(clock_service.adjust(tournament_id, data["seconds"]))
+    return jsonify(clock_service.adjust(tournament_id, json_body(ADJUST)["seconds"]))

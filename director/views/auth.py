@@ -1,26 +1,23 @@
-"""Who may write: the director, by token.
+"""Logging in and out, and the director's password.
 
-``director_required`` is the one place that decides.  A request is the
-director's when it carries ``Authorization: Bearer <token>`` (API clients,
-overlays, scripts) or comes from a browser session that logged in with the
-token on ``/login``.  A session's unsafe requests must also carry the CSRF
-token (form field ``csrf_token`` or header ``X-CSRF-Token``).  A later issue
-adds roles here (floor, dealer) without touching the views.
+The role checks live in ``director.security``; the names other modules import
+from here (``director_required``, ``is_director``, ``bearer_token``,
+``token_matches``, ``csrf_token``, ``_csrf_ok``) are kept as aliases.
+
+The director logs in on ``/login`` with the password or PIN (set with
+``director set-password`` or on ``/director/password``) or with the director
+token (``director token`` prints it; it also works as ``Authorization: Bearer``).
+Failed logins are counted per address: after five, that address waits five
+minutes (429).
 """
 
 from __future__ import annotations
 
-import functools
-import hmac
-import secrets
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
-    abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -28,64 +25,35 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
+
+from director import security
+from director.schemas import N_, Schema, Str, form_body
+from director.services import Invalid, audit
 
 bp = Blueprint("auth", __name__)
 
-F = TypeVar("F", bound=Callable[..., Any])
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SAFE_METHODS = security.SAFE_METHODS
+director_required = security.director_required
+dealer_or_director_required = security.dealer_or_director_required
+is_director = security.is_director
+bearer_token = security.bearer_token
+token_matches = security.token_matches
+csrf_token = security.csrf_token
+_csrf_ok = security.csrf_ok
 
-
-def token_matches(candidate: str | None) -> bool:
-    expected = str(current_app.config["TOKEN"])
-    return bool(candidate) and hmac.compare_digest(
-        str(candidate).strip().encode(), expected.encode()
-    )
-
-
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, value = header.partition(" ")
-    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
-
-
-def csrf_token() -> str:
-    token = session.get("csrf")
-    if not token:
-        token = session["csrf"] = secrets.token_urlsafe(24)
-    return str(token)
-
-
-def is_director() -> bool:
-    """True for a valid bearer token or a logged-in director session."""
-    token = bearer_token()
-    if token is not None:
-        return token_matches(token)
-    return bool(session.get("director"))
-
-
-def _csrf_ok() -> bool:
-    if request.method in SAFE_METHODS or bearer_token() is not None:
-        return True
-    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token")
-    expected = session.get("csrf")
-    return bool(sent and expected and hmac.compare_digest(str(sent), str(expected)))
-
-
-def director_required(view: F) -> F:
-    """Let only the director through: 401 (API) or a redirect to the login page."""
-
-    @functools.wraps(view)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not is_director():
-            if request.blueprint == "api" or request.accept_mimetypes.best == "application/json":
-                abort(401)
-            return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
-        if not _csrf_ok():
-            abort(400, description="The form expired: reload the page and try again")
-        return view(*args, **kwargs)
-
-    return cast(F, wrapped)
+LOGIN = Schema({
+    "secret": Str(required=False, default="", max_len=200, strip=False),
+    "token": Str(required=False, default="", max_len=200, strip=False),
+    "next": Str(required=False, default="", max_len=500),
+})
+PASSWORD = Schema({
+    "password": Str(min_len=security.PASSWORD_MIN_LENGTH, max_len=200,
+                    missing_message=N_("Type the new password or PIN")),
+    "confirm": Str(max_len=200, missing_message=N_("Type it again to confirm")),
+})
 
 
 def _safe_next(target: str | None) -> str:
@@ -93,33 +61,91 @@ def _safe_next(target: str | None) -> str:
     if target:
         parts = urlsplit(target)
         if not parts.scheme and not parts.netloc and target.startswith("/") \
-                and not target.startswith("//"):
+                and not target.startswith("//") and "\\" not in target:
             return target
     return url_for("director.tournaments")
 
 
+def _client_key() -> str:
+    return request.remote_addr or "unknown"
+
+
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | str:
+@security.public_write("anybody may try to log in (throttled)")
+@security.csrf_exempt
+def login() -> Any:
     error = None
+    status = 200
     if request.method == "POST":
-        if token_matches(request.form.get("token")):
-            session.clear()
-            session.permanent = True
-            session["director"] = True
-            csrf_token()
-            return redirect(_safe_next(request.form.get("next")))
-        error = "That is not the director token. Run `director token` on the server to see it."
-    return render_template("login.html", error=error, next=request.values.get("next", ""))
+        throttle = security.throttle()
+        key = _client_key()
+        waiting = throttle.locked_for(key)
+        if waiting:
+            error = ngettext("Too many wrong attempts. Wait %(num)s minute, or use `director token` "
+                             "on the server.",
+                             "Too many wrong attempts. Wait %(num)s minutes, or use `director "
+                             "token` on the server.", (waiting + 59) // 60)
+            response = render_template("login.html", error=error, next="",
+                                       password_set=security.password_is_set())
+            return response, 429, {"Retry-After": str(waiting)}
+        try:
+            data = form_body(LOGIN)
+        except Invalid:
+            data = {"secret": "", "token": "", "next": ""}
+        candidate = data["secret"] or data["token"]
+        if candidate and (security.password_matches(candidate)
+                          or security.token_matches(candidate)):
+            throttle.succeeded(key)
+            security.login_director()
+            audit.record("login", "director", actor="director")
+            return redirect(_safe_next(data["next"]))
+        locked = throttle.failed(key) if candidate else 0
+        audit.record("login failed", "director", actor="public", details={"address": key})
+        if locked:
+            error = ngettext("Too many wrong attempts. Wait %(num)s minute.",
+                             "Too many wrong attempts. Wait %(num)s minutes.", locked // 60)
+            return render_template("login.html", error=error, next="",
+                                   password_set=security.password_is_set()), 429, \
+                {"Retry-After": str(locked)}
+        error = (_("That is not the director token, password or PIN.") if candidate
+                 else _("Type the password, PIN or director token."))
+        status = 200 if candidate else 400  # the page again, with the error on it
+    return render_template("login.html", error=error, next=request.values.get("next", ""),
+                           password_set=security.password_is_set()), status
 
 
 @bp.post("/logout")
+@security.public_write("ending one's own session")
 def logout() -> Response:
-    if _csrf_ok():
+    if security.csrf_ok():
+        was = security.current_role()
         session.clear()
-        flash("You are logged out.")
+        if was != security.PUBLIC:
+            flash(_("You are logged out."))
     return redirect(url_for("clock.index"))
+
+
+@bp.route("/director/password", methods=["GET", "POST"])
+@director_required
+def password() -> Any:
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            data = form_body(PASSWORD)
+            if data["password"] != data["confirm"]:
+                raise Invalid({"confirm": _("The two entries differ")})
+            security.set_password(data["password"])
+        except Invalid as exc:
+            errors = exc.errors
+        else:
+            audit.record("password changed", "director")
+            flash(_("The director password is set. Use it to log in on any device."))
+            return redirect(url_for("director.tournaments"))
+    return render_template("password.html", errors=errors,
+                           password_set=security.password_is_set()), 400 if errors else 200
 
 
 @bp.app_context_processor
 def inject_auth() -> dict[str, Any]:
-    return {"csrf_token": csrf_token, "is_director": is_director}
+    return {"csrf_token": csrf_token, "is_director": is_director,
+            "current_role": security.current_role}

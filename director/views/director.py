@@ -10,14 +10,28 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
-from director.services import Invalid
+from director.schemas import Int, Schema, Str, form_body
+from director.services import Invalid, audit
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
 from director.tournament.structure import AMOUNT_FIELDS, Kind
 from director.views.auth import director_required
 
 bp = Blueprint("director", __name__, url_prefix="/director")
+
+NEW_FORM = Schema({
+    "name": Str(required=False, default="", max_len=1000),
+    "template": Str(required=False, default="", max_len=100),
+    "structure_json": Str(required=False, default="", max_len=2 * 1024 * 1024, strip=False),
+})
+NAME_FORM = Schema({"name": Str(required=False, max_len=1000)})
+LOG_QUERY = Schema({
+    "who": Str(required=False, default="", max_len=40),
+    "q": Str(required=False, default="", max_len=100),
+    "before": Int(required=False, min=1, nullable=True),
+})
 
 ROW_FIELDS = ("kind", "duration", "game", *AMOUNT_FIELDS, "big_blind_ante", "note")
 
@@ -100,9 +114,9 @@ def tournaments() -> str:
 def new() -> Any:
     templates = tournament_service.templates()
     if request.method == "POST":
-        name = request.form.get("name", "")
-        source = request.form.get("template", "")
         try:
+            form = form_body(NEW_FORM)
+            name, source = form["name"], form["template"]
             if source == "import":
                 structure = _parse_import(_uploaded_json())
                 tournament = tournament_service.create_tournament(
@@ -114,7 +128,8 @@ def new() -> Any:
         except Invalid as exc:
             return render_template("director/new.html", templates=templates,
                                    errors=exc.errors, form=request.form), 400
-        flash(f"Created “{tournament.name}”. Check the structure, then start the clock.")
+        flash(_("Created “%(name)s”. Check the structure, then start the clock.",
+                name=tournament.name))
         return redirect(url_for("director.tournament", tournament_id=tournament.id))
     return render_template("director/new.html", templates=templates, errors={}, form={})
 
@@ -128,9 +143,9 @@ def _parse_import(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise Invalid({"structure": f"This is not valid JSON: {exc}"}) from None
+        raise Invalid({"structure": _("This is not valid JSON: %(problem)s", problem=exc)}) from None
     if not isinstance(data, dict) or "levels" not in data:
-        raise Invalid({"structure": "A structure is an object with \"name\" and \"levels\""})
+        raise Invalid({"structure": _("A structure is an object with “name” and “levels”")})
     return data
 
 
@@ -179,10 +194,14 @@ def _save(tournament_id: int, save: Any, rows: list[dict[str, Any]] | None,
 @director_required
 def save_levels(tournament_id: int) -> Any:
     levels = levels_from_form(request.form)
-    name = request.form.get("name")
+    try:
+        name = form_body(NAME_FORM)["name"]
+    except Invalid as exc:
+        record = clock_service.get_tournament(tournament_id)
+        return _tournament_page(record, exc.errors, levels, status=400)
     return _save(tournament_id,
                  lambda: tournament_service.update_levels(tournament_id, levels, name=name),
-                 levels, "Structure saved.")
+                 levels, _("Structure saved."))
 
 
 def _uploaded_json() -> str:
@@ -197,7 +216,7 @@ def import_structure(tournament_id: int) -> Any:
     text = _uploaded_json()
     return _save(tournament_id,
                  lambda: tournament_service.import_structure(tournament_id, text),
-                 None, "Structure imported.")
+                 None, _("Structure imported."))
 
 
 @bp.get("/<int:tournament_id>/structure.json")
@@ -210,3 +229,19 @@ def export_structure(tournament_id: int) -> Response:
         f'attachment; filename="structure-{tournament_id}.json"'
     )
     return response
+
+
+@bp.get("/log")
+@director_required
+def log() -> Any:
+    """Who changed what, and when: the newest first, 200 at a time."""
+    try:
+        query = LOG_QUERY.load(request.args.to_dict(), form=True)
+    except Invalid as exc:
+        return render_template("director/log.html", entries=[], errors=exc.errors,
+                               query={}, more=None), 400
+    entries = audit.recent(limit=200, actor=query["who"] or None, text=query["q"] or None,
+                           before_id=query["before"])
+    more = entries[-1].id if len(entries) == 200 else None
+    return render_template("director/log.html", entries=entries, errors={}, query=query,
+                           more=more)

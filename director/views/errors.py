@@ -9,20 +9,24 @@ traceback.
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
+from director.i18n import N_
 from director.services import Invalid, NotFound
 
 MESSAGES = {
-    400: "The request is not valid",
-    401: "This needs the director token: send Authorization: Bearer <token>",
-    403: "You may not do this",
-    404: "There is no such page or tournament",
-    405: "This address does not take that method",
-    413: "The upload is too large",
-    500: "Something went wrong on the server; it has been logged",
-    503: "The server is busy; try again in a moment",
+    400: N_("The request is not valid"),
+    401: N_("This needs the director (log in, or send Authorization: Bearer <token>) "
+            "or the table's paired dealer tablet"),
+    403: N_("You may not do this"),
+    404: N_("There is no such page or tournament"),
+    405: N_("This address does not take that method"),
+    413: N_("The upload is too large"),
+    429: N_("Too many attempts: wait a few minutes"),
+    500: N_("Something went wrong on the server; it has been logged"),
+    503: N_("The server is busy; try again in a moment"),
 }
 
 
@@ -32,7 +36,7 @@ def wants_json() -> bool:
 
 def answer(status: int, message: str | None = None,
            errors: dict[str, str] | None = None) -> tuple[Response | str, int]:
-    message = message or MESSAGES.get(status, "Error")
+    message = message or _(MESSAGES.get(status, N_("Error")))
     if wants_json():
         body: dict[str, object] = {"error": message}
         if errors is not None:
@@ -44,7 +48,7 @@ def answer(status: int, message: str | None = None,
 def register(app: Flask) -> None:
     @app.errorhandler(Invalid)
     def invalid(exc: Invalid) -> tuple[Response | str, int]:
-        return answer(400, "Please correct the fields named below", exc.errors)
+        return answer(400, _("Please correct the fields named below"), exc.errors)
 
     @app.errorhandler(NotFound)
     def not_found(exc: NotFound) -> tuple[Response | str, int]:
@@ -55,7 +59,7 @@ def register(app: Flask) -> None:
         status = exc.code or 500
         if status < 400:  # redirects raised as exceptions (e.g. RequestRedirect)
             return exc
-        description = exc.description if status in (400, 413, 503) else None
+        description = exc.description if status in (400, 403, 413, 429, 503) else None
         errors = {"body": str(description)} if status == 400 and description else None
         response = answer(status, description if status != 400 else None, errors)
         if status == 405 and isinstance(exc, HTTPException):

@@ -31,8 +31,11 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
+from director.i18n import move_text, number_filter, plan_lines, seating_text
 from director.services import Invalid
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -78,11 +81,6 @@ def seat_points(size: int) -> list[dict[str, float]]:
             "mx": round(CENTER_X + 104 * cos, 1), "my": round(CENTER_Y + 56 * sin, 1),
         })
     return points
-
-
-@bp.app_template_filter("chips")
-def chips_filter(value: int | None) -> str:
-    return "" if value is None else f"{int(value):,}"
 
 
 @bp.app_template_filter("short_name")
@@ -131,7 +129,7 @@ def page(tournament_id: int) -> Any:
 def settings(tournament_id: int) -> Any:
     def do() -> str:
         policy = seating_service.configure(tournament_id, request.form.to_dict())
-        return f"Seating settings saved ({policy.table_size}-handed tables)."
+        return _("Seating settings saved (%(size)s-handed tables).", size=policy.table_size)
     return _act(tournament_id, do)
 
 
@@ -142,15 +140,16 @@ def register(tournament_id: int) -> Any:
         player, move = seating_service.register_player(
             tournament_id, request.form.get("name"), request.form.get("chips"))
         if move is None:
-            return f"{player.name} is registered; seats are drawn later."
-        return f"{player.name}: table {move.to_table} seat {move.to_seat} — {move.status.value}."
+            return _("%(name)s is registered; seats are drawn later.", name=player.name)
+        return _("%(name)s: table %(table)s seat %(seat)s — %(status)s.", name=player.name,
+                 table=move.to_table, seat=move.to_seat, status=seating_text(move.status.value))
     return _act(tournament_id, do)
 
 
 @bp.post("/director/<int:tournament_id>/seating/draw")
 @director_required
 def draw(tournament_id: int) -> Any:
-    return _act(tournament_id, lambda: seating_service.draw(tournament_id).note + ".")
+    return _act(tournament_id, lambda: seating_text(seating_service.draw(tournament_id).note) + ".")
 
 
 @bp.post("/director/<int:tournament_id>/seating/eliminate")
@@ -160,9 +159,10 @@ def eliminate(tournament_id: int) -> Any:
         ids = request.form.getlist("player_ids")
         finishes, record = seating_service.eliminate(tournament_id, ids or None)
         text = "; ".join(
-            f"place {f.first}" + (f"–{f.last} shared" if f.tied else "") for f in finishes)
-        return f"Eliminated ({text})." + (
-            " The rules propose moves: check them below and confirm." if record else "")
+            _("place %(first)s–%(last)s shared", first=f.first, last=f.last) if f.tied
+            else _("place %(place)s", place=f.first) for f in finishes)
+        return _("Eliminated (%(places)s).", places=text) + (
+            " " + _("The rules propose moves: check them below and confirm.") if record else "")
     return _act(tournament_id, do)
 
 
@@ -171,8 +171,8 @@ def eliminate(tournament_id: int) -> Any:
 def confirm(tournament_id: int, plan_id: int) -> Any:
     def do() -> str:
         plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
-        return f"Confirmed: {plan.note or plan.kind.value}." + (
-            " Next step proposed below." if nxt else "")
+        return _("Confirmed: %(plan)s.", plan=seating_text(plan.note or plan.kind.value)) + (
+            " " + _("Next step proposed below.") if nxt else "")
     return _act(tournament_id, do)
 
 
@@ -181,7 +181,7 @@ def confirm(tournament_id: int, plan_id: int) -> Any:
 def discard(tournament_id: int, plan_id: int) -> Any:
     def do() -> str:
         seating_service.discard_plan(tournament_id, plan_id)
-        return "The proposed moves were discarded."
+        return _("The proposed moves were discarded.")
     return _act(tournament_id, do)
 
 
@@ -190,7 +190,8 @@ def discard(tournament_id: int, plan_id: int) -> Any:
 def undo(tournament_id: int) -> Any:
     def do() -> str:
         plan = seating_service.undo_last(tournament_id)
-        return f"Undone: {plan.note or plan.kind.value}. Everybody is back in the old seat."
+        return _("Undone: %(plan)s. Everybody is back in the old seat.",
+                 plan=seating_text(plan.note or plan.kind.value))
     return _act(tournament_id, do)
 
 
@@ -199,7 +200,8 @@ def undo(tournament_id: int) -> Any:
 def break_next(tournament_id: int) -> Any:
     def do() -> str:
         record = seating_service.break_next_table(tournament_id)
-        return f"{SeatingPlan.from_json(record.plan).note}: check the moves, then confirm."
+        return _("%(plan)s: check the moves, then confirm.",
+                 plan=seating_text(SeatingPlan.from_json(record.plan).note))
     return _act(tournament_id, do)
 
 
@@ -209,7 +211,7 @@ def reseat(tournament_id: int) -> Any:
     def do() -> str:
         move = seating_service.reseat(tournament_id, request.form.get("player_id"),
                                       request.form.get("table"), request.form.get("seat"))
-        return f"Reseated: {move.describe()}."
+        return _("Reseated: %(move)s.", move=move_text(move))
     return _act(tournament_id, do)
 
 
@@ -219,7 +221,7 @@ def chips(tournament_id: int) -> Any:
     def do() -> str:
         player = seating_service.set_chips(tournament_id, request.form.get("player_id"),
                                            request.form.get("chips"))
-        return f"{player.name} has {player.chips:,} chips."
+        return _("%(name)s has %(chips)s chips.", name=player.name, chips=number_filter(player.chips))
     return _act(tournament_id, do)
 
 
@@ -237,10 +239,14 @@ def hand_for_hand(tournament_id: int) -> Any:
     def do() -> str:
         result = seating_service.hand_for_hand(tournament_id, request.form.get("action"))
         if result["seconds_deducted"]:
-            return f"Hand finished: {result['seconds_deducted']} seconds off the clock."
-        return "Hand-for-hand: " + ("on" if result["hand_for_hand"]["on"] else
-                                    "announced" if result["hand_for_hand"]["announced"]
-                                    else "off") + "."
+            return ngettext("Hand finished: %(num)s second off the clock.",
+                            "Hand finished: %(num)s seconds off the clock.",
+                            result["seconds_deducted"])
+        if result["hand_for_hand"]["on"]:
+            return _("Hand-for-hand: on.")
+        if result["hand_for_hand"]["announced"]:
+            return _("Hand-for-hand: announced.")
+        return _("Hand-for-hand: off.")
     return _act(tournament_id, do)
 
 
@@ -297,14 +303,14 @@ def draw_projector(tournament_id: int) -> str:
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise Invalid({"body": "Send a JSON object"})
+        raise Invalid({"body": _("Send a JSON object")})
     return data
 
 
 def _move_json(move: Move | None) -> dict[str, Any] | None:
     if move is None:
         return None
-    return {**move.to_json(), "text": move.describe()}
+    return {**move.to_json(), "text": move_text(move)}
 
 
 def _record_json(record: Any) -> dict[str, Any] | None:
@@ -312,7 +318,7 @@ def _record_json(record: Any) -> dict[str, Any] | None:
         return None
     plan = SeatingPlan.from_json(record.plan)
     return {"id": record.id, "kind": record.kind, "status": record.status,
-            "lines": plan.describe(), "moves": [_move_json(m) for m in plan.moves]}
+            "lines": plan_lines(plan), "moves": [_move_json(m) for m in plan.moves]}
 
 
 def seating_json(tournament_id: int) -> dict[str, Any]:
@@ -374,7 +380,7 @@ def api_register(tournament_id: int) -> Any:
 @api_director
 def api_draw(tournament_id: int) -> Any:
     plan = seating_service.draw(tournament_id)
-    return _answer(tournament_id, lines=plan.describe())
+    return _answer(tournament_id, lines=plan_lines(plan))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/eliminate")
@@ -391,7 +397,7 @@ def api_eliminate(tournament_id: int) -> Any:
 @api_director
 def api_confirm(tournament_id: int, plan_id: int) -> Any:
     plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
-    return _answer(tournament_id, confirmed=plan.describe(), pending_plan=_record_json(nxt))
+    return _answer(tournament_id, confirmed=plan_lines(plan), pending_plan=_record_json(nxt))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/discard")
@@ -405,7 +411,7 @@ def api_discard(tournament_id: int, plan_id: int) -> Any:
 @api_director
 def api_undo(tournament_id: int) -> Any:
     plan = seating_service.undo_last(tournament_id)
-    return _answer(tournament_id, undone=plan.describe())
+    return _answer(tournament_id, undone=plan_lines(plan))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/break")

@@ -1,0 +1,507 @@
+"""Roles, CSRF, security headers and the login throttle.
+
+Three roles (issue 7):
+
+* ``director``: a browser session that logged in with the director's
+  password/PIN or token, or any request with ``Authorization: Bearer <token>``
+  carrying the director token;
+* ``dealer``: paired to one table.  A tablet's browser session holds
+  ``session["dealer_table_id"]`` (set with ``login_dealer(table_id)``), or a
+  request carries ``Authorization: Bearer <device token>`` that a lookup
+  registered with ``register_dealer_token_lookup`` maps to its table;
+* ``public``: everybody else, read-only (clock, find my seat, results).
+
+Every write route declares its role with one of the decorators below; each
+sets ``view.required_role`` (``"director"``, ``"dealer"`` or ``"public"``),
+which ``tests/web/test_roles_url_map.py`` reads for every POST/PUT/PATCH/DELETE
+rule of the URL map:
+
+* ``director_required``: the director only (401 for the API, a redirect to the
+  login page for a browser);
+* ``dealer_or_director_required`` (or ``require(DEALER, table_arg="table_id")``):
+  the dealer of the table named by the URL argument, or the director; 401
+  without credentials, 403 for another table's dealer;
+* ``public_write("why")``: a write anybody may make (the login form itself).
+
+CSRF: Flask-WTF's ``CSRFProtect``.  A request that carries its authority in a
+cookie (a director or dealer session) must carry the token (form field
+``csrf_token`` or header ``X-CSRF-Token``); a request with a Bearer token is
+exempt (a cross-site page cannot set that header), and so is one with no
+session authority at all (it has nothing to steal; the role check refuses it).
+
+Headers: a CSP that allows only our own files (``'self'``; images also
+``data:`` for QR codes), no framing, no sniffing, same-origin referrers.
+
+Login throttle (``LoginThrottle``): a small in-process counter, because the
+one ``director serve`` process answers every login: after ``LOGIN_MAX_FAILURES``
+(5) failures from one address within ``LOGIN_WINDOW_SECONDS`` (15 min) that
+address is locked out for ``LOGIN_LOCK_SECONDS`` (5 min): 429 with
+``Retry-After``.  A success clears the address's failures.  Flask-Limiter
+counts requests, not failures, and would add a storage dependency for this one
+counter.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf, validate_csrf
+from werkzeug.routing import IntegerConverter
+from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DIRECTOR = "director"
+DEALER = "dealer"
+PUBLIC = "public"
+ROLES = (DIRECTOR, DEALER, PUBLIC)
+
+DEALER_SESSION_KEY = "dealer_table_id"
+DIRECTOR_SESSION_KEY = "director"
+CSRF_SESSION_KEY = "csrf"
+# Session keys that carry authority: a write from such a session needs the
+# CSRF token.  ``dealer_tables`` is the dealer tablets' pairing (views/dealer_api.py).
+AUTHORITY_SESSION_KEYS = [DIRECTOR_SESSION_KEY, "dealer_table_id", "dealer_tables"]
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+PASSWORD_FILE = "director_password"
+PASSWORD_MIN_LENGTH = 6
+
+csrf = CSRFProtect()
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+# --------------------------------------------------------------------------- who is asking
+
+
+def bearer_token() -> str | None:
+    """The ``Authorization: Bearer`` value, if any."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def token_matches(candidate: str | None) -> bool:
+    """Whether ``candidate`` is the director token (constant-time)."""
+    expected = str(current_app.config["TOKEN"])
+    return bool(candidate) and hmac.compare_digest(
+        str(candidate).strip().encode(), expected.encode()
+    )
+
+
+_dealer_lookups: list[Callable[[str], int | None]] = []
+
+
+def register_dealer_token_lookup(lookup: Callable[[str], int | None]) -> None:
+    """Let the dealer module map a device's bearer token to its table id.
+
+    ``lookup(token)`` runs inside the request (app context, ``db.session``
+    usable) and returns the table id, or ``None`` for an unknown or revoked
+    token.  Registering the same function twice is harmless.
+    """
+    if lookup not in _dealer_lookups:
+        _dealer_lookups.append(lookup)
+
+
+def is_director() -> bool:
+    """True for the director token as Bearer, or a director browser session."""
+    token = bearer_token()
+    if token is not None:
+        return token_matches(token)
+    return bool(session.get(DIRECTOR_SESSION_KEY))
+
+
+def dealer_table_id() -> int | None:
+    """The table this request's dealer is paired to (Bearer device token or session).
+
+    Looked up once per request (the device-token lookup is a query).
+    """
+    if "dealer_table_id" not in g:
+        g.dealer_table_id = _dealer_table_id()
+    return cast(int | None, g.dealer_table_id)
+
+
+def _dealer_table_id() -> int | None:
+    token = bearer_token()
+    if token is not None:
+        if token_matches(token):
+            return None
+        for lookup in _dealer_lookups:
+            table_id = lookup(token)
+            if table_id is not None:
+                return int(table_id)
+        return None
+    value = session.get(DEALER_SESSION_KEY)
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def current_role() -> str:
+    """``director``, ``dealer`` or ``public``: who is asking."""
+    if is_director():
+        return DIRECTOR
+    return DEALER if dealer_table_id() is not None else PUBLIC
+
+
+def actor() -> str:
+    """Who, for the log: ``director``, ``dealer:table 3`` or ``public``."""
+    role = current_role()
+    if role == DEALER:
+        return f"dealer:table {dealer_table_id()}"
+    tables = session.get("dealer_tables")  # the tablets' own pairing (views/dealer_api.py)
+    if role == PUBLIC and isinstance(tables, dict) and tables:
+        return "dealer:table " + ",".join(sorted(map(str, tables)))[:25]
+    return role
+
+
+def login_director() -> None:
+    """Start a director session (a new session: no fixation)."""
+    session.clear()
+    session.permanent = True
+    session[DIRECTOR_SESSION_KEY] = True
+    csrf_token()
+
+
+def login_dealer(table_id: int) -> None:
+    """Start a dealer session paired to ``table_id`` (a new session: no fixation).
+
+    A director's browser that pairs itself as a tablet stops being the
+    director's: log in again for that.
+    """
+    session.clear()
+    session.permanent = True
+    session[DEALER_SESSION_KEY] = int(table_id)
+    g.pop("dealer_table_id", None)
+    csrf_token()
+
+
+# --------------------------------------------------------------------------- CSRF
+
+
+def csrf_token() -> str:
+    """The CSRF token for forms (``csrf_token`` field) and ``X-CSRF-Token`` headers.
+
+    Flask-WTF signs the session's secret; the signed value is kept in
+    ``session["csrf"]`` so that it stays the same for the whole session
+    (``WTF_CSRF_TIME_LIMIT`` is off): every open page keeps a valid token,
+    and code that compares with ``session["csrf"]`` (the foundation's helper)
+    keeps working.
+    """
+    token = session.get(CSRF_SESSION_KEY)
+    if isinstance(token, str) and session.get("csrf_token"):
+        return token
+    token = str(generate_csrf())
+    session[CSRF_SESSION_KEY] = token
+    return token
+
+
+def csrf_ok() -> bool:
+    """Whether this request may write: safe method, Bearer token, or a valid CSRF token."""
+    if request.method in SAFE_METHODS or bearer_token() is not None:
+        return True
+    sent = request.headers.get("X-CSRF-Token") or request.headers.get("X-CSRFToken") \
+        or request.form.get("csrf_token")
+    try:
+        validate_csrf(sent)
+    except Exception:  # noqa: BLE001 - ValidationError: missing, expired, forged
+        return False
+    return True
+
+
+def _session_has_authority() -> bool:
+    return any(session.get(key) for key in AUTHORITY_SESSION_KEYS)
+
+
+def _refuse_nul() -> None:
+    """Before every request: no NUL character in a body or query (PostgreSQL refuses
+    them in text, and no real input has one): 400 naming the place."""
+    if any("\x00" in value for value in request.args.values()):
+        abort(400, description="The address contains a NUL character")
+    if request.method in SAFE_METHODS:
+        return
+    if request.mimetype == "multipart/form-data":  # uploads: look at the fields only
+        found = any("\x00" in value for value in request.form.values())
+    else:
+        raw = request.get_data(cache=True)
+        found = b"\x00" in raw or b"\\u0000" in raw.lower()
+    if found:
+        abort(400, description="The body contains a NUL character")
+
+
+def _check_csrf() -> None:
+    """Before every request: a cookie-authorised write needs the CSRF token."""
+    if request.method in SAFE_METHODS or bearer_token() is not None:
+        return
+    view = current_app.view_functions.get(request.endpoint or "")
+    if view is not None and getattr(view, "csrf_exempt", False):
+        return
+    if _session_has_authority():
+        csrf.protect()
+
+
+# --------------------------------------------------------------------------- roles
+
+
+def _mark(view: Callable[..., Any], wrapped: Callable[..., Any], role: str) -> None:
+    # On both: an outer decorator using functools.wraps(view) keeps the mark.
+    for function in (view, wrapped):
+        function.required_role = role  # type: ignore[attr-defined]
+
+
+def _wants_json() -> bool:
+    return (request.blueprint == "api" or request.path.startswith("/api/")
+            or request.accept_mimetypes.best == "application/json"
+            or request.is_json)
+
+
+def _refuse(status: int) -> Any:
+    if status == 401 and not _wants_json():
+        return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+    abort(status)
+
+
+def director_required(view: F) -> F:
+    """The director only: 401 (API) or a redirect to the login page; then the CSRF check."""
+
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not is_director():
+            return _refuse(401)
+        if not csrf_ok():
+            abort(400, description="The form expired: reload the page and try again")
+        return view(*args, **kwargs)
+
+    _mark(view, wrapped, DIRECTOR)
+    return cast(F, wrapped)
+
+
+def dealer_or_director_required(view: F | None = None, *, table_arg: str = "table_id") -> Any:
+    """The dealer of the table in the URL argument ``table_arg``, or the director.
+
+    Use bare (``@dealer_or_director_required``) for a ``table_id`` argument,
+    or ``@dealer_or_director_required(table_arg="number")``.
+    """
+
+    def decorate(inner: F) -> F:
+        @functools.wraps(inner)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if not is_director():
+                paired = dealer_table_id()
+                if paired is None:
+                    return _refuse(401)
+                wanted = kwargs.get(table_arg)
+                if wanted is None or int(wanted) != paired:
+                    abort(403, description="This tablet is paired to another table")
+            if not csrf_ok():
+                abort(400, description="The form expired: reload the page and try again")
+            return inner(*args, **kwargs)
+
+        _mark(inner, wrapped, DEALER)
+        return cast(F, wrapped)
+
+    return decorate(view) if view is not None else decorate
+
+
+def require(role: str, *, table_arg: str = "table_id") -> Callable[[F], F]:
+    """``@require(DIRECTOR)``, ``@require(DEALER, table_arg=...)`` or ``@require(PUBLIC)``."""
+    if role == DIRECTOR:
+        return director_required
+    if role == DEALER:
+        return cast(Callable[[F], F], dealer_or_director_required(table_arg=table_arg))
+    if role == PUBLIC:
+        return public_write("declared public")
+    raise ValueError(f"unknown role {role!r}")
+
+
+def public_write(reason: str) -> Callable[[F], F]:
+    """Declare a write route open to everybody (say why; it is listed in the role test)."""
+
+    def decorate(view: F) -> F:
+        view.required_role = PUBLIC  # type: ignore[attr-defined]
+        view.public_reason = reason  # type: ignore[attr-defined]
+        return view
+
+    return decorate
+
+
+def csrf_exempt(view: F) -> F:
+    """No CSRF token needed (the login form: a session starts there)."""
+    view.csrf_exempt = True  # type: ignore[attr-defined]
+    return view
+
+
+# --------------------------------------------------------------------------- password
+
+
+def password_path(app: Flask | None = None) -> Path:
+    return Path((app or current_app).instance_path) / PASSWORD_FILE
+
+
+def password_is_set(app: Flask | None = None) -> bool:
+    app = app or current_app
+    return bool(app.config.get("PASSWORD_HASH")) or password_path(app).is_file()
+
+
+def set_password(secret: str, app: Flask | None = None) -> None:
+    """Store the director's password or PIN, hashed (scrypt), in ``instance/`` (mode 0600)."""
+    if len(secret.strip()) < PASSWORD_MIN_LENGTH:
+        from director.services import Invalid  # noqa: PLC0415
+
+        raise Invalid({"password": f"Use at least {PASSWORD_MIN_LENGTH} characters or digits"})
+    path = password_path(app)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(generate_password_hash(secret.strip(), method="scrypt") + "\n")
+    os.replace(temporary, path)
+
+
+def password_matches(candidate: str | None, app: Flask | None = None) -> bool:
+    """Whether ``candidate`` is the director's password or PIN (``False`` when none is set)."""
+    app = app or current_app
+    if not candidate:
+        return False
+    stored = str(app.config.get("PASSWORD_HASH") or "")
+    if not stored:
+        path = password_path(app)
+        if not path.is_file():
+            return False
+        stored = path.read_text(encoding="utf-8").strip()
+    try:
+        return check_password_hash(stored, candidate.strip())
+    except (ValueError, TypeError):
+        return False
+
+
+# --------------------------------------------------------------------------- login throttle
+
+
+class LoginThrottle:
+    """Failures per address; lock-out after too many.  Thread-safe, in-process."""
+
+    def __init__(self, max_failures: int = 5, window: float = 900.0, lock: float = 300.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_failures = max_failures
+        self.window = window
+        self.lock_seconds = lock
+        self.clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._locked_until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def locked_for(self, key: str) -> int:
+        """Seconds left of this address's lock-out (0: may try)."""
+        with self._lock:
+            until = self._locked_until.get(key, 0.0)
+            left = until - self.clock()
+            if left <= 0:
+                self._locked_until.pop(key, None)
+                return 0
+            return max(1, int(left + 0.999))
+
+    def failed(self, key: str) -> int:
+        """Record a failure; returns the lock-out seconds it caused (0: none yet)."""
+        now = self.clock()
+        with self._lock:
+            failures = self._failures.setdefault(key, deque())
+            failures.append(now)
+            while failures and failures[0] < now - self.window:
+                failures.popleft()
+            if len(failures) >= self.max_failures:
+                failures.clear()
+                self._locked_until[key] = now + self.lock_seconds
+                return int(self.lock_seconds)
+            if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest
+                self._failures.pop(next(iter(self._failures)))
+            return 0
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+
+def throttle(app: Flask | None = None) -> LoginThrottle:
+    return cast(LoginThrottle, (app or current_app).extensions["director.login_throttle"])
+
+
+# --------------------------------------------------------------------------- wiring
+
+
+def _headers(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    if request.endpoint != "static" and "Cache-Control" not in response.headers \
+            and response.mimetype == "text/html":
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+class BoundedInt(IntegerConverter):
+    """``<int:id>`` up to 2**63 - 1: a larger id is a 404, not a database overflow."""
+
+    def __init__(self, map: Any, fixed_digits: int = 0, min: int | None = None,  # noqa: A002
+                 max: int | None = None, signed: bool = False) -> None:  # noqa: A002
+        super().__init__(map, fixed_digits, min, 2**63 - 1 if max is None else max, signed)
+
+
+def init_app(app: Flask) -> None:
+    """CSRF, headers, the login throttle and bounded ``int`` URL ids for this app.
+
+    Call before the blueprints are registered (the converter binds then).
+    """
+    app.url_map.converters["int"] = BoundedInt
+    app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)  # we decide in _check_csrf
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid for the session's life
+    app.config.setdefault("WTF_CSRF_SSL_STRICT", False)  # plain HTTP on the room's Wi-Fi
+    app.config.setdefault("WTF_CSRF_HEADERS", ["X-CSRF-Token", "X-CSRFToken"])
+    csrf.init_app(app)
+    app.extensions["director.login_throttle"] = LoginThrottle(
+        max_failures=int(app.config.get("LOGIN_MAX_FAILURES", 5)),
+        window=float(app.config.get("LOGIN_WINDOW_SECONDS", 900)),
+        lock=float(app.config.get("LOGIN_LOCK_SECONDS", 300)),
+    )
+    try:  # the dealer tablets' device tokens (director/services/dealer_pairing.py)
+        from director.services.dealer_pairing import device_table  # noqa: PLC0415
+    except ImportError:  # pragma: no cover - before the dealer module exists
+        pass
+    else:
+        register_dealer_token_lookup(device_table)
+    app.before_request(_refuse_nul)
+    app.before_request(_check_csrf)
+    app.after_request(_headers)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError) -> Any:
+        from director.views.errors import answer  # noqa: PLC0415
+
+        return answer(400, "The form expired: reload the page and try again",
+                      {"csrf_token": "The form expired: reload the page and try again"})

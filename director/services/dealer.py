@@ -1,0 +1,1117 @@
+"""The dealer tablet's services: start a hand, apply its events, undo, finish.
+
+Each function is one unit of work (STYLE.md): load the hand row and its
+events, replay them through the engine (``director.poker.state.Hand``), apply
+the new event, write it, commit, then publish.  The database is the truth:
+a hand's state is the replay of its stored events that are not undone, so a
+server killed mid-hand resumes exactly where it was.  Every accepted event is
+committed (SQLite ``synchronous=FULL``) before the answer is built for the
+tablet, and an ``idempotency_key`` sent again gets the stored answer.
+
+Engine players are indices in PHH order; :class:`Seating` maps them to seat
+numbers and player names, and every sentence the tablet shows goes through
+:func:`Seating.words` so it names "Seat 3 (Ann)", never an index.
+
+Two writers on one hand: ``version`` (sent by the tablet) must match, and the
+row's version is bumped with a conditional UPDATE, so exactly one wins and the
+other gets :class:`Conflict` (a 409 with the current hand).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select, union_all, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+
+from director.db import db, utcnow
+from director.i18n import translate_violation
+from director.models.hands import DealerHand, HandEvent, HandLogEntry, HandRequest
+from director.models.seating import Player, Seat, SeatingTable
+from director.poker.cards import Card
+from director.poker.errors import RuleViolation
+from director.poker.events import (
+    Action,
+    ActionKind,
+    DealBoard,
+    DealHole,
+    Event,
+    Kill,
+    ManualAward,
+    Misdeal,
+    Muck,
+    Show,
+    event_from_json,
+    event_to_json,
+)
+from director.poker.games import Betting, Game
+from director.poker.pots import describe_awards
+from director.poker.state import Hand, HandConfig, Phase
+from director.services import Invalid, NotFound
+from director.services.clock import clock_json, get_tournament
+from director.services.events import events as broker
+
+LOG_SHOWN = 12
+CACHE_SIZE = 512
+_BOARD_COUNT = {"flop": 3, "turn": 1, "river": 1}
+
+
+class Illegal(Exception):
+    """The engine refused the event: ``message`` is its sentence (a 422)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Conflict(Exception):
+    """The tablet's version is stale, or a hand is already in progress (a 409)."""
+
+    def __init__(self, hand: dict[str, Any] | None, message: str) -> None:
+        super().__init__(message)
+        self.hand = hand
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A write's answer: the hand JSON and its HTTP status (a replay gets the original)."""
+
+    body: dict[str, Any]
+    status: int = 200
+    text: str | None = None          # the body already encoded (stored for retries)
+
+
+# ---------------------------------------------------------------- seats <-> indices
+
+_SEAT_WORD = re.compile(r"\b([Ss]eats?) (\d+(?:(?:, | and )\d+)*)")
+_PLAYER_WORD = re.compile(r"\b([Pp]layers?) (\d+(?:(?:, | and )\d+)*)")
+
+
+class Seating:
+    """The one place engine indices meet seats and names (``DealerHand.players``)."""
+
+    def __init__(self, players: Sequence[dict[str, Any]]) -> None:
+        self.players = list(players)
+        self.by_seat = {int(p["seat"]): i for i, p in enumerate(self.players)}
+
+    def seat(self, index: int) -> int:
+        return int(self.players[index]["seat"])
+
+    def name(self, index: int) -> str:
+        return str(self.players[index]["name"])
+
+    def label(self, index: int) -> str:
+        return _("Seat %(seat)s (%(name)s)", seat=self.seat(index), name=self.name(index))
+
+    def index(self, seat: int, field: str = "seat") -> int:
+        if seat not in self.by_seat:
+            raise Invalid({field: _("Seat %(seat)s is not in this hand", seat=seat)})
+        return self.by_seat[seat]
+
+    def _names(self, numbers: str, by_index: bool) -> str:
+        parts = re.split(r"(, | and )", numbers)
+        out = []
+        for part in parts:
+            if part.isdigit():
+                n = int(part)
+                index = n - 1 if by_index else self.by_seat.get(n)
+                if index is not None and 0 <= index < len(self.players):
+                    out.append(f"{self.seat(index)} ({self.name(index)})")
+                    continue
+            out.append(part)
+        return "".join(out)
+
+    def words(self, text: str, *, engine_players: bool = False) -> str:
+        """Name players in a sentence: "seat 3" -> "seat 3 (Ann)"; with
+        ``engine_players`` also "player 4" (an index + 1) -> "seat 7 (Bo)"."""
+        text = _SEAT_WORD.sub(lambda m: f"{m.group(1)} {self._names(m.group(2), False)}", text)
+        if engine_players:
+            def player(m: re.Match[str]) -> str:
+                word = "Seat" if m.group(1)[0] == "P" else "seat"
+                if m.group(1).endswith("s"):
+                    word += "s"
+                return f"{word} {self._names(m.group(2), True)}"
+            text = _PLAYER_WORD.sub(player, text)
+        return text
+
+
+# ---------------------------------------------------------------- loading
+
+# One writer at a time in this process: SQLite takes one writer anyway, and a writer
+# that finds the database busy sleeps in growing steps (its busy handler) instead of
+# queueing.  Held only from the version bump to the commit.
+_WRITE_LOCK = threading.Lock()
+
+_cache: OrderedDict[tuple[str, int, int], Hand] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _cached(row: DealerHand) -> Hand:
+    """The engine hand of ``row`` at its version: the replay of its live events."""
+    key = (_db_key(), row.id, row.version)
+    with _cache_lock:
+        hand = _cache.get(key)
+        if hand is not None:
+            _cache.move_to_end(key)
+            return hand
+    events = db.session.scalars(select(HandEvent.event).where(
+        HandEvent.hand_id == row.id, HandEvent.undone.is_(False)).order_by(HandEvent.seq)).all()
+    hand = Hand.replay(HandConfig.from_json(row.config), [event_from_json(e) for e in events])
+    _remember(row.id, row.version, hand)
+    return hand
+
+
+def _db_key() -> str:
+    """Which database: the cache must never mix two apps' hand ids (tests, several apps)."""
+    return str(db.engine.url)
+
+
+def _remember(hand_id: int, version: int, hand: Hand,
+              log: list[dict[str, Any]] | None = None) -> None:
+    with _cache_lock:
+        key = (_db_key(), hand_id, version)
+        _cache[key] = hand
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+        if log is not None:
+            _logs[key] = log
+            while len(_logs) > CACHE_SIZE:
+                _logs.popitem(last=False)
+
+
+def get_table(table_id: int) -> SeatingTable:
+    table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
+    if table is None:
+        raise NotFound(_("There is no table %(id)s", id=table_id))
+    return table
+
+
+def table_tournament(table_id: int) -> int:
+    """The tournament of a table (in play, or one that dealt hands before it broke)."""
+    table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
+    if table is not None:
+        return table.tournament_id
+    tid = db.session.scalar(select(DealerHand.tournament_id).where(DealerHand.table_id == table_id))
+    if tid is None:
+        raise NotFound(_("There is no table %(id)s", id=table_id))
+    return int(tid)
+
+
+def latest_hand(table_id: int) -> DealerHand | None:
+    return db.session.scalar(select(DealerHand).where(DealerHand.table_id == table_id)
+                             .order_by(DealerHand.number.desc()).limit(1))
+
+
+def get_hand(hand_id: int) -> DealerHand:
+    row = db.session.get(DealerHand, hand_id) if 0 < hand_id < 2**63 else None
+    if row is None:
+        raise NotFound(_("There is no hand %(id)s", id=hand_id))
+    return row
+
+
+def engine_hand(row: DealerHand) -> Hand:
+    return _cached(row)
+
+
+# ---------------------------------------------------------------- the hand as JSON
+
+def _money(value: int) -> str:
+    return f"{value:,}"
+
+
+def _card(card: Card | None) -> str:
+    return "??" if card is None else str(card)
+
+
+_SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def _card_words(card: Card | None) -> str:
+    if card is None:
+        return "?"
+    return f"{card.symbol} ({_(_SUITS[card.suit])})"
+
+
+def _seat_status(hand: Hand, i: int, dead: set[int]) -> str:
+    if hand.misdealt:
+        return "misdeal"
+    if i in dead and hand.folded[i]:
+        return "dead"
+    if hand.folded[i]:
+        return "folded"
+    if hand.all_in[i] and not hand.finished:
+        return "all_in"
+    return "active"
+
+
+def _buttons(hand: Hand) -> list[dict[str, Any]]:
+    """The big buttons, each with its exact number: Fold, Call 200, Min raise to 400, ..."""
+    legal = hand.legal()
+    p = hand.to_act
+    if p is None:
+        return []
+    out: list[dict[str, Any]] = []
+    bet_word = hand.current_bet > hand.bets[p] or (hand.current_bet > 0 and hand.street.value == "pre-flop")
+    if legal.bring_in:
+        out.append({"action": "bring_in", "amount": None,
+                    "label": _("Bring in %(amount)s", amount=_money(hand.config.bring_in))})
+        if legal.complete_to is not None:
+            out.append({"action": "complete", "amount": legal.complete_to,
+                        "label": _("Complete to %(amount)s", amount=_money(legal.complete_to))})
+        if legal.fold:
+            out.append({"action": "fold", "amount": None, "label": _("Fold")})
+        return out
+    out.append({"action": "fold", "amount": None, "label": _("Fold")})
+    if legal.check:
+        out.append({"action": "check", "amount": None, "label": _("Check")})
+    elif legal.call is not None:
+        all_in = legal.all_in_to is not None and hand.bets[p] + legal.call >= legal.all_in_to
+        label = _("Call %(amount)s (all-in)", amount=_money(legal.call)) if all_in \
+            else _("Call %(amount)s", amount=_money(legal.call))
+        out.append({"action": "call", "amount": None, "label": label})
+    fixed = hand.config.game.betting is Betting.FIXED_LIMIT
+    if legal.min_to is not None:
+        if legal.complete_to is not None and hand.config.game.is_stud:
+            out.append({"action": "complete", "amount": legal.complete_to,
+                        "label": _("Complete to %(amount)s", amount=_money(legal.complete_to))})
+        elif fixed:
+            label = _("Raise to %(amount)s", amount=_money(legal.min_to)) if bet_word \
+                else _("Bet %(amount)s", amount=_money(legal.min_to))
+            out.append({"action": "raise" if bet_word else "bet", "amount": legal.min_to, "label": label})
+        else:
+            if bet_word:
+                out.append({"action": "raise", "amount": legal.min_to,
+                            "label": _("Min raise to %(amount)s", amount=_money(legal.min_to))})
+            else:
+                out.append({"action": "bet", "amount": legal.min_to,
+                            "label": _("Min bet %(amount)s", amount=_money(legal.min_to))})
+            if legal.pot_to is not None and legal.pot_to > legal.min_to \
+                    and legal.pot_to != legal.all_in_to:
+                label = _("Pot: raise to %(amount)s", amount=_money(legal.pot_to)) if bet_word \
+                    else _("Pot: bet %(amount)s", amount=_money(legal.pot_to))
+                out.append({"action": "raise" if bet_word else "bet", "amount": legal.pot_to,
+                            "label": label})
+        if legal.all_in_to is not None and legal.max_to == legal.all_in_to \
+                and legal.all_in_to > legal.min_to or (legal.all_in_to == legal.min_to and not fixed
+                                                       and legal.max_to == legal.all_in_to
+                                                       and legal.min_to != legal.pot_to):
+            out.append({"action": "all_in", "amount": legal.all_in_to,
+                        "label": _("All-in %(amount)s", amount=_money(legal.all_in_to))})
+    return out
+
+
+def _prompt(hand: Hand, seating: Seating, row: DealerHand) -> str:
+    """What the dealer does next, in one sentence."""
+    if hand.misdealt:
+        return _("Misdeal: the hand is void and every chip goes back. Redeal with the same button.")
+    if hand.finished:
+        return _("The hand is over. Push the pots, then start the next hand.")
+    awaiting = hand.awaiting
+    p = hand.to_act
+    legal = hand.legal()
+    if p is not None and legal.bring_in:
+        up = hand.up_cards(p)
+        return _("%(who)s has the lowest up-card, %(card)s: bring in %(amount)s, complete or fold",
+                 who=seating.label(p), card=_card_words(up[0] if up else None),
+                 amount=_money(hand.config.bring_in))
+    if p is not None:
+        if hand.config.game.is_stud and hand.street.value != "third street" and not any(hand.bets):
+            up = [c for c in hand.up_cards(p) if c is not None]
+            return _("%(who)s has the high hand showing (%(cards)s) and acts first",
+                     who=seating.label(p), cards=" ".join(c.symbol for c in up))
+        return _("%(who)s to act", who=seating.label(p))
+    if awaiting == "board":
+        street = {"flop": _("the flop"), "turn": _("the turn"), "river": _("the river")}[hand.street.value]
+        return _("Burn and deal %(street)s", street=street)
+    if awaiting == "street":
+        return _("Deal %(street)s and enter every up-card", street=_(hand.street.value))
+    if awaiting == "showdown":
+        order = hand.showdown_order()
+        if hand.showdown_at_once:
+            return _("Showdown: a player is all-in, every hand is turned face up (TDA 16)")
+        return _("Showdown: %(who)s shows first (TDA 16/17)", who=seating.label(order[0])) if order \
+            else _("Showdown")
+    if hand.config.game.is_stud and p is None and hand.phase is Phase.BETTING:
+        return _("Enter the up-cards: the engine names who acts first")
+    return ""
+
+
+def _awards(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[str]]:
+    if not hand.finished or hand.misdealt:
+        return [], []
+    awards = hand.awards()
+    out = [{"pot": a.pot_name, "pot_amount": a.pot_amount, "half": a.half,
+            "seat": seating.seat(a.player), "name": seating.name(a.player),
+            "amount": a.amount, "hand": a.hand_name, "odd_chips": a.odd_chips} for a in awards]
+    sentences = [seating.words(s, engine_players=True) for s in describe_awards(awards)]
+    odd = [a for a in awards if a.odd_chips]
+    by_pot: dict[str, list[str]] = {}
+    for a in odd:
+        by_pot.setdefault(a.pot_name, []).append(
+            _("odd chip (%(chips)s) to seat %(seat)s (%(name)s), %(half)s", chips=a.odd_chips,
+              seat=seating.seat(a.player), name=seating.name(a.player), half=_(a.half)))
+    for i, sentence in enumerate(sentences):
+        for pot, notes in by_pot.items():
+            if sentence.startswith(pot + " "):
+                sentences[i] = sentence + "; " + "; ".join(notes)
+    return out, sentences
+
+
+def _log_json(entries: Iterable[HandLogEntry]) -> list[dict[str, Any]]:
+    return [{"at": e.at.isoformat().replace("+00:00", "Z"), "who": e.who, "text": e.text}
+            for e in entries]
+
+
+_logs: OrderedDict[tuple[str, int, int], list[dict[str, Any]]] = OrderedDict()
+
+
+def recent_log(hand_id: int, version: int | None = None) -> list[dict[str, Any]]:
+    """The hand's last log lines, newest first (from memory when this version's are known)."""
+    if version is not None:
+        with _cache_lock:
+            known = _logs.get((_db_key(), hand_id, version))
+        if known is not None:
+            return known
+    return _log_json(db.session.scalars(select(HandLogEntry).where(HandLogEntry.hand_id == hand_id)
+                                        .order_by(HandLogEntry.id.desc()).limit(LOG_SHOWN)).all())
+
+
+def hand_json(row: DealerHand, hand: Hand | None = None,
+              log: list[dict[str, Any]] | None = None, version: int | None = None) -> dict[str, Any]:
+    """The tablet's view of the hand (the API contract plus what the screen shows)."""
+    hand = hand or _cached(row)
+    seating = Seating(row.players)
+    dead = set(hand.config.dead_players)
+    legal = hand.legal()
+    p = hand.to_act
+    shown = hand.hole_cards
+    seats = []
+    for i in range(len(seating.players)):
+        cards: list[str] = []
+        if hand.config.game.is_stud or any(c is not None for c in shown[i]):
+            cards = [_card(c) for c in shown[i]]
+        seats.append({
+            "seat": seating.seat(i), "name": seating.name(i),
+            "player_id": seating.players[i].get("player_id"),
+            "stack": hand.stacks[i], "bet": hand.bets[i], "status": _seat_status(hand, i, dead),
+            "cards": cards,
+            "up_cards": [_card(c) for c in hand.up_cards(i)] if hand.config.game.is_stud else [],
+        })
+    awards, award_text = _awards(hand, seating)
+    order = [seating.seat(i) for i in hand.showdown_order()] \
+        if hand.awaiting == "showdown" else []
+    level = row.level or {}
+    return {
+        "hand_id": row.id,
+        "version": row.version if version is None else version,
+        "game": row.game,
+        "to_act": seating.seat(p) if p is not None else None,
+        "legal": {"fold": legal.fold, "check": legal.check, "call": legal.call,
+                  "min_to": legal.min_to, "max_to": legal.max_to, "pot_to": legal.pot_to,
+                  "all_in_to": legal.all_in_to, "bring_in": legal.bring_in,
+                  "complete_to": legal.complete_to},
+        "pots": [{"name": pot.name, "amount": pot.amount,
+                  "eligible": [seating.seat(i) for i in pot.eligible]} for pot in hand.pots()],
+        "seats": seats,
+        "board": [_card(c) for c in hand.board],
+        "finished": hand.finished,
+        "awards": awards,
+        # beyond the contract: what the tablet shows
+        "table_id": row.table_id, "table_number": row.table_number, "hand_number": row.number,
+        "game_label": _(Game(row.game).label),
+        "level": {"level_number": level.get("level_number"), "stakes_label": level.get("stakes_label"),
+                  "index": level.get("index")},
+        "positions": row.positions or {},
+        "to_act_name": seating.name(p) if p is not None else None,
+        "street": hand.street.value, "phase": hand.phase.value, "awaiting": hand.awaiting,
+        "misdeal": hand.misdealt, "pot_total": hand.pot_total, "current_bet": hand.current_bet,
+        "buttons": _buttons(hand),
+        "prompt": _prompt(hand, seating, row),
+        "showdown_order": order,
+        "showdown_at_once": bool(order) and hand.showdown_at_once,
+        "award_text": award_text,
+        "clock_call": row.clock_call,
+        "can_undo": bool(hand.events),
+        "log": recent_log(row.id, row.version) if log is None else log,
+    }
+
+
+def current(table_id: int) -> dict[str, Any]:
+    """GET: the table's current (latest) hand, or 404 when none was dealt yet."""
+    get_table_or_history(table_id)
+    row = latest_hand(table_id)
+    if row is None:
+        raise NotFound(_("No hand has been dealt at this table yet"))
+    return hand_json(row)
+
+
+def get_table_or_history(table_id: int) -> None:
+    table_tournament(table_id)
+
+
+# ---------------------------------------------------------------- starting a hand
+
+def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions: dict[str, Any],
+                  absent: list[int], game: Game) -> HandConfig:
+    """The engine's HandConfig: stacks in PHH order, forced bets from the level."""
+    n = len(order)
+    stacks = tuple(int(p["chips"]) for p in order)
+    seat_numbers = tuple(int(p["seat"]) for p in order)
+    dead = tuple(i for i, p in enumerate(order) if int(p["seat"]) in absent)
+    ante = int(level.get("ante") or 0)
+    if game.is_stud:
+        return HandConfig(game=game, starting_stacks=stacks, antes=(ante,) * n if ante else (),
+                          bring_in=int(level.get("bring_in") or 0),
+                          small_bet=int(level.get("small_bet") or 0),
+                          big_bet=int(level.get("big_bet") or 0),
+                          dead_players=dead, seats=seat_numbers)
+    sb, bb = int(level.get("small_blind") or 0), int(level.get("big_blind") or 0)
+    blinds = [0] * n
+    antes = [0] * n
+    for i, p in enumerate(order):
+        if p["seat"] == positions.get("small_blind"):
+            blinds[i] = sb
+        if p["seat"] == positions.get("big_blind"):
+            blinds[i] = bb
+    bba = bool(level.get("big_blind_ante"))
+    if ante:
+        for i, p in enumerate(order):
+            if not bba or p["seat"] == positions.get("big_blind"):
+                antes[i] = ante
+    if n == 2:  # PHH heads-up: forced bets listed SB, BB; the engine reverses them
+        blinds.reverse()
+        antes.reverse()
+    fixed = game.betting is Betting.FIXED_LIMIT
+    return HandConfig(
+        game=game, starting_stacks=stacks, antes=tuple(antes), blinds_or_straddles=tuple(blinds),
+        small_bet=int(level.get("small_bet") or 0) if fixed else 0,
+        big_bet=int(level.get("big_bet") or 0) if fixed else 0,
+        min_bet=0 if fixed else bb, ante_trimming=not bba,
+        small_blind=sb or None, big_blind=(bb or None) if not fixed else None,
+        dead_players=dead, seats=seat_numbers)
+
+
+def _table_state(table: SeatingTable, seated: dict[int, tuple[Player, bool]]) -> Any:
+    """The pure ``TableState`` of this one table (as ``seating.load_layout`` builds it)."""
+    from director.tournament.seating import SeatedPlayer, TableState  # noqa: PLC0415
+
+    return TableState(number=table.number, size=table.size,
+                      seats={s: SeatedPlayer(p.id, p.name, w) for s, (p, w) in seated.items()},
+                      button_seat=table.button_seat, sb_seat=table.sb_seat, bb_seat=table.bb_seat,
+                      game_is_stud=bool(table.game_is_stud),
+                      vacated=tuple(int(v) for v in (table.vacated or ())))
+
+
+def _seated(table: SeatingTable) -> dict[int, tuple[Player, bool]]:
+    rows = db.session.execute(select(Seat, Player).join(Player, Player.id == Seat.player_id)
+                              .where(Seat.table_id == table.id)).all()
+    return {seat.seat: (player, bool(seat.waiting)) for seat, player in rows}
+
+
+def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
+    """Deal the next hand at the table: seats and button from the seating, forced
+    bets from the clock's current level (TDA RP-7); absent seats are dead (TDA 30).
+    After a misdeal the hand is redealt with the same button (TDA 35)."""
+    from director.tournament.seating import deal_hand  # noqa: PLC0415
+
+    table = get_table(table_id)
+    tournament_id = table.tournament_id
+    last = latest_hand(table_id)
+    if last is not None and last.status == "playing":
+        raise Conflict(hand_json(last), _("Hand %(n)s is still being played: finish it, undo, "
+                                          "or call a misdeal first", n=last.number))
+    tournament = get_tournament(tournament_id)
+    now = utcnow()
+    clock = clock_json(tournament, now)
+    level = clock.get("level") or {}
+    if level.get("is_break") or not level.get("game"):
+        raise Invalid({"level": _("The clock is on a break: no hand is dealt")})
+    game = Game(level["game"])
+    seated = _seated(table)
+    redeal = last is not None and last.status == "misdeal"
+    if redeal and last is not None:
+        positions = dict(last.positions or {})
+    elif game.is_stud:
+        positions = {}
+    else:
+        try:
+            dealt = deal_hand(_table_state(table, seated))
+        except (RuleViolation, KeyError, ValueError) as exc:
+            raise Invalid({"table": str(exc)}) from None
+        positions = {"button": dealt.button_seat, "small_blind": dealt.sb_seat,
+                     "big_blind": dealt.bb_seat}
+        waiting = {s: (dealt.seats[s].waiting if s in dealt.seats else w)
+                   for s, (pl, w) in seated.items()}
+        seated = {s: (pl, waiting[s]) for s, (pl, w) in seated.items()}
+    playing = {s: pl for s, (pl, waiting) in seated.items() if not waiting and pl.chips > 0
+               and pl.status == "active"}
+    for number in absent_seats:
+        if number not in playing:
+            raise Invalid({"absent_seats": _("Nobody plays this hand in seat %(seat)s", seat=number)})
+    if len(playing) < 2:
+        raise Invalid({"table": _("A hand needs at least two players with chips at the table")})
+    size = table.size
+    if game.is_stud:
+        seats_in_order = sorted(playing)
+    else:
+        button = int(positions.get("button") or max(playing))
+        seats_in_order = sorted(playing, key=lambda s: (s - button - 1) % size)
+    order = [{"seat": s, "player_id": playing[s].id, "name": playing[s].name,
+              "chips": playing[s].chips} for s in seats_in_order]
+    try:
+        config = _level_config(level, order, positions, absent_seats, game)
+        Hand.start(config)
+    except RuleViolation as exc:
+        raise Invalid({"level": translate_violation(exc)}) from None
+    with _WRITE_LOCK:
+        if not redeal and not game.is_stud:
+            # The button moves on (TDA 32), in this transaction: the table's row only, so
+            # that hands starting at fifty tables at once do not queue on the tournament.
+            table.button_seat = positions["button"]
+            table.sb_seat = positions["small_blind"]
+            table.bb_seat = positions["big_blind"]
+            for seat_row in db.session.scalars(select(Seat).where(Seat.table_id == table.id)):
+                if seat_row.seat in waiting:
+                    seat_row.waiting = waiting[seat_row.seat]
+        number = (last.number + 1) if last is not None else 1
+        row = DealerHand(tournament_id=tournament_id, table_id=table_id, table_number=table.number,
+                         number=number, game=game.value, config=config.to_json(),
+                         players=[{k: p[k] for k in ("seat", "player_id", "name")} for p in order],
+                         level=level, positions=positions, status="playing", version=1,
+                         started_at=now)
+        db.session.add(row)
+        db.session.flush()
+        text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=number,
+                 game=_(game.label), level=level.get("level_number"), stakes=level.get("stakes_label"))
+        if positions.get("button"):
+            text += "; " + _("button seat %(seat)s", seat=positions["button"])
+        if redeal:
+            text += "; " + _("redeal after the misdeal, same button")
+        if absent_seats:
+            text += "; " + _("absent: seat %(seats)s", seats=", ".join(str(s) for s in absent_seats))
+        db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
+        db.session.commit()
+    _publish(row)
+    return Answer(hand_json(row), 201)
+
+
+def next_hand(table_id: int) -> dict[str, Any]:
+    """Who will be dealt in next, and where the button and blinds go (before "Deal")."""
+
+    table = get_table(table_id)
+    last = latest_hand(table_id)
+    tournament = get_tournament(table.tournament_id)
+    level = clock_json(tournament, utcnow()).get("level") or {}
+    seated = _seated(table)
+    positions: dict[str, Any] = {}
+    if last is not None and last.status == "misdeal":
+        positions = dict(last.positions or {})
+    elif level.get("game") and not Game(level["game"]).is_stud:
+        upcoming = _table_state(table, seated).upcoming()
+        if upcoming is not None:
+            positions = {"button": upcoming.button, "small_blind": upcoming.small_blind,
+                         "big_blind": upcoming.big_blind}
+    seats = [{"seat": s, "name": p.name, "chips": p.chips, "waiting": w}
+             for s, (p, w) in sorted(seated.items()) if p.status == "active" and p.chips > 0]
+    label = ""
+    if level:
+        label = _("Level %(n)s", n=level.get("level_number")) + " · " + str(level.get("stakes_label") or "")
+    return {"table_id": table_id, "table_number": table.number, "seats": seats,
+            "positions": positions, "level": label, "is_break": bool(level.get("is_break")),
+            "hand_in_progress": last is not None and last.status == "playing"}
+
+
+# ---------------------------------------------------------------- applying events
+
+def _encode(body: dict[str, Any]) -> str:
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+
+
+def _stored_answer(key: str | None, table_id: int) -> Answer | None:
+    """The answer a write with this idempotency key got (one query over both tables)."""
+    if key is None:
+        return None
+    events = select(HandEvent.response.label("response"), DealerHand.table_id.label("table_id")) \
+        .join(DealerHand, DealerHand.id == HandEvent.hand_id).where(HandEvent.idempotency_key == key)
+    others = select(HandRequest.response.label("response"), DealerHand.table_id.label("table_id")) \
+        .join(DealerHand, DealerHand.id == HandRequest.hand_id).where(HandRequest.idempotency_key == key)
+    stored = db.session.execute(union_all(events, others)).first()
+    if stored is None:
+        return None
+    response, owner = stored
+    if owner != table_id:
+        raise Invalid({"idempotency_key": _("This idempotency_key was used at another table")})
+    if response is None:
+        return None
+    return Answer(json.loads(response), text=response)
+
+
+def _open_hand(table_id: int, version: int | None) -> DealerHand:
+    row = latest_hand(table_id)
+    if row is None:
+        table_tournament(table_id)          # 404 for an unknown table
+        raise NotFound(_("No hand has been dealt at this table yet"))
+    if version is not None and version != row.version:
+        raise Conflict(hand_json(row), _("The hand changed on another screen: here it is as it stands"))
+    return row
+
+
+def _bump(row: DealerHand, events: int = 0) -> int:
+    """The optimistic lock: exactly one writer moves the hand from its version.
+    Reserves ``events`` sequence numbers; returns the first one."""
+    result = db.session.execute(update(DealerHand).where(
+        DealerHand.id == row.id, DealerHand.version == row.version)
+        .values(version=row.version + 1, last_seq=DealerHand.last_seq + events)
+        .returning(DealerHand.last_seq).execution_options(synchronize_session=False)).first()
+    if result is None:
+        db.session.rollback()
+        raise _Lost()
+    set_committed_value(row, "version", row.version + 1)
+    set_committed_value(row, "last_seq", int(result[0]))
+    return int(result[0]) - events + 1
+
+
+class _Lost(Exception):
+    """Another writer moved the hand first."""
+
+
+def describe_event(event: Event, seating: Seating) -> str:
+    """The audit log's sentence for an event, naming seats and players."""
+    if isinstance(event, Action):
+        who = seating.label(event.player)
+        amount = f" {_money(event.amount)}" if event.amount is not None else ""
+        word = {"fold": _("folds"), "check": _("checks"), "call": _("calls"), "bet": _("bets"),
+                "raise": _("raises to"), "complete": _("completes to"), "bring_in": _("brings in"),
+                "all_in": _("is all-in")}[event.action.value]
+        return f"{who} {word}{amount}"
+    if isinstance(event, DealBoard):
+        return _("Board: %(cards)s", cards=" ".join(_card(c) for c in event.cards))
+    if isinstance(event, DealHole):
+        return _("%(who)s dealt %(cards)s", who=seating.label(event.player),
+                 cards=" ".join(_card(c) for c in event.cards))
+    if isinstance(event, Show):
+        return _("%(who)s shows %(cards)s", who=seating.label(event.player),
+                 cards=" ".join(_card(c) for c in event.cards))
+    if isinstance(event, Muck):
+        return _("%(who)s mucks", who=seating.label(event.player))
+    if isinstance(event, Kill):
+        return _("%(who)s: hand killed (%(reason)s)", who=seating.label(event.player), reason=event.reason)
+    if isinstance(event, ManualAward):
+        return _("Pots awarded by hand")
+    if isinstance(event, Misdeal):
+        return _("Misdeal (%(reason)s)", reason=event.reason or _("called by the dealer"))
+    return _("%(who)s checked by the clock", who=seating.label(getattr(event, "player", 0)))
+
+
+def apply_events(table_id: int, make: Any, *, version: int | None, key: str | None,
+                 who: str = "dealer", note: str | None = None) -> Answer:
+    """Apply the events ``make(hand, seating)`` returns, as one write.
+
+    The events are committed before the answer is returned; the answer is
+    stored with them for a retry of the same ``key``.  Raises ``Illegal`` with
+    the engine's sentence, ``Conflict`` for a stale ``version``.
+    """
+    row = latest_hand(table_id)
+    if version is None or row is None or row.version != version:
+        # A retry of a write that was applied has a stale version: answer it as before.
+        stored = _stored_answer(key, table_id)
+        if stored is not None:
+            return stored
+        row = _open_hand(table_id, version)
+    hand = _cached(row)
+    seating = Seating(row.players)
+    new_events: list[Event] = list(make(hand, seating))
+    new = hand
+    try:
+        for event in new_events:
+            new = new.apply(event)
+    except RuleViolation as exc:
+        db.session.rollback()
+        raise Illegal(seating.words(translate_violation(exc))) from None
+    was_finished = row.status != "playing"
+    log = recent_log(row.id, row.version)
+    now = utcnow()
+    texts = [describe_event(event, seating) for event in new_events] + ([note] if note else [])
+    busted: list[int] = []
+    if new.finished and not was_finished:
+        busted, sentences = _finish(row, new)
+        texts += sentences
+    log = (_log_json(HandLogEntry(at=now, who=who if i < len(new_events) + bool(note) else "engine", text=t)
+                     for i, t in reversed(list(enumerate(texts)))) + log)[:LOG_SHOWN]
+    body = hand_json(row, new, log, version=row.version + 1)
+    text = _encode(body)
+    # Everything is known: now take the lock, write and commit, quickly.
+    with _WRITE_LOCK:
+        try:
+            seq = _bump(row, len(new_events)) - 1
+        except _Lost:
+            stored = _stored_answer(key, table_id)
+            if stored is not None:
+                return stored
+            raise Conflict(hand_json(latest_hand(table_id) or row),
+                           _("The hand changed on another screen: here it is as it stands")) from None
+        _remember(row.id, row.version, new, log)
+        event_rows = []
+        for event in new_events:
+            seq += 1
+            event_rows.append(HandEvent(hand_id=row.id, seq=seq, event=event_to_json(event), created_at=now))
+        if key is not None and event_rows:
+            event_rows[-1].idempotency_key = key
+            event_rows[-1].response = text
+        elif key is not None:
+            db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=text))
+        db.session.add_all(event_rows)
+        db.session.add_all(HandLogEntry(hand_id=row.id, at=now, text=t,
+                                        who=who if i < len(new_events) + bool(note) else "engine")
+                           for i, t in enumerate(texts))
+        tournament_id, hand_id, version = row.tournament_id, row.id, row.version
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            stored = _stored_answer(key, table_id)
+            if stored is not None:
+                return stored
+            raise Conflict(hand_json(latest_hand(table_id) or row),
+                           _("The hand changed on another screen: here it is as it stands")) from None
+    if busted:
+        _after_finish(row, busted)          # eliminations publish the seating and the clock
+    elif new.finished and not was_finished:
+        _publish_chips(tournament_id)
+    broker().publish(tournament_id, "dealer", {"table_id": table_id, "hand_id": hand_id, "version": version})
+    return Answer(body, text=text)
+
+
+def _finish(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]]:
+    """The hand is over: every player's chips follow it (in this transaction).
+    Returns the ids of players left with no chips, and the award sentences to log."""
+    with db.session.no_autoflush:   # nothing is written before the caller takes the write lock
+        return _finish_unflushed(row, hand)
+
+
+def _finish_unflushed(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]]:
+    row.status = "misdeal" if hand.misdealt else "finished"
+    row.finished_at = utcnow()
+    row.clock_call = None
+    start = hand.config.starting_stacks
+    final = hand.stacks
+    deltas: dict[str, int] = {}
+    busted = []
+    for i, p in enumerate(row.players):
+        delta = final[i] - start[i]
+        player = db.session.get(Player, p["player_id"])
+        if player is None:
+            continue
+        if delta:
+            player.chips = max(0, player.chips + delta)
+            deltas[str(player.id)] = delta
+        if player.chips == 0 and player.status == "active":
+            busted.append(player.id)
+    row.chips_applied = deltas
+    sentences = [] if hand.misdealt else _awards(hand, Seating(row.players))[1]
+    return busted, sentences
+
+
+def _after_finish(row: DealerHand, busted: list[int]) -> None:
+    """After the commit: busted players are eliminated (finishing places, balancing)."""
+    if not busted:
+        return
+    from director.services import seating as seating_service  # noqa: PLC0415
+
+    config = HandConfig.from_json(row.config)
+    starting = {p["player_id"]: config.starting_stacks[i] for i, p in enumerate(row.players)}
+    try:
+        seating_service.eliminate(row.tournament_id, busted, starting_chips=starting)
+    except Invalid as exc:  # already out, or not seated any more: nothing to do
+        db.session.rollback()
+        _log_now(row.id, "engine", str(exc))
+
+
+def _publish_chips(tournament_id: int) -> None:
+    """The chip counts changed: the seating screens and the projector hear of it."""
+    from director.services import seating as seating_service  # noqa: PLC0415
+
+    seating_service.publish(tournament_id)
+
+
+def _log_now(hand_id: int, who: str, text: str) -> None:
+    db.session.add(HandLogEntry(hand_id=hand_id, who=who, text=text))
+    db.session.commit()
+
+
+def _unfinish(row: DealerHand) -> None:
+    """Reopen a finished hand: take back the chips it moved (refused once a player it
+    busted has been eliminated: the director corrects that on the seating page)."""
+    deltas = row.chips_applied or {}
+    for pid, delta in deltas.items():
+        player = db.session.get(Player, int(pid))
+        if player is None:
+            continue
+        if player.status != "active":
+            db.session.rollback()
+            raise Illegal(_("%(name)s was eliminated by this hand: the director must correct it "
+                            "from the seating page", name=player.name))
+        player.chips = max(0, player.chips - int(delta))
+    row.chips_applied = None
+    row.status = "playing"
+    row.finished_at = None
+
+
+def _publish(row: DealerHand) -> None:
+    broker().publish(row.tournament_id, "dealer",
+                     {"table_id": row.table_id, "hand_id": row.id, "version": row.version})
+
+
+# ---------------------------------------------------------------- the endpoints' services
+
+def act(table_id: int, seat: int, kind: ActionKind, amount: int | None, *,
+        version: int | None, key: str | None, who: str = "dealer") -> Answer:
+    def make(hand: Hand, seating: Seating) -> list[Event]:
+        p = seating.index(seat)
+        to = amount
+        if kind is ActionKind.ALL_IN:
+            to = None
+        if kind in (ActionKind.BET, ActionKind.RAISE) and to is None:
+            raise Invalid({"amount": _("Say the amount: a bet or raise is to a total")})
+        return [Action(p, kind, to)]
+    return apply_events(table_id, make, version=version, key=key, who=who)
+
+
+def deal_board(table_id: int, cards: tuple[Card | None, ...] | None, *,
+               version: int | None, key: str | None, who: str = "dealer") -> Answer:
+    def make(hand: Hand, seating: Seating) -> list[Event]:
+        if cards is not None:
+            return [DealBoard(cards)]
+        if hand.config.game.is_stud:
+            return [DealBoard((None,))]
+        count = _BOARD_COUNT.get(hand.street.value, 1)
+        return [DealBoard((None,) * count)]
+    return apply_events(table_id, make, version=version, key=key, who=who)
+
+
+def deal_cards(table_id: int, by_seat: dict[int, tuple[Card | None, ...]] | None, *,
+               version: int | None, key: str | None, who: str = "dealer") -> Answer:
+    """Stud streets (the up-cards) or Omaha hole cards; ``None``: every live player's
+    cards dealt unseen (stud 7th street)."""
+    def make(hand: Hand, seating: Seating) -> list[Event]:
+        if by_seat is None:
+            if not hand.config.game.is_stud:
+                raise Invalid({"cards": _("Enter the cards per seat")})
+            return [DealHole(i, (None,)) for i in range(len(seating.players)) if not hand.folded[i]]
+        out: list[Event] = []
+        for number in sorted(by_seat, key=lambda s: seating.index(s, "cards")):
+            p = seating.index(number, "cards")
+            cards = by_seat[number]
+            if hand.config.game.is_stud and hand.street.value == "third street" and len(cards) == 1:
+                cards = (None, None, *cards)
+            out.append(DealHole(p, cards))
+        return out
+    return apply_events(table_id, make, version=version, key=key, who=who)
+
+
+def show(table_id: int, seat: int, cards: tuple[Card | None, ...], *,
+         version: int | None, key: str | None, who: str = "dealer") -> Answer:
+    return apply_events(table_id, lambda h, s: [Show(s.index(seat), cards)],
+                        version=version, key=key, who=who)
+
+
+def muck(table_id: int, seat: int, *, version: int | None, key: str | None,
+         who: str = "dealer") -> Answer:
+    return apply_events(table_id, lambda h, s: [Muck(s.index(seat))], version=version, key=key, who=who)
+
+
+def award(table_id: int, high: list[list[int]], low: list[list[int]], *,
+          version: int | None, key: str | None, who: str = "dealer") -> Answer:
+    def make(hand: Hand, seating: Seating) -> list[Event]:
+        if not high:
+            raise Invalid({"high": _("Name the winner of the high hand")})
+        return [ManualAward(tuple(tuple(seating.index(x, "high") for x in g) for g in high),
+                            tuple(tuple(seating.index(x, "low") for x in g) for g in low))]
+    return apply_events(table_id, make, version=version, key=key, who=who)
+
+
+def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dealer") -> Answer:
+    """Take back the last event of the table's latest hand (before the next hand starts)."""
+    stored = _stored_answer(key, table_id)
+    if stored is not None:
+        return stored
+    row = _open_hand(table_id, version)
+    last = db.session.scalar(select(HandEvent).where(
+        HandEvent.hand_id == row.id, HandEvent.undone.is_(False)).order_by(HandEvent.seq.desc()).limit(1))
+    if last is None:
+        raise Illegal(_("Nothing to undo: no action has been recorded in this hand"))
+    seating = Seating(row.players)
+    text = describe_event(event_from_json(last.event), seating)
+    reopened = row.status != "playing"
+    if reopened:
+        _unfinish(row)
+    try:
+        _bump(row)
+    except _Lost:
+        stored = _stored_answer(key, table_id)
+        if stored is not None:
+            return stored
+        raise Conflict(hand_json(latest_hand(table_id) or row),
+                       _("The hand changed on another screen: here it is as it stands")) from None
+    last.undone = True
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_("Undo: %(what)s", what=text)))
+    db.session.flush()
+    body = hand_json(row)
+    if key is not None:
+        db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body)))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        stored = _stored_answer(key, table_id)
+        if stored is not None:
+            return stored
+        raise Conflict(hand_json(latest_hand(table_id) or row),
+                       _("The hand changed on another screen: here it is as it stands")) from None
+    if reopened:
+        _publish_chips(row.tournament_id)
+    _publish(row)
+    return Answer(body)
+
+
+def correct_hand(hand_id: int, events_json: list[Any]) -> Answer:
+    """The director corrects a finished hand: its events are replaced, the hand is
+    replayed, and the players' chips move by the difference."""
+    row = get_hand(hand_id)
+    if row.status == "playing":
+        raise Illegal(_("The hand is still being played: use undo on the tablet"))
+    config = HandConfig.from_json(row.config)
+    try:
+        new_events = [event_from_json(e) for e in events_json]
+        new = Hand.replay(config, new_events)
+    except (RuleViolation, TypeError, ValueError, AttributeError) as exc:
+        message = translate_violation(exc) if isinstance(exc, RuleViolation) else str(exc)
+        raise Illegal(Seating(row.players).words(message)) from None
+    if not new.finished:
+        raise Illegal(_("The corrected hand is not finished: %(waiting)s",
+                        waiting=new.awaiting or new.phase.value))
+    _unfinish(row)
+    db.session.execute(update(HandEvent).where(HandEvent.hand_id == row.id).values(undone=True)
+                       .execution_options(synchronize_session=False))
+    seq = row.last_seq
+    for event in new_events:
+        seq += 1
+        db.session.add(HandEvent(hand_id=row.id, seq=seq, event=event_to_json(event)))
+    row.last_seq = seq
+    row.version = row.version + 1
+    db.session.add(HandLogEntry(hand_id=row.id, who="director",
+                                text=_("Hand corrected by the director (%(n)s events)", n=len(new_events))))
+    busted, sentences = _finish(row, new)
+    for sentence in sentences:
+        db.session.add(HandLogEntry(hand_id=row.id, who="engine", text=sentence))
+    db.session.flush()
+    _remember(row.id, row.version, new)
+    body = hand_json(row, new)
+    db.session.commit()
+    if busted:
+        _after_finish(row, busted)
+    else:
+        _publish_chips(row.tournament_id)
+    _publish(row)
+    return Answer(body)
+
+
+def log_note(table_id: int, text: str, who: str) -> None:
+    row = latest_hand(table_id)
+    if row is not None:
+        _log_now(row.id, who, text)
+
+
+def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key: str | None,
+                   who: str, now: datetime, seconds: int) -> Answer:
+    """A clock called on the player to act (TDA 29): stored, shown on every tablet."""
+    from datetime import timedelta  # noqa: PLC0415
+
+    stored = _stored_answer(key, table_id)
+    if stored is not None:
+        return stored
+    row = _open_hand(table_id, version)
+    hand = _cached(row)
+    seating = Seating(row.players)
+    if seat is None:
+        row.clock_call = None
+        text = _("Clock cancelled")
+    else:
+        p = seating.index(seat)
+        if hand.to_act != p:
+            raise Illegal(_("The clock is called on the player to act; %(who)s is not to act",
+                            who=seating.label(p)))
+        ends = now + timedelta(seconds=seconds)
+        row.clock_call = {"seat": seat, "called_at": now.isoformat().replace("+00:00", "Z"),
+                          "ends_at": ends.isoformat().replace("+00:00", "Z"), "seconds": seconds}
+        text = _("Clock called on %(who)s: %(seconds)s seconds (TDA 29)", who=seating.label(p),
+                 seconds=seconds)
+    try:
+        _bump(row)
+    except _Lost:
+        raise Conflict(hand_json(latest_hand(table_id) or row),
+                       _("The hand changed on another screen: here it is as it stands")) from None
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
+    db.session.flush()
+    _remember(row.id, row.version, hand)
+    body = hand_json(row, hand)
+    if key is not None:
+        db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body)))
+    db.session.commit()
+    _publish(row)
+    return Answer(body)
+
+
+# ---------------------------------------------------------------- history and PHH
+
+def hands_of_table(table_id: int) -> list[DealerHand]:
+    table_tournament(table_id)
+    return list(db.session.scalars(select(DealerHand).where(DealerHand.table_id == table_id)
+                                   .order_by(DealerHand.number)))
+
+
+def phh_text(row: DealerHand) -> str:
+    from director.poker.phh import to_phh  # noqa: PLC0415
+
+    hand = _cached(row)
+    tournament = get_tournament(row.tournament_id)
+    extra = {"event": tournament.name, "hand": row.number, "table": row.table_number,
+             "players": [p["name"] for p in row.players],
+             "seats": [p["seat"] for p in row.players],
+             "year": row.started_at.year, "month": row.started_at.month,
+             "day": row.started_at.day, "time_zone": "UTC"}
+    return to_phh(hand, extra)
+
+
+def event_list(row: DealerHand) -> list[dict[str, Any]]:
+    return [event_to_json(e) for e in _cached(row).events]
+
+
+def phh_name(row: DealerHand) -> str:
+    return f"table{row.table_number}-hand{row.number:04d}.phh"
+
+
+def phh_zip(table_id: int) -> bytes:
+    import io  # noqa: PLC0415
+    import zipfile  # noqa: PLC0415
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for row in hands_of_table(table_id):
+            if row.status != "playing":
+                archive.writestr(phh_name(row), phh_text(row))
+    return buffer.getvalue()
+
+
+def finished_rows(rows: Iterable[DealerHand]) -> list[DealerHand]:
+    return [r for r in rows if r.status != "playing"]

@@ -1,0 +1,108 @@
+"""Pairing a tablet with a table: a short code from the director's page, a token
+for the tablet.
+
+The director's page shows each table's pairing code (and a QR code of the
+table's dealer URL).  A tablet that enters the code gets a random token for
+that table only (kept in its session cookie, or sent as ``Bearer``); the
+token is stored hashed.  Revoking ends every tablet of the table and draws a
+new code, so the old one no longer works either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from flask import g, has_app_context
+from flask_babel import gettext as _
+from sqlalchemy import select, update
+
+from director.db import db, utcnow
+from director.models.hands import DealerDevice, TablePairing
+from director.models.seating import SeatingTable
+from director.services import Invalid, NotFound
+
+CODE_DIGITS = 6
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_code() -> str:
+    while True:
+        code = "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
+        if db.session.scalar(select(TablePairing).where(TablePairing.code == code)) is None:
+            return code
+
+
+def pairing_codes(tournament_id: int) -> dict[int, dict[str, Any]]:
+    """``{table_id: {"number", "code", "devices"}}`` for every table in play (codes made as needed)."""
+    tables = db.session.scalars(select(SeatingTable).where(SeatingTable.tournament_id == tournament_id)
+                                .order_by(SeatingTable.number)).all()
+    out: dict[int, dict[str, Any]] = {}
+    changed = False
+    for table in tables:
+        row = db.session.get(TablePairing, table.id)
+        if row is None or row.tournament_id != tournament_id:
+            if row is not None:
+                db.session.delete(row)
+                db.session.flush()
+            row = TablePairing(table_id=table.id, tournament_id=tournament_id, code=_new_code())
+            db.session.add(row)
+            db.session.flush()
+            changed = True
+        devices = db.session.scalars(select(DealerDevice).where(
+            DealerDevice.table_id == table.id, DealerDevice.revoked_at.is_(None))).all()
+        out[table.id] = {"table_id": table.id, "number": table.number, "code": row.code,
+                         "devices": len(devices)}
+    if changed:
+        db.session.commit()
+    return out
+
+
+def pair(code: Any) -> tuple[int, str]:
+    """The tablet entered ``code``: a new token for that table.  Returns (table_id, token)."""
+    if not isinstance(code, str | int) or isinstance(code, bool):
+        raise Invalid({"code": _("Enter the pairing code shown on the director's page")})
+    text = str(code).strip().replace(" ", "")
+    row = db.session.scalar(select(TablePairing).where(TablePairing.code == text)) if text else None
+    if row is None:
+        raise Invalid({"code": _("That pairing code is not valid: check it on the director's page")})
+    token = secrets.token_urlsafe(24)
+    db.session.add(DealerDevice(tournament_id=row.tournament_id, table_id=row.table_id,
+                                token_hash=_hash(token)))
+    db.session.commit()
+    return row.table_id, token
+
+
+def device_table(token: str | None) -> int | None:
+    """The table a dealer token is paired with, or None (unknown or revoked)."""
+    if not token:
+        return None
+    seen = g.setdefault("dealer_devices", {}) if has_app_context() else {}
+    if token in seen:
+        return seen[token]
+    device = db.session.scalar(select(DealerDevice).where(DealerDevice.token_hash == _hash(token)))
+    table = None if device is None or device.revoked_at is not None else device.table_id
+    seen[token] = table
+    return table
+
+
+def revoke(table_id: int) -> str:
+    """End every tablet paired with the table and draw a new code."""
+    table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
+    if table is None:
+        raise NotFound(_("There is no table %(id)s", id=table_id))
+    db.session.execute(update(DealerDevice).where(
+        DealerDevice.table_id == table_id, DealerDevice.revoked_at.is_(None)).values(revoked_at=utcnow())
+        .execution_options(synchronize_session=False))
+    row = db.session.get(TablePairing, table_id)
+    code = _new_code()
+    if row is None:
+        db.session.add(TablePairing(table_id=table_id, tournament_id=table.tournament_id, code=code))
+    else:
+        row.code = code
+    db.session.commit()
+    return code

@@ -1,0 +1,231 @@
+"""The rulings panel: ask the engine for a floor ruling about the hand, show it,
+and apply its effect when the dealer confirms.
+
+The situation (players, substantial action, the bet, the seats) is read from
+the hand itself; the dealer adds only what he saw (which card, which seat, how
+many chips).  An effect that is an engine event (a misdeal, a killed hand, a
+check by the clock, a corrected action) is applied through
+``dealer.apply_events``; a procedure (replace a card, scramble the burn ...)
+changes nothing the engine records and is written to the hand's log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from flask_babel import gettext as _
+
+from director.i18n import translate_template
+from director.poker import rulings as R
+from director.poker.errors import RuleViolation
+from director.poker.events import Action, ActionKind, CheckByClock, Event, Kill, Misdeal
+from director.poker.state import Hand
+from director.services import Invalid
+from director.services import dealer_bodies as body
+from director.services.dealer import (
+    Answer,
+    Illegal,
+    Seating,
+    _cached,
+    _open_hand,
+    apply_events,
+    hand_json,
+    log_note,
+)
+
+KINDS = (
+    "misdeal", "exposed_card", "boxed_cards", "wrong_number_of_cards", "flop_irregularity",
+    "missing_burn", "premature_card", "stud_exposed_downcards", "absent_player",
+    "clock_expired", "action_out_of_turn", "undercall", "silent_push", "single_chip",
+    "multiple_chips", "fouled_deck",
+)
+
+_IN_TURN = {"fold", "check", "call", "bet", "raise", "complete", "all_in"}
+
+
+def _substantial(hand: Hand) -> bool:
+    kinds = [e.action for e in hand.events if isinstance(e, Action)]
+    return R.substantial_action(kinds)
+
+
+def _street_actions(hand: Hand) -> bool:
+    """Has anyone acted on the current street (after its cards came)?"""
+    for e in reversed(hand.events):
+        if isinstance(e, Action):
+            return True
+        if type(e).__name__ in ("DealBoard", "DealHole"):
+            return False
+    return False
+
+
+def _seat_index(data: Mapping[str, Any], seating: Seating) -> int:
+    return seating.index(body.seat(data))
+
+
+def _policy(data: Mapping[str, Any]) -> R.RulingPolicy:
+    raw = data.get("policy")
+    if raw is None:
+        return R.DEFAULT_RULING_POLICY
+    try:
+        return R.RulingPolicy.from_json(raw if isinstance(raw, Mapping) else None)
+    except (RuleViolation, TypeError) as exc:
+        raise Invalid({"policy": str(exc)}) from None
+
+
+def _chip_situation(hand: Hand, p: int) -> dict[str, Any]:
+    legal = hand.legal()
+    current = hand.current_bet
+    last_raise = (legal.min_to - current) if legal.min_to is not None and current else \
+        (hand.config.nominal_big_blind or 1)
+    return {"current_bet": current, "last_raise": max(1, last_raise), "own": hand.bets[p],
+            "stack": hand.stacks[p], "max_to": legal.max_to}
+
+
+def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
+          now: datetime, clock_call: Mapping[str, Any] | None) -> R.Ruling:
+    """The engine's ruling for ``kind`` about ``hand``."""
+    seats = tuple(int(p["seat"]) for p in seating.players)
+    game = hand.config.game
+    n = len(seats)
+    sa = _substantial(hand)
+    if kind == "misdeal":
+        reason = body.text(data, "reason", required=False, default="") or ""
+        if sa:
+            return R.Ruling(R.Decision.PLAY_ON, "TDA 35-D",
+                            "Substantial action has taken place, so no misdeal can be called: "
+                            "the hand plays on", {})
+        return R.Ruling(R.Decision.MISDEAL, "TDA 35", "Misdeal: the hand is void and is redealt "
+                        "with the same button", {}, Misdeal(reason or "misdeal"))
+    if kind == "exposed_card":
+        return R.exposed_card_on_deal(body.int_list(data, "positions", high=52), players=n, game=game,
+                                      substantial_action=sa, seats=seats)
+    if kind == "boxed_cards":
+        return R.boxed_cards(body.required_int(data, "count", low=1, high=52),
+                             initial_deal=body.flag(data, "initial_deal", True), substantial_action=sa)
+    if kind == "wrong_number_of_cards":
+        p = _seat_index(data, seating)
+        acted = any(isinstance(e, Action) and e.player == p for e in hand.events)
+        return R.wrong_number_of_cards(p, body.required_int(data, "cards", low=0, high=10), game=game,
+                                       substantial_action=sa, is_button=(p == n - 1 and not game.is_stud),
+                                       has_acted=acted, seats=seats)
+    if kind == "fouled_deck":
+        return R.fouled_deck(hand_finished=hand.finished)
+    if kind == "flop_irregularity":
+        return R.flop_irregularity(body.required_int(data, "cards", low=1, high=6),
+                                   burned=body.flag(data, "burned", True),
+                                   action_on_flop=hand.street.value == "flop" and _street_actions(hand))
+    if kind == "missing_burn":
+        street = body.text(data, "street", choices=("turn", "river"))
+        assert street is not None
+        return R.missing_burn(street, action_on_street=hand.street.value == street
+                              and _street_actions(hand))
+    if kind == "premature_card":
+        street = body.text(data, "street", choices=("flop", "turn", "river", "4th", "5th", "6th", "7th"))
+        assert street is not None
+        return R.premature_card(street, game=game, policy=_policy(data))
+    if kind == "stud_exposed_downcards":
+        p = _seat_index(data, seating)
+        cards = body.cards(data, "cards")
+        assert cards is not None
+        ups = {i: hand.up_cards(i)[0] for i in range(n)
+               if hand.up_cards(i) and hand.up_cards(i)[0] is not None}
+        ante = hand.config.antes[p] if hand.config.antes else 0
+        return R.stud_exposed_downcards(p, cards, up_cards=ups or None, ante=ante,  # type: ignore[arg-type]
+                                        substantial_action=sa, policy=_policy(data), seats=seats)
+    if kind == "absent_player":
+        p = _seat_index(data, seating)
+        back = body.text(data, "back", choices=("first-card", "end-of-deal", "action"), required=False)
+        antes, blinds = hand.config.forced_order()
+        return R.absent_player(p, back, game=game, forced_bets=antes[p] + blinds[p],
+                               bring_in=hand.config.bring_in, policy=_policy(data), seats=seats)
+    if kind == "clock_expired":
+        if not clock_call:
+            raise Illegal(_("No clock has been called in this hand"))
+        p = seating.index(int(clock_call["seat"]))
+        called = datetime.fromisoformat(str(clock_call["called_at"]).replace("Z", "+00:00"))
+        if not R.clock_expired(called, now, _policy(data)):
+            raise Illegal(_("The player still has time on the clock"))
+        if hand.to_act != p:
+            raise Illegal(_("%(who)s has acted: the clock is over", who=seating.label(p)))
+        legal = hand.legal()
+        return R.clock_expiry(legal.call is not None or legal.bring_in, player=p, seats=seats)
+    if kind == "action_out_of_turn":
+        p = _seat_index(data, seating)
+        what = body.text(data, "action", choices=tuple(sorted(_IN_TURN)))
+        assert what is not None
+        amount = body.integer(data, "amount", required=False)
+        bet_when = body.integer(data, "bet_when_acted", required=False, default=hand.current_bet)
+        assert bet_when is not None
+        legal = hand.legal() if hand.to_act == p else None
+        return R.action_out_of_turn(p, what, amount, bet_when_acted=bet_when, bet_now=hand.current_bet,
+                                    min_raise_to=legal.min_to if legal else None, seats=seats)
+    p = _seat_index(data, seating)
+    s = _chip_situation(hand, p)
+    if kind == "undercall":
+        live = sum(hand.live)
+        return R.undercall(body.required_int(data, "pushed", low=1), player=p, current_bet=s["current_bet"],
+                           own=s["own"], heads_up=live == 2,
+                           opening_bet=body.flag(data, "opening_bet", True),
+                           declared_call=body.flag(data, "declared_call"), stack=s["stack"], seats=seats)
+    if kind == "silent_push":
+        return R.silent_push(body.required_int(data, "pushed", low=1), player=p,
+                             current_bet=s["current_bet"], last_raise=s["last_raise"], own=s["own"],
+                             declared_raise=body.flag(data, "declared_raise"), stack=s["stack"],
+                             max_to=s["max_to"], seats=seats)
+    if kind == "single_chip":
+        return R.single_chip(body.required_int(data, "chip", low=1), player=p, current_bet=s["current_bet"],
+                             last_raise=s["last_raise"], own=s["own"],
+                             declared_raise=body.flag(data, "declared_raise"), max_to=s["max_to"],
+                             seats=seats)
+    if kind == "multiple_chips":
+        return R.multiple_chips(body.int_list(data, "chips", high=10**12), player=p,
+                                current_bet=s["current_bet"], last_raise=s["last_raise"], own=s["own"],
+                                declared_raise=body.flag(data, "declared_raise"), stack=s["stack"],
+                                max_to=s["max_to"], seats=seats)
+    raise Invalid({"ruling": _("ruling must be one of: %(kinds)s", kinds=", ".join(KINDS))})
+
+
+def ruling_json(ruling: R.Ruling, seating: Seating) -> dict[str, Any]:
+    data = ruling.to_json()
+    try:
+        text = translate_template(ruling.template, dict(ruling.params))
+    except (KeyError, ValueError, IndexError):
+        text = ruling.text
+    data["text"] = seating.words(text)
+    data["applies"] = isinstance(ruling.effect, Misdeal | Kill | CheckByClock | Action)
+    return data
+
+
+def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> Answer:
+    """Preview a ruling (``confirm`` false) or apply its effect (``confirm`` true)."""
+    kind = body.text(data, "ruling", choices=KINDS)
+    assert kind is not None
+    confirm = body.flag(data, "confirm")
+    version = body.version(data)
+    key = body.idempotency_key(data)
+    row = _open_hand(table_id, version if confirm else None)
+    hand = _cached(row)
+    seating = Seating(row.players)
+    try:
+        ruling = build(kind, data, hand, seating, now, row.clock_call)
+    except RuleViolation as exc:
+        from director.i18n import translate_violation  # noqa: PLC0415
+
+        raise Illegal(seating.words(translate_violation(exc))) from None
+    shown = ruling_json(ruling, seating)
+    if not confirm:
+        return Answer({"ruling": shown, "hand": hand_json(row, hand)})
+    note = _("Ruling (%(rule)s): %(text)s", rule=ruling.rule, text=shown["text"])
+    effect = ruling.effect
+    if isinstance(effect, Misdeal | Kill | CheckByClock | Action):
+        event: Event = effect
+        if isinstance(effect, Action) and effect.action is ActionKind.CALL and effect.amount is not None:
+            event = Action(effect.player, ActionKind.CALL)
+        made: Callable[[Hand, Seating], list[Event]] = lambda h, s: [event]  # noqa: E731
+        answer = apply_events(table_id, made, version=version, key=key, who=who, note=note)
+    else:
+        log_note(table_id, note, who)
+        answer = Answer(hand_json(_open_hand(table_id, None)))
+    return Answer({"ruling": shown, "hand": answer.body})

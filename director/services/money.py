@@ -1,0 +1,1124 @@
+"""Entries and money services: settings, the registration desk, the ledger, payouts, deals, results.
+
+Each writing function is one unit of work (STYLE.md): load, ask the pure
+rules (``director.tournament.entries``, ``money``, ``payouts``, ``icm``),
+write, commit, then publish the clock state (which carries the entries,
+chips in play, prize pool, payouts and the late-registration countdown, see
+:func:`clock_stats`) so the projector updates at once.
+
+The registry is the seating issue's: a buy-in registers (and, once seats are
+drawn, seats) the player through ``director.services.seating.register_player``;
+a re-entry registers a new entry for the same person (a new ``Player`` row
+with the same name, linked by ``Payment.person``).
+
+The moment of the clock (``level``, ``on_break``) that the entry rules need
+comes from the tournament's clock: before the clock starts it is level 0; on
+a break it is the level before the break with ``on_break``.
+
+Bad input raises ``Invalid`` naming the field and changes nothing; a sale the
+settings forbid raises ``Invalid`` with the rules' reason ("Rebuys ended at
+level 6").  A form post carries a ``request_key``: the same key twice records
+one payment.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any, ParamSpec, TypeVar
+
+from babel.numbers import UnknownCurrencyError, get_currency_precision, validate_currency
+from flask_babel import gettext as _
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from director.db import db, utcnow
+from director.i18n import N_, number_filter, translate_violation
+from director.models.money import MoneySettings, Payment
+from director.models.seating import Player, Seat
+from director.models.tournament import MAX_CHIPS, Tournament
+from director.poker.errors import RuleViolation
+from director.services import Invalid
+from director.services.clock import get_tournament
+from director.tournament import clock as clock_rules
+from director.tournament.entries import (
+    AddOn,
+    EntryKind,
+    EntryRules,
+    PlayerEntries,
+    Rebuy,
+    ReEntry,
+    verify_purchase,
+)
+from director.tournament.icm import MAX_ICM_PLAYERS, chip_chop, icm
+from director.tournament.money import BuyIn, PrizePool, pool_from_payments
+from director.tournament.payouts import TEMPLATES, PayoutTable, split_tied_places
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+MAX_MONEY = 10**14          # minor units: far above any real prize pool
+MAX_LEVEL = 1000
+ENTRY_KINDS = ("buy-in", "re-entry")
+SALE_KINDS = ("buy-in", "re-entry", "rebuy", "add-on")
+PAYOUT = "payout"
+TEMPLATE_CHOICES = (*TEMPLATES, "custom")
+KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# The payment kinds as words in a sentence ("This rebuy was already undone").
+KIND_WORDS = {"buy-in": N_("buy-in"), "re-entry": N_("re-entry"), "rebuy": N_("rebuy"),
+              "add-on": N_("add-on"), "payout": N_("prize payment")}
+CONFLICT = {"money": N_("Someone else changed the money at the same moment: reload the page and "
+                        "try again")}
+
+DEFAULTS: dict[str, Any] = {
+    "currency": "EUR", "unit": 100, "buy_in_prize": 10_000, "buy_in_fee": 1_000,
+    "starting_stack": 20_000, "late_registration_level": 6,
+    "re_entry": False, "re_entry_max": None, "re_entry_until": None,
+    "rebuy": False, "rebuy_prize": 0, "rebuy_fee": 0, "rebuy_chips": 0, "rebuy_until": 0,
+    "rebuy_stack_limit": None, "rebuy_max": None,
+    "add_on": False, "add_on_prize": 0, "add_on_fee": 0, "add_on_chips": 0, "add_on_break": 0,
+    "guarantee": 0, "payout_template": "standard", "custom_shares": None,
+}
+
+
+# ---------------------------------------------------------------- helpers
+
+def unit_of_work(service: Callable[P, T]) -> Callable[P, T]:
+    """All or nothing: ``Invalid`` or a lost race rolls back, so bad input changes nothing."""
+
+    @functools.wraps(service)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return service(*args, **kwargs)
+        except Invalid:
+            db.session.rollback()
+            raise
+        except (StaleDataError, IntegrityError):
+            db.session.rollback()
+            raise Invalid({k: _(v) for k, v in CONFLICT.items()}) from None
+
+    return run
+
+
+def _publish(tournament_id: int) -> None:
+    from director.services import seating as seating_service  # noqa: PLC0415
+
+    seating_service.publish(tournament_id)
+
+
+def precision(currency: str) -> int:
+    try:
+        return int(get_currency_precision(currency))
+    except Exception:  # noqa: BLE001 (an unknown code: cents)
+        return 2
+
+
+def major(amount: int | None, currency: str) -> str:
+    """Minor units as the director types them: 11000 EUR -> "110", 11050 -> "110.50"."""
+    if amount is None:
+        return ""
+    digits = precision(currency)
+    value = Decimal(amount).scaleb(-digits)
+    if value == value.to_integral_value():
+        return str(int(value))
+    return f"{value:.{digits}f}"
+
+
+def major_number(amount: int, currency: str) -> float | int:
+    """For JSON (the screens format it with Intl): 11050 EUR -> 110.5."""
+    digits = precision(currency)
+    return amount // 10**digits if amount % 10**digits == 0 else amount / 10**digits
+
+
+def parse_money(data: Mapping[str, Any], name: str, label: str, currency: str, *,
+                default: int | None = 0, minimum: int = 0) -> int:
+    """An amount typed in the currency ("110", "110.50", "1,250"), as minor units."""
+    value = data.get(name)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if default is None:
+            raise Invalid({name: _("%(label)s is required", label=label)})
+        return default
+    if isinstance(value, bool):
+        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50", label=label)})
+    if isinstance(value, (int, float)):
+        text = repr(value)
+    elif isinstance(value, str):
+        text = value.strip().replace(",", "").replace(" ", "").replace("\u00a0", "")
+    else:
+        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50", label=label)})
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50, not “%(value)s”", label=label, value=str(value)[:30])}) from None
+    if not number.is_finite():
+        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50", label=label)})
+    if number < 0:
+        raise Invalid({name: _("%(label)s cannot be negative (%(value)s)", label=label, value=value)})
+    digits = precision(currency)
+    minor = number.scaleb(digits)
+    if minor != minor.to_integral_value():
+        raise Invalid({name: _("%(label)s has more than %(digits)s decimals: %(value)s", label=label, digits=digits, value=value)})
+    amount = int(minor)
+    if amount > MAX_MONEY:
+        raise Invalid({name: _("%(label)s is too large", label=label)})
+    if amount < minimum:
+        raise Invalid({name: _("%(label)s must be at least %(minimum)s", label=label, minimum=major(minimum, currency))})
+    return amount
+
+
+def parse_int(data: Mapping[str, Any], name: str, label: str, *, low: int, high: int,
+              default: int | None = None, required: bool = False) -> int | None:
+    value = data.get(name)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required and default is None:
+            raise Invalid({name: _("%(label)s is required", label=label)})
+        return default
+    if isinstance(value, bool):
+        raise Invalid({name: _("%(label)s must be a whole number", label=label)})
+    if isinstance(value, str):
+        text = value.strip().replace(",", "").replace(" ", "").replace("\u00a0", "")
+        if not re.fullmatch(r"-?[0-9]{1,18}", text):
+            raise Invalid({name: _("%(label)s must be a whole number, not “%(value)s”", label=label, value=value[:30])})
+        value = int(text)
+    if not isinstance(value, int):
+        raise Invalid({name: _("%(label)s must be a whole number", label=label)})
+    if value < 0 and low >= 0:
+        raise Invalid({name: _("%(label)s cannot be negative (%(value)s)", label=label, value=value)})
+    if not low <= value <= high:
+        raise Invalid({name: _("%(label)s must be between %(low)s and %(high)s", label=label, low=number_filter(low), high=number_filter(high))})
+    return value
+
+
+def parse_bool(data: Mapping[str, Any], name: str, label: str) -> bool:
+    value = data.get(name, False)
+    if isinstance(value, str):
+        value = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False,
+                 "no": False, "off": False, "": False}.get(value.strip().lower(), value)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise Invalid({name: _("%(label)s is yes or no", label=label)})
+    return value
+
+
+def _request_key(key: Any) -> str | None:
+    if key is None or key == "":
+        return None
+    if not isinstance(key, str) or not KEY.fullmatch(key):
+        raise Invalid({"request_key": _("The request key is letters, digits, - and _ (at most 64)")})
+    return key
+
+
+def _repeat(tournament_id: int, key: str | None) -> Payment | None:
+    """The payment already recorded for this request key (a retried post)."""
+    if key is None:
+        return None
+    return db.session.scalars(select(Payment).where(
+        Payment.tournament_id == tournament_id, Payment.request_key == key)).first()
+
+
+def person_of(name: str) -> str:
+    return " ".join(name.split()).casefold()[:80]
+
+
+# ---------------------------------------------------------------- settings -> rules
+
+def settings_dict(row: MoneySettings | None) -> dict[str, Any]:
+    return {**DEFAULTS, **(row.settings if row is not None and row.settings else {})}
+
+
+def rules_from(s: Mapping[str, Any]) -> EntryRules:
+    """The pure ``EntryRules`` from the stored settings (raises ``RuleViolation``)."""
+    re_entry = ReEntry(max_re_entries=s["re_entry_max"], until_level=s["re_entry_until"]) \
+        if s["re_entry"] else None
+    rebuy = Rebuy(BuyIn(s["rebuy_prize"], s["rebuy_fee"]), chips=s["rebuy_chips"],
+                  until_level=s["rebuy_until"], stack_limit=s["rebuy_stack_limit"],
+                  max_rebuys=s["rebuy_max"]) if s["rebuy"] else None
+    add_on = AddOn(BuyIn(s["add_on_prize"], s["add_on_fee"]), chips=s["add_on_chips"],
+                   at_break=s["add_on_break"]) if s["add_on"] else None
+    return EntryRules(buy_in=BuyIn(s["buy_in_prize"], s["buy_in_fee"]),
+                      starting_stack=s["starting_stack"],
+                      late_registration_level=s["late_registration_level"],
+                      re_entry=re_entry, rebuy=rebuy, add_on=add_on)
+
+
+def _settings_row(tournament_id: int, *, create: bool = False) -> MoneySettings | None:
+    row = db.session.get(MoneySettings, tournament_id)
+    if row is None and create:
+        row = MoneySettings(tournament_id=tournament_id, settings=dict(DEFAULTS))
+        db.session.add(row)
+        db.session.flush()
+    return row
+
+
+def _configured(tournament_id: int) -> MoneySettings:
+    row = _settings_row(tournament_id)
+    if row is None:
+        raise Invalid({"settings": _("Set the buy-in and the entry rules first (Money settings)")})
+    return row
+
+
+@unit_of_work
+def save_settings(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate and save the event's money settings; every error names its field."""
+    tournament = get_tournament(tournament_id)
+    row = _settings_row(tournament_id, create=True)
+    assert row is not None
+    old = settings_dict(row)
+    errors: dict[str, str] = {}
+    new: dict[str, Any] = {}
+
+    def take(name: str, parse: Callable[[], Any]) -> None:
+        try:
+            new[name] = parse()
+        except Invalid as exc:
+            errors.update(exc.errors)
+
+    currency = str(data.get("currency") or old["currency"]).strip().upper()
+    try:
+        validate_currency(currency)
+    except (UnknownCurrencyError, ValueError):
+        errors["currency"] = _("“%(code)s” is not a currency code (EUR, USD, SEK, IDR …)", code=currency[:10])
+        currency = "EUR"
+    new["currency"] = currency
+    m = functools.partial(parse_money, data, currency=currency)
+    i = functools.partial(parse_int, data)
+    take("unit", lambda: m("unit", _("The rounding unit"), default=10 ** precision(currency), minimum=1))
+    take("buy_in_prize", lambda: m("buy_in", _("The buy-in"), default=None))
+    take("buy_in_fee", lambda: m("fee", _("The house fee")))
+    take("starting_stack", lambda: i("starting_stack", _("The starting stack"), low=1, high=MAX_CHIPS,
+                                     required=True))
+    take("late_registration_level", lambda: i("late_registration_level",
+                                              _("The late registration level"), low=0,
+                                              high=MAX_LEVEL, default=0))
+    take("re_entry", lambda: parse_bool(data, "re_entry", _("Re-entry")))
+    take("re_entry_max", lambda: i("re_entry_max", _("The number of re-entries"), low=1, high=1000))
+    take("re_entry_until", lambda: i("re_entry_until", _("The last re-entry level"), low=1,
+                                     high=MAX_LEVEL))
+    take("rebuy", lambda: parse_bool(data, "rebuy", _("Rebuys")))
+    take("add_on", lambda: parse_bool(data, "add_on", _("Add-on")))
+    take("guarantee", lambda: m("guarantee", _("The guarantee")))
+    if new.get("rebuy"):
+        take("rebuy_prize", lambda: m("rebuy_price", _("The rebuy price"), default=None))
+        take("rebuy_fee", lambda: m("rebuy_fee", _("The rebuy fee")))
+        take("rebuy_chips", lambda: i("rebuy_chips", _("The rebuy chips"), low=1, high=MAX_CHIPS,
+                                      required=True))
+        take("rebuy_until", lambda: i("rebuy_until", _("The last rebuy level"), low=1,
+                                      high=MAX_LEVEL, required=True))
+        take("rebuy_stack_limit", lambda: i("rebuy_stack_limit", _("The rebuy stack limit"), low=0,
+                                            high=MAX_CHIPS))
+        take("rebuy_max", lambda: i("rebuy_max", _("The number of rebuys"), low=1, high=1000))
+    if new.get("add_on"):
+        take("add_on_prize", lambda: m("add_on_price", _("The add-on price"), default=None))
+        take("add_on_fee", lambda: m("add_on_fee", _("The add-on fee")))
+        take("add_on_chips", lambda: i("add_on_chips", _("The add-on chips"), low=1, high=MAX_CHIPS,
+                                       required=True))
+        take("add_on_break", lambda: i("add_on_break", _("The add-on break (after level)"), low=1,
+                                       high=MAX_LEVEL, required=True))
+    template = str(data.get("payout_template") or old["payout_template"])
+    if template not in TEMPLATE_CHOICES:
+        errors["payout_template"] = _("The payout table is one of: %(choices)s",
+                                      choices=", ".join(TEMPLATE_CHOICES))
+    new["payout_template"] = template
+    if template == "custom":
+        text = data.get("custom_payouts")
+        if isinstance(text, list):
+            parts = [str(part) for part in text]
+        else:
+            parts = [p for p in re.split(r"[,;\s]+", str(text or "")) if p]
+        try:
+            new["custom_shares"] = list(PayoutTable.from_percentages(parts).shares) if parts \
+                else None
+        except RuleViolation as exc:
+            errors["custom_payouts"] = translate_violation(exc)
+        if not parts:
+            errors["custom_payouts"] = _("Type the percentage of each paid place, first place "
+                                         "first: 50, 30, 20")
+    else:
+        new["custom_shares"] = None
+    if errors:
+        raise Invalid(errors)
+    merged = {**old, **new}
+    try:
+        rules_from(merged)
+    except RuleViolation as exc:
+        raise Invalid({"settings": translate_violation(exc)}) from None
+    now = utcnow()
+    row.settings = merged
+    # A changed payout choice while registration is closed re-locks the table now.
+    if (old["payout_template"], old["custom_shares"]) != (merged["payout_template"],
+                                                          merged["custom_shares"]):
+        row.locked_shares = None
+        row.locked_entries = None
+    _lock_if_closed(tournament, row, now)
+    row.updated_at = now
+    db.session.commit()
+    _publish(tournament_id)
+    return merged
+
+
+# ---------------------------------------------------------------- the clock's moment
+
+@dataclass(frozen=True)
+class Moment:
+    """Where the clock is, in the words of the entry rules."""
+
+    level: int
+    on_break: bool
+    started: bool
+
+
+def moment(tournament: Tournament, now: datetime) -> Moment:
+    """Level 0 before the clock starts; on a break, the level before it with ``on_break``."""
+    structure = tournament.structure
+    state = clock_rules.advance_due(tournament.clock, structure, now)
+    index = min(state.level_index, len(structure.levels) - 1)
+    started = state.running or state.started_at is not None or state.elapsed_before > 0 \
+        or index > 0
+    if not started:
+        return Moment(0, False, False)
+    played = sum(1 for level in structure.levels[: index + 1] if not level.is_break)
+    return Moment(played, structure.levels[index].is_break, True)
+
+
+@dataclass(frozen=True)
+class LateRegistration:
+    level: int
+    open: bool
+    seconds: float | None        # until it closes (None: unknown — the clock has not started)
+    closes_at: datetime | None   # absolute, while the clock runs
+
+
+def late_registration(tournament: Tournament, rules: EntryRules, now: datetime) -> LateRegistration:
+    """Late registration is open through level N and the break after it (``entries.py``)."""
+    last = rules.late_registration_level
+    at = moment(tournament, now)
+    if at.level > last or (last == 0 and at.started):
+        return LateRegistration(last, False, None, None)
+    structure = tournament.structure
+    state = clock_rules.advance_due(tournament.clock, structure, now)
+    index = min(state.level_index, len(structure.levels) - 1)
+    if last == 0:
+        return LateRegistration(last, True, None, None)
+    seconds = clock_rules.remaining(state, structure, now)
+    played = sum(1 for level in structure.levels[: index + 1] if not level.is_break)
+    for later in structure.levels[index + 1:]:
+        if not later.is_break:
+            played += 1
+            if played > last:
+                break
+        seconds += later.duration_seconds
+    closes = now + timedelta(seconds=seconds) if state.running else None
+    return LateRegistration(last, True, round(seconds, 3), closes)
+
+
+def _lock_if_closed(tournament: Tournament, row: MoneySettings, now: datetime) -> None:
+    """Once late registration has closed, the payout table is fixed (shares, not amounts)."""
+    if row.locked_shares is not None:
+        return
+    s = settings_dict(row)
+    rules = rules_from(s)
+    if late_registration(tournament, rules, now).open:
+        return
+    entries = _entry_count(tournament.id)
+    table = _table_for(s, entries)
+    if table is not None:
+        row.locked_shares = list(table.shares)
+        row.locked_entries = entries
+
+
+# ---------------------------------------------------------------- reading the money
+
+def _payments(tournament_id: int) -> list[Payment]:
+    return list(db.session.scalars(select(Payment).where(
+        Payment.tournament_id == tournament_id).order_by(Payment.id)))
+
+
+def _entry_count(tournament_id: int) -> int:
+    return int(db.session.scalar(select(func.count(Payment.id)).where(
+        Payment.tournament_id == tournament_id, Payment.kind.in_(ENTRY_KINDS),
+        Payment.undone_at.is_(None))) or 0)
+
+
+def _table_for(s: Mapping[str, Any], entries: int) -> PayoutTable | None:
+    if s["payout_template"] == "custom" and s["custom_shares"]:
+        return PayoutTable(tuple(s["custom_shares"]))
+    if entries < 1:
+        return None
+    try:
+        return TEMPLATES[s["payout_template"]].table_for(entries)
+    except RuleViolation:
+        return None
+
+
+@dataclass
+class Money:
+    """The event's money as of now: what the pages, the clock and the results read."""
+
+    tournament: Tournament
+    settings: dict[str, Any]
+    rules: EntryRules | None
+    configured: bool
+    payments: list[Payment]
+    pool: PrizePool
+    entries: int
+    re_entries: int
+    rebuys: int
+    add_ons: int
+    chips_in_play: int
+    players_left: int
+    table: PayoutTable | None
+    amounts: tuple[int, ...]
+    locked: bool
+    late: LateRegistration | None
+    at: Moment
+    deal: dict[str, Any] | None
+    paid: int
+    counts: dict[str, int] = field(default_factory=dict)
+    sums: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def currency(self) -> str:
+        return str(self.settings["currency"])
+
+    @property
+    def unit(self) -> int:
+        return int(self.settings["unit"])
+
+    def fmt(self, amount: int | None) -> str:
+        return major(amount, self.currency)
+
+
+def money(tournament_id: int, now: datetime | None = None) -> Money:
+    tournament = get_tournament(tournament_id)
+    now = now or utcnow()
+    row = _settings_row(tournament_id)
+    s = settings_dict(row)
+    rules = rules_from(s) if row is not None else None
+    payments = _payments(tournament_id)
+    live = [p for p in payments if not p.undone]
+    sales = [p for p in live if p.kind in SALE_KINDS]
+    counts = {kind: sum(1 for p in sales if p.kind == kind) for kind in SALE_KINDS}
+    sums = {kind: (sum(p.prize for p in sales if p.kind == kind),
+                   sum(p.fee for p in sales if p.kind == kind)) for kind in SALE_KINDS}
+    pool = pool_from_payments((BuyIn(p.prize, p.fee) for p in sales), guarantee=s["guarantee"])
+    entries = counts["buy-in"] + counts["re-entry"]
+    entry_chips, left = db.session.execute(
+        select(func.coalesce(func.sum(Player.entry_chips), 0),
+               func.count(Player.id).filter(Player.status == "active"))
+        .where(Player.tournament_id == tournament_id)).one()
+    extra_chips = sum(p.chips for p in sales if p.kind in ("rebuy", "add-on"))
+    if row is not None and row.locked_shares:
+        table: PayoutTable | None = PayoutTable(tuple(row.locked_shares))
+        locked = True
+    else:
+        table = _table_for(s, entries)
+        locked = False
+    late = late_registration(tournament, rules, now) if rules is not None else None
+    if late is not None and not late.open:
+        locked = True
+    amounts = table.amounts(pool.total, unit=s["unit"]) if table is not None else ()
+    paid = sum(p.prize for p in live if p.kind == PAYOUT)
+    return Money(tournament=tournament, settings=s, rules=rules, configured=row is not None,
+                 payments=payments, pool=pool, entries=entries,
+                 re_entries=counts["re-entry"], rebuys=counts["rebuy"], add_ons=counts["add-on"],
+                 chips_in_play=int(entry_chips) + extra_chips, players_left=int(left or 0),
+                 table=table, amounts=amounts, locked=locked, late=late,
+                 at=moment(tournament, now), deal=row.deal if row is not None else None,
+                 paid=paid, counts=counts, sums=sums)
+
+
+def _iso(moment_: datetime | None) -> str | None:
+    return None if moment_ is None else moment_.isoformat().replace("+00:00", "Z")
+
+
+TICKER_PLACES = 30
+
+
+def clock_stats(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """The clock JSON's money fields: entries, chips in play, prize pool, payouts, late reg.
+
+    Amounts are in the currency's major unit (the screens format them);
+    ``average_stack`` counts rebuy and add-on chips too.
+    """
+    row = _settings_row(tournament.id)
+    if row is None:
+        return {"entries": None, "chips_in_play": None, "prize_pool": None, "currency": None,
+                "payouts": [], "late_registration": None}
+    try:
+        view = money(tournament.id, now)
+    except RuleViolation:        # settings saved by an older version that no longer validate
+        return {"entries": None, "chips_in_play": None, "prize_pool": None, "currency": None,
+                "payouts": [], "late_registration": None}
+    currency = view.currency
+    late = view.late
+    stats: dict[str, Any] = {
+        "entries": view.entries,
+        "chips_in_play": view.chips_in_play,
+        "prize_pool": major_number(view.pool.total, currency),
+        "currency": currency,
+        "payouts": [{"place": place, "amount": major_number(amount, currency)}
+                    for place, amount in enumerate(view.amounts[:TICKER_PLACES], start=1)],
+        "late_registration": None if late is None else {
+            "level": late.level, "open": late.open,
+            "seconds": late.seconds, "closes_at": _iso(late.closes_at)},
+    }
+    if view.players_left:
+        stats["average_stack"] = view.chips_in_play // view.players_left
+    return stats
+
+
+# ---------------------------------------------------------------- the desk
+
+def entries_of(tournament_id: int, person: str) -> PlayerEntries:
+    """What one person has bought so far (undone payments left out)."""
+    rows = db.session.execute(select(Payment.kind, func.count(Payment.id)).where(
+        Payment.tournament_id == tournament_id, Payment.person == person,
+        Payment.undone_at.is_(None)).group_by(Payment.kind)).all()
+    counts = {kind: int(n) for kind, n in rows}
+    return PlayerEntries(entries=counts.get("buy-in", 0) + counts.get("re-entry", 0),
+                         rebuys=counts.get("rebuy", 0), add_ons=counts.get("add-on", 0))
+
+
+def _entries_of_player(tournament_id: int, player: Player) -> PlayerEntries:
+    """One entry's rebuys and add-ons, with the person's entry count (re-entries)."""
+    person = entries_of(tournament_id, person_of(player.name))
+    rows = db.session.execute(select(Payment.kind, func.count(Payment.id)).where(
+        Payment.tournament_id == tournament_id, Payment.player_id == player.id,
+        Payment.undone_at.is_(None)).group_by(Payment.kind)).all()
+    counts = {kind: int(n) for kind, n in rows}
+    return PlayerEntries(entries=person.entries, rebuys=counts.get("rebuy", 0),
+                         add_ons=counts.get("add-on", 0))
+
+
+def _refuse(action: Callable[[], T], field_name: str = "kind") -> T:
+    try:
+        return action()
+    except RuleViolation as exc:
+        raise Invalid({field_name: translate_violation(exc)}) from None
+
+
+def _row(model: type[T], tournament_id: int, value: Any, field_name: str, what: str) -> T:
+    """The row ``value`` names (an id, or its digits as text) in this tournament, or ``Invalid``."""
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,18}", value.strip()):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Invalid({field_name: _("Which %(what)s? %(field)s must be a number", what=_(what), field=field_name)})
+    row = db.session.get(model, value) if 0 < value < 2**63 else None
+    if row is None or getattr(row, "tournament_id", None) != tournament_id:
+        raise Invalid({field_name: _("There is no %(what)s %(value)s in this tournament", what=_(what), value=value)})
+    return row
+
+
+def _player(tournament_id: int, player_id: Any) -> Player:
+    return _row(Player, tournament_id, player_id, "player_id", N_("player"))
+
+
+@dataclass
+class Sale:
+    payment: Payment
+    player: Player | None
+    seat: Any = None          # the seating ``Move`` of a new entry, or None before the draw
+    repeated: bool = False
+
+    def describe(self) -> str:
+        name = self.payment.player_name
+        text = f"{_(KIND_WORDS.get(self.payment.kind, self.payment.kind)).capitalize()}: {name}"
+        if self.seat is not None:
+            text += " — " + _("table %(table)s seat %(seat)s", table=self.seat.to_table,
+                              seat=self.seat.to_seat)
+        return text
+
+
+def _record(tournament_id: int, player: Player, kind: str, price: BuyIn, chips: int, level: int,
+            key: str | None, note: str = "") -> Payment:
+    payment = Payment(tournament_id=tournament_id, player_id=player.id, player_name=player.name,
+                      person=person_of(player.name), kind=kind, prize=price.prize, fee=price.fee,
+                      chips=chips, level=level, request_key=key, note=note)
+    db.session.add(payment)
+    return payment
+
+
+def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = None,
+         stack: Any = None, request_key: Any = None) -> Sale:
+    """Take a buy-in (``name``), a re-entry, rebuy or add-on (``player_id``) at the desk."""
+    if kind not in SALE_KINDS:
+        raise Invalid({"kind": _("What is sold is one of: %(kinds)s", kinds=", ".join(SALE_KINDS))})
+    key = _request_key(request_key)
+    earlier = _repeat(tournament_id, key)
+    if earlier is not None:
+        player = db.session.get(Player, earlier.player_id) if earlier.player_id else None
+        return Sale(earlier, player, repeated=True)
+    if kind in ENTRY_KINDS:
+        return _new_entry(tournament_id, kind, name, player_id, key)
+    return _add_chips(tournament_id, kind, player_id, stack, key)
+
+
+def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None) -> Sale:
+    """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it."""
+    from director.services import seating as seating_service  # noqa: PLC0415
+
+    row = _configured(tournament_id)
+    tournament = get_tournament(tournament_id)
+    rules = rules_from(settings_dict(row))
+    now = utcnow()
+    at = moment(tournament, now)
+    existing: Player | None = None
+    if kind == "buy-in":
+        clean = seating_service.check_player_name(name)
+        person = person_of(clean)
+        bought = entries_of(tournament_id, person)
+        _refuse(lambda: verify_purchase(rules, EntryKind.BUY_IN, bought, level=at.level,
+                                        on_break=at.on_break), "name")
+        # A player put on the list at the seating page without paying: take his buy-in.
+        existing = db.session.scalars(select(Player).where(
+            Player.tournament_id == tournament_id, Player.status == "active",
+            func.lower(Player.name) == clean.lower())).first()
+    else:
+        busted = _player(tournament_id, player_id)
+        clean = busted.name
+        bought = entries_of(tournament_id, person_of(clean))
+        _refuse(lambda: verify_purchase(rules, EntryKind.RE_ENTRY, bought, level=at.level,
+                                        on_break=at.on_break, busted=not busted.active))
+        if db.session.scalar(select(func.count(Player.id)).where(
+                Player.tournament_id == tournament_id, Player.status == "active",
+                func.lower(Player.name) == clean.lower())):
+            raise Invalid({"player_id": _("%(name)s already has an entry still in play", name=clean)})
+    seat = None
+    if existing is not None:
+        player = existing
+        if player.entry_chips != rules.starting_stack:
+            player.entry_chips = player.chips = rules.starting_stack
+    else:
+        db.session.rollback()  # seating's unit of work starts clean and commits on its own
+        player, seat = seating_service.register_player(tournament_id, clean, rules.starting_stack)
+    try:
+        payment = _record(tournament_id, player, kind, rules.buy_in, rules.starting_stack,
+                          at.level, key)
+        _lock_if_closed(tournament, _configured(tournament_id), now)
+        db.session.commit()
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()
+        if existing is None:   # take the registration back: no entry without its payment
+            _delete_entry(player.id)
+            db.session.commit()
+        raise
+    _publish(tournament_id)
+    return Sale(payment, player, seat)
+
+
+def _add_chips(tournament_id: int, kind: str, player_id: Any, stack: Any,
+               key: str | None) -> Sale:
+    row = _configured(tournament_id)
+    tournament = get_tournament(tournament_id)
+    rules = rules_from(settings_dict(row))
+    now = utcnow()
+    at = moment(tournament, now)
+    player = _player(tournament_id, player_id)
+    bought = _entries_of_player(tournament_id, player)
+    entry_kind = EntryKind.REBUY if kind == "rebuy" else EntryKind.ADD_ON
+    chips_now = None
+    if kind == "rebuy":
+        chips_now = parse_int({"stack": stack}, "stack", _("The player's stack"), low=0,
+                              high=MAX_CHIPS, default=player.chips)
+        if not player.active:
+            raise Invalid({"player_id": _("%(name)s is out: a busted player re-enters instead of "
+                                          "rebuying", name=player.name)})
+    sale = _refuse(lambda: _purchase(rules, entry_kind, bought, at, chips_now, not player.active))
+    player.chips = (chips_now if chips_now is not None else player.chips) + sale[1]
+    payment = _record(tournament_id, player, kind, sale[0], sale[1], at.level, key)
+    _lock_if_closed(tournament, row, now)
+    row.updated_at = now
+    db.session.commit()
+    _publish(tournament_id)
+    return Sale(payment, player)
+
+
+def _purchase(rules: EntryRules, kind: EntryKind, bought: PlayerEntries, at: Moment,
+              stack: int | None, busted: bool) -> tuple[BuyIn, int]:
+    verify_purchase(rules, kind, bought, level=at.level, on_break=at.on_break, stack=stack,
+                    busted=busted)
+    return rules.price_of(kind), rules.chips_for(kind)
+
+
+sell_entry = unit_of_work(sell)
+
+
+def _delete_entry(player_id: int) -> None:
+    """Take an entry out of the registry: its seat and its player row."""
+    db.session.execute(Seat.__table__.delete().where(Seat.player_id == player_id))
+    db.session.execute(Player.__table__.delete().where(Player.id == player_id))
+
+
+@unit_of_work
+def undo(tournament_id: int, payment_id: Any) -> Payment:
+    """Take a payment back (the ledger keeps the line, marked undone).
+
+    A buy-in or re-entry undone takes the entry out of the registry (its seat
+    is freed) — only while the entry is still in and has no rebuy or add-on
+    left; a rebuy or add-on undone takes its chips back from the stack; a
+    prize or deal payment undone is owed again (undoing one deal payment
+    undoes the whole deal).
+    """
+    from director.services import seating as seating_service  # noqa: PLC0415
+    from director.tournament.seating import remove_players  # noqa: PLC0415
+
+    tournament = get_tournament(tournament_id)
+    payment = _payment(tournament_id, payment_id)
+    if payment.undone:
+        raise Invalid({"payment_id": _("This %(kind)s was already undone", kind=_(KIND_WORDS.get(payment.kind, payment.kind)))})
+    now = utcnow()
+    player = db.session.get(Player, payment.player_id) if payment.player_id else None
+    row = _settings_row(tournament_id)
+    if row is not None:      # a table locked at the close stays locked whatever is undone
+        _lock_if_closed(tournament, row, now)
+    if payment.kind in ENTRY_KINDS:
+        if player is not None:
+            if not player.active:
+                raise Invalid({"payment_id": _("%(name)s is already out (place %(place)s): the "
+                                               "%(kind)s can no longer be undone",
+                                               name=player.name, place=player.place_label,
+                                               kind=_(KIND_WORDS.get(payment.kind, payment.kind)))})
+            later = db.session.scalar(select(func.count(Payment.id)).where(
+                Payment.player_id == player.id, Payment.id != payment.id,
+                Payment.undone_at.is_(None)))
+            if later:
+                raise Invalid({"payment_id": _("Undo %(name)s's rebuys, add-on and prizes first",
+                                               name=player.name)})
+            layout = seating_service.load_layout(tournament_id)
+            if any(p.player_id == player.id for t in layout.tables for p in t.seats.values()):
+                layout = _refuse(lambda: remove_players(layout, [player.id]), "payment_id")
+                policy = seating_service.policy_for(tournament_id)
+                seating_service.store_layout(tournament_id, layout, policy)
+                # The seating's next step (a balance, a break) is planned again, as after a bust.
+                seating_service._replan(tournament_id, layout, policy)  # noqa: SLF001
+            payment.player_id = None
+            db.session.flush()
+            _delete_entry(player.id)
+    elif payment.kind in ("rebuy", "add-on"):
+        if player is not None:
+            player.chips = max(0, player.chips - payment.chips)
+    elif payment.note.startswith("Deal") and row is not None and row.deal:
+        for other in _payments(tournament_id):
+            if other.kind == PAYOUT and other.note.startswith("Deal") and not other.undone:
+                other.undone_at = now
+        row.deal = None
+    payment.undone_at = now
+    if row is not None:
+        row.updated_at = now
+    db.session.commit()
+    _publish(tournament_id)
+    return payment
+
+
+def _payment(tournament_id: int, payment_id: Any) -> Payment:
+    return _row(Payment, tournament_id, payment_id, "payment_id", N_("payment"))
+
+
+# ---------------------------------------------------------------- the desk page
+
+@dataclass
+class DeskRow:
+    player: Player
+    entries: PlayerEntries
+    can: dict[str, str | None]      # kind -> None (allowed) or the reason it is refused
+    place: str = ""                 # the finishing place, as on the results page
+
+
+def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
+    """The registration desk: the money, the players found, what each may buy and why not."""
+    view = money(tournament_id)
+    text = query if isinstance(query, str) else ""
+    needle = person_of(text)[:80]
+    players = list(db.session.scalars(select(Player).where(
+        Player.tournament_id == tournament_id).order_by(Player.name, Player.id)))
+    created = sorted(p.created_at for p in players)
+    if needle:
+        players = [p for p in players if needle in person_of(p.name)]
+    rows = []
+    for player in players[:60]:
+        bought = _entries_of_player(tournament_id, player)
+        can: dict[str, str | None] = {}
+        if view.rules is not None:
+            for kind, entry_kind in (("re-entry", EntryKind.RE_ENTRY), ("rebuy", EntryKind.REBUY),
+                                     ("add-on", EntryKind.ADD_ON)):
+                try:
+                    verify_purchase(view.rules, entry_kind, bought, level=view.at.level,
+                                    on_break=view.at.on_break,
+                                    stack=player.chips if kind == "rebuy" else None,
+                                    busted=not player.active)
+                    can[kind] = None
+                except RuleViolation as exc:
+                    can[kind] = translate_violation(exc)
+        place, last = final_place(player, created)
+        label = "" if place is None else f"{place}–{last}" if last and last != place else str(place)
+        rows.append(DeskRow(player, bought, can, label))
+    seats = dict(db.session.execute(select(Seat.player_id, Seat.seat).where(
+        Seat.tournament_id == tournament_id)).all())
+    from director.models.seating import SeatingTable  # noqa: PLC0415
+
+    tables = dict(db.session.execute(
+        select(Seat.player_id, SeatingTable.number).join(
+            SeatingTable, SeatingTable.id == Seat.table_id)
+        .where(Seat.tournament_id == tournament_id)).all())
+    buy_in_refusal = None
+    if view.rules is not None:
+        try:
+            verify_purchase(view.rules, EntryKind.BUY_IN, PlayerEntries(), level=view.at.level,
+                            on_break=view.at.on_break)
+        except RuleViolation as exc:
+            buy_in_refusal = translate_violation(exc)
+    return {"money": view, "rows": rows, "query": text, "matches": len(players),
+            "where": {pid: (tables[pid], seats[pid]) for pid in seats if pid in tables},
+            "buy_in_refusal": buy_in_refusal}
+
+
+# ---------------------------------------------------------------- places and prizes
+
+@dataclass
+class ResultRow:
+    player_id: int
+    name: str
+    place: int | None
+    place_last: int | None
+    prize: int
+    paid: int
+    active: bool
+    deal: bool = False
+
+    @property
+    def place_label(self) -> str:
+        if self.place is None:
+            return ""
+        if self.place_last and self.place_last != self.place:
+            return f"{self.place}–{self.place_last}"
+        return str(self.place)
+
+
+def final_place(player: Player, created: list[datetime]) -> tuple[int | None, int | None]:
+    """The seating place moved down by the entries registered after the player busted."""
+    place, last = player.place, player.place_last
+    if place is not None and player.eliminated_at is not None:
+        later = sum(1 for at in created if at > player.eliminated_at)
+        place += later
+        last = last + later if last else None
+    return place, last
+
+
+def results(tournament_id: int) -> tuple[Money, list[ResultRow]]:
+    """Every entry with its finishing place and prize, best place first; still in at the top.
+
+    Places come from the seating registry (order of elimination, §9.6 ties).
+    An entry that busted while late registration was still open finished
+    behind every entry that came later: its place is moved down by the
+    entries registered after it busted.  Tied places share their combined
+    prize (``split_tied_places``); a saved deal replaces the prizes of the
+    players in it.
+    """
+    view = money(tournament_id)
+    players = list(db.session.scalars(select(Player).where(
+        Player.tournament_id == tournament_id).order_by(Player.id)))
+    created = sorted(p.created_at for p in players)
+    paid: dict[int, int] = {}
+    for p in view.payments:
+        if p.kind == PAYOUT and not p.undone and p.player_id is not None:
+            paid[p.player_id] = paid.get(p.player_id, 0) + p.prize
+    deal_amounts = {int(k): v for k, v in (view.deal or {}).get("amounts", {}).items()}
+    rows: list[ResultRow] = []
+    groups: dict[tuple[int, int], list[ResultRow]] = {}
+    for player in players:
+        place, last = final_place(player, created)
+        row = ResultRow(player.id, player.name, place, last, 0, paid.get(player.id, 0),
+                        player.active)
+        rows.append(row)
+        if place is not None:
+            groups.setdefault((place, last or place), []).append(row)
+    for (first, last), members in groups.items():
+        if last > first or len(members) > 1:
+            places = list(range(first, max(last, first + len(members) - 1) + 1))
+            shares = split_tied_places(view.amounts, places, unit=view.unit) \
+                if view.amounts else (0,) * len(places)
+            for member, share in zip(members, shares, strict=False):
+                member.prize = share
+        else:
+            members[0].prize = view.amounts[first - 1] if first <= len(view.amounts) else 0
+    for row in rows:
+        if row.player_id in deal_amounts:
+            row.prize, row.deal = int(deal_amounts[row.player_id]), True
+    rows.sort(key=lambda r: (r.place is not None, r.place or 0, r.name.casefold()))
+    return view, rows
+
+
+def results_csv(tournament_id: int) -> str:
+    view, rows = results(tournament_id)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", "name", "prize", "currency", "paid"])
+    for row in rows:
+        if row.place is None and not row.deal:
+            continue
+        writer.writerow([row.place_label, _csv_safe(row.name), view.fmt(row.prize),
+                         view.currency, view.fmt(row.paid)])
+    return out.getvalue()
+
+
+def _csv_safe(text: str) -> str:
+    """A name that starts like a formula is quoted for spreadsheets."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@unit_of_work
+def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Payment:
+    """Record that a finished player was paid his prize (the ledger's payout line)."""
+    key = _request_key(request_key)
+    earlier = _repeat(tournament_id, key)
+    if earlier is not None:
+        return earlier
+    player = _player(tournament_id, player_id)
+    view, rows = results(tournament_id)
+    row = next(r for r in rows if r.player_id == player.id)
+    if row.place is None and not row.deal:
+        raise Invalid({"player_id": _("%(name)s is still playing", name=player.name)})
+    if row.paid:
+        raise Invalid({"player_id": _("%(name)s was already paid %(amount)s", name=player.name, amount=view.fmt(row.paid))})
+    if row.prize <= 0:
+        raise Invalid({"player_id": _("%(name)s finished out of the money", name=player.name)})
+    settings_row = _settings_row(tournament_id)
+    if settings_row is not None:
+        _lock_if_closed(view.tournament, settings_row, utcnow())
+    payment = Payment(tournament_id=tournament_id, player_id=player.id, player_name=player.name,
+                      person=person_of(player.name), kind=PAYOUT, prize=row.prize, fee=0,
+                      chips=0, level=view.at.level, request_key=key,
+                      note=f"Prize for place {row.place_label}")
+    db.session.add(payment)
+    db.session.commit()
+    _publish(tournament_id)
+    return payment
+
+
+# ---------------------------------------------------------------- deals
+
+DEAL_METHODS = {"icm": N_("ICM"), "chip-chop": N_("Chip-chop"),
+                "chip-chop-floor": N_("Chip-chop, everyone guaranteed the lowest prize left")}
+
+
+@dataclass
+class DealQuote:
+    method: str
+    players: list[Player]
+    stacks: list[int]
+    prizes: list[int]
+    amounts: list[int]
+
+    @property
+    def money_left(self) -> int:
+        return sum(self.prizes)
+
+
+def deal_quote(tournament_id: int, data: Mapping[str, Any]) -> tuple[Money, DealQuote]:
+    """ICM or chip-chop from the stacks of the players still in and the prizes still to win."""
+    view = money(tournament_id)
+    method = str(data.get("method") or "icm")
+    if method not in DEAL_METHODS:
+        raise Invalid({"method": _("The deal is one of: %(methods)s", methods=", ".join(DEAL_METHODS))})
+    players = list(db.session.scalars(select(Player).where(
+        Player.tournament_id == tournament_id, Player.status == "active").order_by(
+        Player.chips.desc(), Player.id)))
+    if len(players) < 2:
+        raise Invalid({"method": _("A deal needs at least 2 players still in")})
+    if len(players) > MAX_ICM_PLAYERS:
+        raise Invalid({"method": _("A deal is made at the final table: %(count)s players are "
+                                   "still in (at most %(max)s)", count=len(players),
+                                   max=MAX_ICM_PLAYERS)})
+    if not view.amounts:
+        raise Invalid({"method": _("There is no prize pool yet")})
+    stacks = []
+    errors: dict[str, str] = {}
+    for player in players:
+        try:
+            stacks.append(parse_int(data, f"stack_{player.id}", _("%(name)s's stack", name=player.name), low=1,
+                                    high=MAX_CHIPS, default=player.chips or None, required=True)
+                          or 0)
+        except Invalid as exc:
+            errors.update(exc.errors)
+    if errors:
+        raise Invalid(errors)
+    prizes = list(view.amounts[: len(players)])
+    try:
+        if method == "icm":
+            amounts = icm(stacks, prizes, unit=view.unit)
+        else:
+            amounts = chip_chop(stacks, prizes, unit=view.unit,
+                                guarantee_lowest=method == "chip-chop-floor")
+    except RuleViolation as exc:
+        raise Invalid({"method": translate_violation(exc)}) from None
+    return view, DealQuote(method, players, stacks, prizes, list(amounts))
+
+
+@unit_of_work
+def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Save the agreed amounts and pay them: one payout line per player in the deal.
+
+    The amounts may differ from the calculation (players negotiate), but they
+    must add up to exactly the money left, and none may be negative.
+    """
+    view, quote = deal_quote(tournament_id, data)
+    row = _configured(tournament_id)
+    if row.deal:
+        raise Invalid({"deal": _("A deal is already saved: undo one of its payments to cancel it")})
+    errors: dict[str, str] = {}
+    agreed: list[int] = []
+    for player, calculated in zip(quote.players, quote.amounts, strict=True):
+        try:
+            agreed.append(parse_money(data, f"amount_{player.id}", _("%(name)s's amount", name=player.name),
+                                      view.currency, default=calculated))
+        except Invalid as exc:
+            errors.update(exc.errors)
+    if errors:
+        raise Invalid(errors)
+    if sum(agreed) != quote.money_left:
+        raise Invalid({"deal": _("The amounts add up to %(total)s, but the money left is %(left)s",
+                                 total=view.fmt(sum(agreed)), left=view.fmt(quote.money_left))})
+    for player in quote.players:
+        if db.session.scalar(select(func.count(Payment.id)).where(
+                Payment.player_id == player.id, Payment.kind == PAYOUT,
+                Payment.undone_at.is_(None))):
+            raise Invalid({"deal": _("%(name)s was already paid: undo that payment first", name=player.name)})
+    now = utcnow()
+    _lock_if_closed(view.tournament, row, now)
+    label = DEAL_METHODS[quote.method]  # stored in English: the ledger note (translated on show)
+    for player, amount in zip(quote.players, agreed, strict=True):
+        db.session.add(Payment(tournament_id=tournament_id, player_id=player.id,
+                               player_name=player.name, person=person_of(player.name),
+                               kind=PAYOUT, prize=amount, level=view.at.level,
+                               note=f"Deal ({label})"))
+    deal = {"method": quote.method, "player_ids": [p.id for p in quote.players],
+            "stacks": quote.stacks, "calculated": quote.amounts,
+            "amounts": {str(p.id): a for p, a in zip(quote.players, agreed, strict=True)},
+            "at": _iso(now)}
+    row.deal = deal
+    row.updated_at = now
+    db.session.commit()
+    _publish(tournament_id)
+    return deal
+
+
+# ---------------------------------------------------------------- the house summary
+
+def summary(tournament_id: int) -> dict[str, Any]:
+    view = money(tournament_id)
+    owed = sum(view.amounts)
+    return {"money": view, "owed": owed, "to_pay": max(0, view.pool.total - view.paid),
+            "collected_total": view.pool.collected + view.pool.fees}
+
+
+__all__ = ["DEAL_METHODS", "Money", "clock_stats", "deal_quote", "desk",
+           "late_registration", "moment", "money", "pay_prize", "results", "results_csv",
+           "save_deal", "save_settings", "sell_entry", "summary", "undo"]

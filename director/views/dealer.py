@@ -1,0 +1,145 @@
+"""The dealer's pages: pairing a tablet, the tablet itself, and the director's
+pairing page (codes, QR codes, revoke, hand histories).
+
+The tablet page is a shell: ``static/dealer.js`` drives it through the JSON
+API (``director.views.dealer_api``), so the page and scripts use one contract.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import segno
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from director import security
+from director.services import Invalid, NotFound
+from director.services import dealer as dealer_service
+from director.services import dealer_pairing as pairing_service
+from director.services.clock import get_tournament
+from director.services.dealer import Illegal
+from director.views.auth import director_required
+from director.views.dealer_api import Forbidden, dealer_role, remember_pairing
+
+bp = Blueprint("dealer", __name__)
+
+
+def qr_svg(url: str) -> Markup:
+    """The QR code of ``url`` as inline SVG (no external service)."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
+    return Markup(svg)  # noqa: S704  (segno's own SVG, the URL is escaped by segno)
+
+
+@bp.get("/dealer/")
+def pair_page() -> str:
+    return render_template("dealer/pair.html", code=request.args.get("code", ""), errors={})
+
+
+@bp.post("/dealer/pair")
+@security.public_write("a tablet types the pairing code the director gave the table")
+def pair_form() -> Any:
+    try:
+        table_id, token = pairing_service.pair(request.form.get("code"))
+    except Invalid as exc:
+        return render_template("dealer/pair.html", code=request.form.get("code", ""),
+                               errors=exc.errors), 400
+    remember_pairing(table_id, token)
+    return redirect(url_for("dealer.tablet", table_id=table_id))
+
+
+@bp.get("/dealer/table/<int:table_id>")
+def tablet(table_id: int) -> Any:
+    try:
+        who = dealer_role(table_id)
+    except Forbidden:
+        who = None
+    if who is None:
+        flash(_("Enter this table's pairing code first"))
+        return redirect(url_for("dealer.pair_page"))
+    tournament_id = dealer_service.table_tournament(table_id)
+    table = dealer_service.get_table(table_id)
+    return render_template("dealer/tablet.html", table_id=table_id, table=table, who=who,
+                           tournament=get_tournament(tournament_id))
+
+
+def _tablet_base() -> str:
+    """The address tablets use: the one the director's browser used, unless that is
+    this laptop itself (localhost), in which case the room network address."""
+    base = request.host_url.rstrip("/")
+    host = request.host.split(":")[0]
+    if host in ("localhost", "127.0.0.1", "::1", "[::1]"):
+        from director.cli import lan_address  # noqa: PLC0415
+
+        lan = lan_address()
+        if lan:
+            port = request.host.rsplit(":", 1)[1] if ":" in request.host else ""
+            base = f"{request.scheme}://{lan}" + (f":{port}" if port else "")
+    return base
+
+
+@bp.get("/director/<int:tournament_id>/dealers")
+@director_required
+def pairing_page(tournament_id: int) -> str:
+    tournament = get_tournament(tournament_id)
+    tables = list(pairing_service.pairing_codes(tournament_id).values())
+    base = _tablet_base()
+    for table in tables:
+        url = f"{base}{url_for('dealer.pair_page')}?code={table['code']}"
+        table["url"] = url
+        table["qr"] = qr_svg(url)
+        table["hands"] = len(dealer_service.hands_of_table(table["table_id"]))
+    return render_template("dealer/pairing.html", tournament=tournament, tables=tables)
+
+
+def _hands_page(tournament_id: int, table_id: int, errors: dict[int, str] | None = None,
+                drafts: dict[int, str] | None = None, status: int = 200) -> tuple[str, int]:
+    tournament = get_tournament(tournament_id)
+    if dealer_service.table_tournament(table_id) != tournament_id:
+        raise NotFound(_("There is no table %(id)s in this tournament", id=table_id))
+    rows = dealer_service.hands_of_table(table_id)
+    hands = []
+    for row in reversed(rows):
+        data = dealer_service.hand_json(row)
+        events = json.dumps(dealer_service.event_list(row), indent=1)
+        hands.append({"row": row, "data": data, "events": (drafts or {}).get(row.id, events),
+                      "error": (errors or {}).get(row.id)})
+    return render_template("dealer/hands.html", tournament=tournament, table_id=table_id,
+                           table_number=rows[-1].table_number if rows else None, hands=hands), status
+
+
+@bp.get("/director/<int:tournament_id>/dealers/<int:table_id>/hands")
+@director_required
+def hands_page(tournament_id: int, table_id: int) -> tuple[str, int]:
+    return _hands_page(tournament_id, table_id)
+
+
+@bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/hands/<int:hand_id>/correct")
+@director_required
+def correct_hand(tournament_id: int, table_id: int, hand_id: int) -> Any:
+    """The director corrects a finished hand: its events, edited as JSON; the stacks follow."""
+    text = request.form.get("events", "")
+    try:
+        events = json.loads(text)
+        if not isinstance(events, list):
+            raise ValueError
+    except ValueError:
+        return _hands_page(tournament_id, table_id, {hand_id: _("The events must be a JSON list")},
+                           {hand_id: text}, 400)
+    try:
+        dealer_service.correct_hand(hand_id, events)
+    except Illegal as exc:
+        return _hands_page(tournament_id, table_id, {hand_id: exc.message}, {hand_id: text}, 422)
+    flash(_("Hand corrected: the chip counts follow it"))
+    return redirect(url_for("dealer.hands_page", tournament_id=tournament_id, table_id=table_id))
+
+
+@bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/revoke")
+@director_required
+def revoke(tournament_id: int, table_id: int) -> Response:
+    code = pairing_service.revoke(table_id)
+    flash(_("Every tablet of this table is unpaired; the new code is %(code)s", code=code))
+    return redirect(url_for("dealer.pairing_page", tournament_id=tournament_id))

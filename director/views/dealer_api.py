@@ -1,0 +1,293 @@
+"""The dealer tablet's JSON API (a contract: see README "Dealer API").
+
+Writes need the table's dealer token (``Authorization: Bearer``, or the
+session cookie a paired tablet got) or the director's.  A dealer of table 1
+gets 403 on table 2.  A session (cookie) write carries ``X-CSRF-Token``.
+
+Answers: 200/201 the hand JSON; 400 ``{"errors": {field: message}}``; 401 no
+valid credentials; 403 another table's dealer; 404; 409 the current hand plus
+``error`` (stale ``version``, or a hand already in progress); 422
+``{"error": "<the engine's sentence>"}``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from flask import Blueprint, Response, jsonify, request, session
+from flask_babel import gettext as _
+
+from director import security
+from director.db import utcnow
+from director.poker.events import ActionKind
+from director.poker.rulings import DEFAULT_RULING_POLICY, clock_time
+from director.services import dealer as dealer_service
+from director.services import dealer_bodies as body
+from director.services import dealer_pairing as pairing_service
+from director.services import dealer_rulings as rulings_service
+from director.services.dealer import Answer, Conflict, Illegal
+
+bp = Blueprint("dealer_api", __name__, url_prefix="/api")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# ---------------------------------------------------------------- who may write
+
+TOKEN_KEY = "dealer_token"
+
+
+def remember_pairing(table_id: int, token: str) -> None:
+    """This browser is now table ``table_id``'s tablet (a new session, see
+    ``security.login_dealer``); the device token is kept so a revoke ends it."""
+    security.login_dealer(table_id)
+    session[TOKEN_KEY] = token
+
+
+def dealer_role(table_id: int) -> str | None:
+    """"director", "dealer" (this table's tablet, not revoked) or None; raises
+    ``Forbidden`` for another table's tablet."""
+    if security.is_director():
+        return "director"
+    paired = security.dealer_table_id()
+    if paired is None:
+        return None
+    if paired != table_id:
+        raise Forbidden()
+    if security.bearer_token() is None:
+        token = session.get(TOKEN_KEY)
+        if not isinstance(token, str) or pairing_service.device_table(token) != table_id:
+            return None          # revoked by the director
+    return "dealer"
+
+
+class Forbidden(Exception):
+    """A dealer of another table."""
+
+
+class Unauthorized(Exception):
+    pass
+
+
+def table_writer(view: F) -> F:
+    """The table's dealer or the director (``security.dealer_or_director_required``,
+    which also checks the CSRF token of a session), and a tablet the director has
+    not unpaired; passes ``who`` ("dealer" or "director") to the view."""
+
+    @functools.wraps(view)
+    def inner(table_id: int, **kwargs: Any) -> Any:
+        who = dealer_role(table_id)
+        if who is None:
+            raise Unauthorized()
+        return view(table_id, who=who, **kwargs)
+
+    return cast(F, security.dealer_or_director_required(inner))
+
+
+director_only = security.director_required
+
+
+@bp.errorhandler(Illegal)
+def illegal(exc: Illegal) -> tuple[Response, int]:
+    return jsonify({"error": exc.message}), 422
+
+
+@bp.errorhandler(Conflict)
+def conflict(exc: Conflict) -> tuple[Response, int]:
+    data: dict[str, Any] = dict(exc.hand or {})
+    data["error"] = exc.message
+    return jsonify(data), 409
+
+
+@bp.errorhandler(Forbidden)
+def forbidden(exc: Forbidden) -> tuple[Response, int]:
+    return jsonify({"error": _("This tablet is paired with another table")}), 403
+
+
+@bp.errorhandler(Unauthorized)
+def unauthorized(exc: Unauthorized) -> tuple[Response, int]:
+    return jsonify({"error": _("Pair this tablet with the table first (the code is on the "
+                               "director's page), or send the director's token")}), 401
+
+
+def _raw() -> Any:
+    return request.get_json(force=True, silent=True)
+
+
+def _json() -> dict[str, Any]:
+    return dict(body.body_dict(_raw()))
+
+
+def _answer(answer: Answer) -> tuple[Response, int]:
+    if answer.text is not None:
+        response = Response(answer.text, mimetype="application/json")
+    else:
+        response = jsonify(answer.body)
+    response.headers["Cache-Control"] = "no-store"
+    return response, answer.status
+
+
+# ---------------------------------------------------------------- hands
+
+@bp.post("/tables/<int:table_id>/hands")
+@table_writer
+def start_hand(table_id: int, who: str) -> tuple[Response, int]:
+    data = body.START.load(_raw())
+    return _answer(dealer_service.start_hand(table_id, data["absent_seats"], who))
+
+
+@bp.get("/tables/<int:table_id>/hand")
+def current_hand(table_id: int) -> tuple[Response, int]:
+    return _answer(Answer(dealer_service.current(table_id)))
+
+
+@bp.get("/tables/<int:table_id>/next")
+def next_hand(table_id: int) -> Response:
+    return jsonify(dealer_service.next_hand(table_id))
+
+
+@bp.post("/tables/<int:table_id>/hand/actions")
+@table_writer
+def action(table_id: int, who: str) -> tuple[Response, int]:
+    data = body.ACTION.load(_raw())
+    return _answer(dealer_service.act(table_id, data["seat"], ActionKind(data["action"]), data["amount"],
+                                      version=data["version"], key=data["idempotency_key"], who=who))
+
+
+@bp.post("/tables/<int:table_id>/hand/board")
+@table_writer
+def board(table_id: int, who: str) -> tuple[Response, int]:
+    data = _json()
+    cards = body.cards(data, "cards", required=False)
+    return _answer(dealer_service.deal_board(table_id, cards, version=body.version(data),
+                                             key=body.idempotency_key(data), who=who))
+
+
+@bp.post("/tables/<int:table_id>/hand/deal")
+@table_writer
+def deal(table_id: int, who: str) -> tuple[Response, int]:
+    data = _json()
+    cards = body.seat_cards(data) if data.get("cards") is not None else None
+    return _answer(dealer_service.deal_cards(table_id, cards, version=body.version(data),
+                                             key=body.idempotency_key(data), who=who))
+
+
+@bp.post("/tables/<int:table_id>/hand/show")
+@table_writer
+def show(table_id: int, who: str) -> tuple[Response, int]:
+    data = _json()
+    cards = body.cards(data, "cards")
+    assert cards is not None
+    return _answer(dealer_service.show(table_id, body.seat(data), cards, version=body.version(data),
+                                       key=body.idempotency_key(data), who=who))
+
+
+@bp.post("/tables/<int:table_id>/hand/muck")
+@table_writer
+def muck(table_id: int, who: str) -> tuple[Response, int]:
+    data = body.SEAT_WRITE.load(_raw())
+    return _answer(dealer_service.muck(table_id, data["seat"], version=data["version"],
+                                       key=data["idempotency_key"], who=who))
+
+
+@bp.post("/tables/<int:table_id>/hand/award")
+@table_writer
+def award(table_id: int, who: str) -> tuple[Response, int]:
+    data = _json()
+    return _answer(dealer_service.award(table_id, body.seat_groups(data, "high"),
+                                        body.seat_groups(data, "low"), version=body.version(data),
+                                        key=body.idempotency_key(data), who=who))
+
+
+@bp.post("/tables/<int:table_id>/hand/undo")
+@table_writer
+def undo(table_id: int, who: str) -> tuple[Response, int]:
+    data = body.WRITE.load(_raw())
+    return _answer(dealer_service.undo(table_id, version=data["version"],
+                                       key=data["idempotency_key"], who=who))
+
+
+@bp.post("/tables/<int:table_id>/hand/rulings")
+@table_writer
+def ruling(table_id: int, who: str) -> tuple[Response, int]:
+    return _answer(rulings_service.rule(table_id, _json(), who=who, now=utcnow()))
+
+
+@bp.post("/tables/<int:table_id>/hand/clock")
+@table_writer
+def call_clock(table_id: int, who: str) -> tuple[Response, int]:
+    data = body.CLOCK.load(_raw())
+    return _answer(dealer_service.set_clock_call(
+        table_id, data["seat"], version=data["version"], key=data["idempotency_key"], who=who,
+        now=utcnow(), seconds=clock_time(DEFAULT_RULING_POLICY).total))
+
+
+# ---------------------------------------------------------------- history, PHH, corrections
+
+@bp.get("/tables/<int:table_id>/hands")
+def list_hands(table_id: int) -> Response:
+    rows = dealer_service.hands_of_table(table_id)
+    return jsonify({"hands": [{"hand_id": r.id, "number": r.number, "game": r.game,
+                               "status": r.status, "version": r.version,
+                               "started_at": r.started_at.isoformat().replace("+00:00", "Z"),
+                               "phh": f"/api/hands/{r.id}.phh"} for r in rows]})
+
+
+@bp.get("/tables/<int:table_id>/hands.zip")
+def hands_zip(table_id: int) -> Response:
+    data = dealer_service.phh_zip(table_id)
+    return Response(data, mimetype="application/zip", headers={
+        "Content-Disposition": f'attachment; filename="table{table_id}-hands.zip"'})
+
+
+@bp.get("/hands/<int:hand_id>")
+def hand(hand_id: int) -> Response:
+    """The hand JSON plus its events (engine players: indices in PHH order) and players."""
+    row = dealer_service.get_hand(hand_id)
+    return jsonify({**dealer_service.hand_json(row), "status": row.status,
+                    "players": row.players, "events": dealer_service.event_list(row)})
+
+
+@bp.get("/hands/<int:hand_id>.phh")
+def hand_phh(hand_id: int) -> Response:
+    row = dealer_service.get_hand(hand_id)
+    return Response(dealer_service.phh_text(row), mimetype="application/toml", headers={
+        "Content-Disposition": f'attachment; filename="{dealer_service.phh_name(row)}"'})
+
+
+@bp.post("/hands/<int:hand_id>/correct")
+@director_only
+def correct(hand_id: int) -> tuple[Response, int]:
+    data = _json()
+    events = data.get("events")
+    if not isinstance(events, list):
+        from director.services import Invalid  # noqa: PLC0415
+
+        raise Invalid({"events": _("events must be the hand's list of events")})
+    return _answer(dealer_service.correct_hand(hand_id, events))
+
+
+# ---------------------------------------------------------------- pairing
+
+@bp.post("/dealer/pair")
+@security.public_write("a tablet sends the pairing code the director gave the table")
+def pair() -> tuple[Response, int]:
+    data = _json()
+    table_id, token = pairing_service.pair(data.get("code"))
+    remember_pairing(table_id, token)
+    return jsonify({"table_id": table_id, "token": token,
+                    "url": f"/dealer/table/{table_id}"}), 201
+
+
+@bp.post("/tables/<int:table_id>/dealer/revoke")
+@director_only
+def revoke(table_id: int) -> Response:
+    return jsonify({"table_id": table_id, "code": pairing_service.revoke(table_id)})
+
+
+@bp.get("/tournaments/<int:tournament_id>/dealer/pairing")
+@director_only
+def pairing_codes(tournament_id: int) -> Response:
+    return jsonify({"tables": list(pairing_service.pairing_codes(tournament_id).values())})

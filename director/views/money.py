@@ -1,0 +1,351 @@
+"""Money pages and their JSON API.
+
+* Director: the money settings and payout table (``/director/<id>/money``),
+  the registration desk (``/director/<id>/desk``: search or add a player,
+  take the buy-in and show/print the seat, re-entries, rebuys, add-ons, the
+  ledger with undo), the deal calculator (``/director/<id>/deal``), and the
+  printable house summary (``/director/<id>/money/summary``).
+* Public: the results (``/results/<id>``) and their CSV export.
+* JSON under ``/api/tournaments/<id>/money...``: the same actions; bad input
+  answers 400 naming the field.
+
+Each view parses the request, calls one service and renders.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from director.i18n import N_, number_filter
+from director.services import Invalid
+from director.services import money as money_service
+from director.tournament.payouts import TEMPLATES
+from director.views.auth import director_required
+
+bp = Blueprint("money", __name__)
+
+
+@bp.app_template_global("request_key")
+def request_key() -> str:
+    """A fresh key for a form: the same post sent twice is recorded once."""
+    return secrets.token_urlsafe(16)
+
+
+@bp.app_template_global("cash")
+def cash(amount: int | None, currency: str) -> str:
+    """Minor units in the user's locale with the event's currency: 11050 EUR -> "€110.50"."""
+    if amount is None:
+        return ""
+    from decimal import Decimal  # noqa: PLC0415
+
+    from director.i18n import money_filter  # noqa: PLC0415
+
+    return money_filter(Decimal(amount).scaleb(-money_service.precision(currency)), currency)
+
+
+KIND_LABELS = {"buy-in": N_("Buy-in"), "re-entry": N_("Re-entry"), "rebuy": N_("Rebuy"),
+               "add-on": N_("Add-on"), "payout": N_("Prize paid")}
+
+
+def kind_labels() -> dict[str, str]:
+    """The payment kinds in the user's language."""
+    return {kind: _(label) for kind, label in KIND_LABELS.items()}
+
+
+def _form_dict() -> dict[str, Any]:
+    return request.form.to_dict()
+
+
+# ---------------------------------------------------------------- settings
+
+def _settings_page(tournament_id: int, errors: dict[str, str] | None = None,
+                   form: dict[str, Any] | None = None, status: int = 200) -> tuple[str, int]:
+    view = money_service.money(tournament_id)
+    s = view.settings
+    values = {
+        "currency": s["currency"], "unit": view.fmt(s["unit"]),
+        "buy_in": view.fmt(s["buy_in_prize"]), "fee": view.fmt(s["buy_in_fee"]),
+        "starting_stack": s["starting_stack"],
+        "late_registration_level": s["late_registration_level"],
+        "re_entry": s["re_entry"], "re_entry_max": s["re_entry_max"] or "",
+        "re_entry_until": s["re_entry_until"] or "",
+        "rebuy": s["rebuy"], "rebuy_price": view.fmt(s["rebuy_prize"]) if s["rebuy"] else "",
+        "rebuy_fee": view.fmt(s["rebuy_fee"]) if s["rebuy"] else "",
+        "rebuy_chips": s["rebuy_chips"] or "", "rebuy_until": s["rebuy_until"] or "",
+        "rebuy_stack_limit": s["rebuy_stack_limit"] if s["rebuy_stack_limit"] is not None else "",
+        "rebuy_max": s["rebuy_max"] or "",
+        "add_on": s["add_on"], "add_on_price": view.fmt(s["add_on_prize"]) if s["add_on"] else "",
+        "add_on_fee": view.fmt(s["add_on_fee"]) if s["add_on"] else "",
+        "add_on_chips": s["add_on_chips"] or "", "add_on_break": s["add_on_break"] or "",
+        "guarantee": view.fmt(s["guarantee"]), "payout_template": s["payout_template"],
+        "custom_payouts": ", ".join(str(int(b) / 100).removesuffix(".0")
+                                    for b in (s["custom_shares"] or [])),
+    }
+    if form is not None:
+        for key in ("re_entry", "rebuy", "add_on"):
+            values[key] = bool(form.get(key))
+        values.update({k: v for k, v in form.items() if k not in ("re_entry", "rebuy", "add_on")})
+    bands = {name: template.bands(max(view.entries, 2) * 3 if view.entries else 200)[:12]
+             for name, template in TEMPLATES.items()}
+    return render_template("money/settings.html", view=view, values=values, errors=errors or {},
+                           templates=TEMPLATES, bands=bands), status
+
+
+@bp.route("/director/<int:tournament_id>/money", methods=["GET", "POST"])
+@director_required
+def settings(tournament_id: int) -> Any:
+    if request.method == "GET":
+        return _settings_page(tournament_id)
+    form = _form_dict()
+    try:
+        money_service.save_settings(tournament_id, form)
+    except Invalid as exc:
+        return _settings_page(tournament_id, exc.errors, form, 400)
+    flash(_("Money settings saved."))
+    return redirect(url_for("money.settings", tournament_id=tournament_id))
+
+
+# ---------------------------------------------------------------- the desk
+
+def _desk_page(tournament_id: int, errors: dict[str, str] | None = None, status: int = 200,
+               form: dict[str, Any] | None = None) -> tuple[str, int]:
+    query = request.args.get("q", "") if request.method == "GET" else ""
+    data = money_service.desk(tournament_id, query)
+    ticket = None
+    ticket_id = request.args.get("ticket", type=int)
+    if ticket_id:
+        ticket = next((p for p in data["money"].payments if p.id == ticket_id), None)
+    return render_template("money/desk.html", **data, errors=errors or {}, form=form or {},
+                           ticket=ticket, kind_labels=kind_labels()), status
+
+
+@bp.get("/director/<int:tournament_id>/desk")
+@director_required
+def desk(tournament_id: int) -> Any:
+    return _desk_page(tournament_id)
+
+
+def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> Any:
+    try:
+        message, ticket = action()
+    except Invalid as exc:
+        return _desk_page(tournament_id, exc.errors, 400, _form_dict())
+    flash(message)
+    args: dict[str, Any] = {"tournament_id": tournament_id}
+    if ticket:
+        args["ticket"] = ticket
+    return redirect(url_for("money.desk", **args) + ("#ticket" if ticket else "#ledger"))
+
+
+@bp.post("/director/<int:tournament_id>/desk/sell")
+@director_required
+def sell(tournament_id: int) -> Any:
+    form = _form_dict()
+
+    def do() -> tuple[str, int | None]:
+        sale = money_service.sell_entry(
+            tournament_id, form.get("kind"), name=form.get("name"),
+            player_id=form.get("player_id"), stack=form.get("stack"),
+            request_key=form.get("request_key"))
+        view_kind = kind_labels().get(sale.payment.kind, sale.payment.kind)
+        text = _("%(kind)s taken: %(name)s", kind=view_kind, name=sale.payment.player_name)
+        if sale.seat is not None:
+            text += " — " + _("table %(table)s seat %(seat)s", table=sale.seat.to_table,
+                              seat=sale.seat.to_seat)
+        if sale.payment.chips and sale.payment.kind in ("rebuy", "add-on"):
+            text += " " + _("(+%(chips)s chips)", chips=number_filter(sale.payment.chips))
+        text += "."
+        new_entry = sale.payment.kind in money_service.ENTRY_KINDS
+        return text, sale.payment.id if new_entry else None
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/desk/payments/<int:payment_id>/undo")
+@director_required
+def undo(tournament_id: int, payment_id: int) -> Any:
+    def do() -> tuple[str, int | None]:
+        payment = money_service.undo(tournament_id, payment_id)
+        return (_("Undone: %(kind)s of %(name)s.",
+                  kind=kind_labels().get(payment.kind, payment.kind).lower(),
+                  name=payment.player_name), None)
+    return _act(tournament_id, do)
+
+
+# ---------------------------------------------------------------- deals
+
+@bp.route("/director/<int:tournament_id>/deal", methods=["GET", "POST"])
+@director_required
+def deal(tournament_id: int) -> Any:
+    data = request.args.to_dict() if request.method == "GET" else _form_dict()
+    errors: dict[str, str] = {}
+    quote = None
+    if request.method == "POST":
+        try:
+            money_service.save_deal(tournament_id, data)
+        except Invalid as exc:
+            errors = exc.errors
+        else:
+            flash(_("The deal is saved and paid: see the results."))
+            return redirect(url_for("money.results", tournament_id=tournament_id))
+    view = money_service.money(tournament_id)
+    try:
+        view, quote = money_service.deal_quote(tournament_id, data)
+    except Invalid as exc:
+        errors = {**exc.errors, **errors}
+    return render_template("money/deal.html", view=view, quote=quote, errors=errors,
+                           methods={key: _(label) for key, label in
+                                    money_service.DEAL_METHODS.items()},
+                           method=data.get("method") or "icm"), 400 if errors and \
+        request.method == "POST" else 200
+
+
+# ---------------------------------------------------------------- results and summary
+
+@bp.get("/results/<int:tournament_id>")
+def results(tournament_id: int) -> str:
+    view, rows = money_service.results(tournament_id)
+    return render_template("money/results.html", view=view, rows=rows)
+
+
+@bp.get("/results/<int:tournament_id>.csv")
+def results_csv(tournament_id: int) -> Response:
+    body = money_service.results_csv(tournament_id)
+    return Response(body, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="results-{tournament_id}.csv"'})
+
+
+@bp.post("/director/<int:tournament_id>/results/<int:player_id>/pay")
+@director_required
+def pay(tournament_id: int, player_id: int) -> Any:
+    try:
+        payment = money_service.pay_prize(tournament_id, player_id,
+                                          request.form.get("request_key"))
+    except Invalid as exc:
+        flash(_("Not paid: %(reasons)s", reasons="; ".join(exc.errors.values())))
+    else:
+        view = money_service.money(tournament_id)
+        flash(_("Paid %(amount)s %(currency)s to %(name)s.", amount=view.fmt(payment.prize),
+                currency=view.currency, name=payment.player_name))
+    return redirect(url_for("money.results", tournament_id=tournament_id))
+
+
+@bp.get("/director/<int:tournament_id>/money/summary")
+@director_required
+def summary(tournament_id: int) -> str:
+    return render_template("money/summary.html", **money_service.summary(tournament_id),
+                           kind_labels=kind_labels())
+
+
+# ---------------------------------------------------------------- JSON
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Invalid({"body": _("Send a JSON object")})
+    return data
+
+
+def payment_json(view: money_service.Money, payment: Any) -> dict[str, Any]:
+    return {"id": payment.id, "kind": payment.kind, "player_id": payment.player_id,
+            "player_name": payment.player_name, "prize": payment.prize, "fee": payment.fee,
+            "total": payment.total, "chips": payment.chips, "level": payment.level,
+            "note": payment.note, "created_at": money_service._iso(payment.created_at),
+            "undone": payment.undone}
+
+
+def money_json(tournament_id: int) -> dict[str, Any]:
+    view = money_service.money(tournament_id)
+    late = view.late
+    return {
+        "tournament_id": tournament_id, "configured": view.configured,
+        "settings": view.settings, "currency": view.currency,
+        "amounts_in": "minor units (cents)",
+        "entries": view.entries, "re_entries": view.re_entries, "rebuys": view.rebuys,
+        "add_ons": view.add_ons, "chips_in_play": view.chips_in_play,
+        "players_left": view.players_left,
+        "collected": view.pool.collected, "fees": view.pool.fees,
+        "guarantee": view.pool.guarantee, "overlay": view.pool.overlay,
+        "prize_pool": view.pool.total, "paid": view.paid,
+        "payouts": {"locked": view.locked,
+                    "percentages": list(view.table.percentages()) if view.table else [],
+                    "amounts": list(view.amounts)},
+        "level": view.at.level, "on_break": view.at.on_break,
+        "late_registration": None if late is None else {
+            "level": late.level, "open": late.open, "seconds": late.seconds},
+        "ledger": [payment_json(view, p) for p in view.payments],
+    }
+
+
+@bp.get("/api/tournaments/<int:tournament_id>/money")
+@director_required
+def api_money(tournament_id: int) -> Response:
+    return jsonify(money_json(tournament_id))
+
+
+@bp.route("/api/tournaments/<int:tournament_id>/money/settings", methods=["PUT", "POST"])
+@director_required
+def api_settings(tournament_id: int) -> Response:
+    money_service.save_settings(tournament_id, _body())
+    return jsonify(money_json(tournament_id))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/money/entries")
+@director_required
+def api_sell(tournament_id: int) -> Any:
+    body = _body()
+    sale = money_service.sell_entry(tournament_id, body.get("kind"), name=body.get("name"),
+                                    player_id=body.get("player_id"), stack=body.get("stack"),
+                                    request_key=body.get("request_key"))
+    seat = None if sale.seat is None else {"table": sale.seat.to_table, "seat": sale.seat.to_seat,
+                                           "status": sale.seat.status.value}
+    view = money_service.money(tournament_id)
+    return jsonify({"payment": payment_json(view, sale.payment),
+                    "player_id": sale.player.id if sale.player else None,
+                    "seat": seat, "repeated": sale.repeated,
+                    "prize_pool": view.pool.total}), 200 if sale.repeated else 201
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/money/payments/<int:payment_id>/undo")
+@director_required
+def api_undo(tournament_id: int, payment_id: int) -> Response:
+    money_service.undo(tournament_id, payment_id)
+    return jsonify(money_json(tournament_id))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/money/deal/quote")
+@director_required
+def api_deal_quote(tournament_id: int) -> Response:
+    view, quote = money_service.deal_quote(tournament_id, _body())
+    return jsonify({"method": quote.method, "money_left": quote.money_left,
+                    "players": [{"player_id": p.id, "name": p.name, "stack": s, "amount": a}
+                                for p, s, a in zip(quote.players, quote.stacks, quote.amounts,
+                                                   strict=True)]})
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/money/deal")
+@director_required
+def api_deal(tournament_id: int) -> Any:
+    deal = money_service.save_deal(tournament_id, _body())
+    return jsonify({"deal": deal}), 201
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/results/<int:player_id>/pay")
+@director_required
+def api_pay(tournament_id: int, player_id: int) -> Any:
+    payment = money_service.pay_prize(tournament_id, player_id, _body().get("request_key"))
+    view = money_service.money(tournament_id)
+    return jsonify({"payment": payment_json(view, payment)}), 201
+
+
+@bp.get("/api/tournaments/<int:tournament_id>/results")
+def api_results(tournament_id: int) -> Response:
+    view, rows = money_service.results(tournament_id)
+    return jsonify({"currency": view.currency, "prize_pool": view.pool.total,
+                    "results": [{"place": r.place, "place_last": r.place_last, "name": r.name,
+                                 "prize": r.prize, "paid": r.paid, "deal": r.deal}
+                                for r in rows if r.place is not None or r.deal]})

@@ -1,0 +1,565 @@
+/* The dealer tablet: one table, every hand through the rules engine.
+ *
+ * The page only draws what the server says (GET /api/tables/<id>/hand) and
+ * posts what the dealer taps.  Each write carries the version the dealer saw
+ * and an idempotency key: a write that loses the connection is sent again
+ * with the same key until the server answers, so it is applied exactly once
+ * (also across a server restart).  A 409 means another tablet was faster:
+ * the answer is the current hand, which is drawn at once.
+ */
+(function () {
+  "use strict";
+  var root = document.getElementById("dealer");
+  if (!root) { return; }
+  var T = JSON.parse(document.getElementById("dealer-i18n").textContent);
+  var api = "/api/tables/" + root.dataset.table;
+  var csrf = root.dataset.csrf;
+  var hand = null;          // the last hand JSON
+  var next = null;          // the next hand's seats (before a deal)
+  var absent = {};          // seats marked absent for the next deal
+  var busy = false;
+  var picker = null;        // {count, title, done(cards)}
+  var keypadValue = "";
+  var clockTimer = null;
+  var dismissed = null;     // the finished hand the dealer moved on from
+
+  var $ = function (id) { return document.getElementById(id); };
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") { node.textContent = attrs[k]; }
+      else if (k === "onclick") { node.addEventListener("click", attrs[k]); }
+      else if (k === "className") { node.className = attrs[k]; }
+      else { node.setAttribute(k, attrs[k]); }
+    });
+    (children || []).forEach(function (c) { if (c) { node.appendChild(c); } });
+    return node;
+  }
+  function chips(n) { return n === null || n === undefined ? "" : Number(n).toLocaleString("en-US"); }
+  function key() {
+    var r = "";
+    for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
+    return Date.now().toString(16) + "-" + r;
+  }
+  function showError(text) {
+    var box = $("error");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+  function net(text, bad) {
+    var n = $("net");
+    n.textContent = text;
+    n.className = "net" + (bad ? " bad" : "");
+  }
+
+  // ------------------------------------------------------------ talking to the server
+
+  function request(method, path, body) {
+    var opts = {method: method, headers: {"Accept": "application/json"}, credentials: "same-origin"};
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.headers["X-CSRF-Token"] = csrf;
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(api + path, opts).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        return {status: r.status, data: data};
+      });
+    });
+  }
+
+  /* A write: same key until the server answers (network errors and 5xx are retried). */
+  function send(path, body, after) {
+    if (busy) { return; }
+    busy = true;
+    body = Object.assign({}, body);
+    if (hand && body.version === undefined && path !== "/hands") { body.version = hand.version; }
+    body.idempotency_key = body.idempotency_key || key();
+    var attempt = function (delay) {
+      request("POST", path, body).then(function (res) {
+        if (res.status >= 500 || res.status === 0) { throw new Error("server " + res.status); }
+        busy = false;
+        net(T.online, false);
+        if (res.status === 200 || res.status === 201) {
+          showError("");
+          var data = res.data.hand && res.data.ruling ? res.data.hand : res.data;
+          if (data.hand_id) { render(data); }
+          if (after) { after(res.data); }
+        } else if (res.status === 409) {
+          showError(T.stale);
+          if (res.data.hand_id) { render(res.data); } else { refresh(); }
+        } else if (res.status === 422) {
+          showError(res.data.error);
+        } else if (res.status === 400) {
+          var errors = res.data.errors || {};
+          showError(Object.keys(errors).map(function (k) { return errors[k]; }).join(" ") || res.data.error);
+        } else {
+          showError(res.data.error || ("HTTP " + res.status));
+        }
+      }).catch(function () {
+        net(T.offline, true);
+        setTimeout(function () { attempt(Math.min(delay * 2, 4000)); }, delay);
+      });
+    };
+    attempt(500);
+  }
+
+  function refresh() {
+    return request("GET", "/hand").then(function (res) {
+      net(T.online, false);
+      if (res.status === 200) {
+        if (res.data.hand_id === dismissed) { return; }
+        if (!hand || res.data.version !== hand.version || res.data.hand_id !== hand.hand_id) { render(res.data); }
+      } else if (res.status === 404 && !hand) {
+        loadNext();
+      }
+    }).catch(function () { net(T.offline, true); });
+  }
+
+  function loadNext() {
+    return request("GET", "/next").then(function (res) {
+      if (res.status === 200) { next = res.data; renderIdle(); }
+    });
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  function seatBox(s, extra) {
+    var pos = (hand && hand.positions) || (next && next.positions) || {};
+    var marks = [];
+    if (pos.button === s.seat) { marks.push(el("span", {className: "mark button-mark", text: "D"})); }
+    if (pos.small_blind === s.seat) { marks.push(el("span", {className: "mark", text: "SB"})); }
+    if (pos.big_blind === s.seat) { marks.push(el("span", {className: "mark", text: "BB"})); }
+    var box = el("div", {className: "seat " + (s.status || "active") + (extra || ""), "data-seat": s.seat}, [
+      el("div", {className: "seat-head"}, [el("span", {className: "seat-no", text: T.seat + " " + s.seat})].concat(marks)),
+      el("div", {className: "seat-name", text: s.name}),
+      el("div", {className: "seat-stack", text: chips(s.stack !== undefined ? s.stack : s.chips)}),
+    ]);
+    if (s.bet) { box.appendChild(el("div", {className: "seat-bet", text: chips(s.bet)})); }
+    if (s.cards && s.cards.length) {
+      box.appendChild(el("div", {className: "seat-cards"}, s.cards.map(cardNode)));
+    }
+    if (s.status && s.status !== "active") {
+      box.appendChild(el("div", {className: "seat-status", text: s.status.replace("_", "-")}));
+    }
+    return box;
+  }
+
+  function cardNode(c) {
+    if (!c || c === "??") { return el("span", {className: "card back", text: "??"}); }
+    var suit = {c: "♣", d: "♦", h: "♥", s: "♠"}[c[1]];
+    return el("span", {className: "card suit-" + c[1], text: c[0] + suit});
+  }
+
+  function renderIdle() {
+    hand = null;
+    $("hand-title").textContent = "";
+    $("prompt").textContent = next ? T.mark_absent : T.no_hand;
+    var view = $("table-view");
+    view.innerHTML = "";
+    (next ? next.seats : []).forEach(function (s) {
+      var box = seatBox(s, absent[s.seat] ? " absent" : "");
+      box.setAttribute("role", "button");
+      box.setAttribute("aria-pressed", absent[s.seat] ? "true" : "false");
+      box.addEventListener("click", function () { absent[s.seat] = !absent[s.seat]; renderIdle(); });
+      if (absent[s.seat]) { box.appendChild(el("div", {className: "seat-status", text: T.absent})); }
+      view.appendChild(box);
+    });
+    $("board").innerHTML = ""; $("pots").innerHTML = ""; $("awards").innerHTML = "";
+    var controls = $("controls");
+    controls.innerHTML = "";
+    controls.appendChild(el("button", {className: "big primary", id: "deal-button", text: T.deal, onclick: deal}));
+    $("undo-button").disabled = true;
+    if (next && next.level) { $("level").textContent = next.level; }
+  }
+
+  function deal() {
+    var seats = Object.keys(absent).filter(function (k) { return absent[k]; }).map(Number);
+    send("/hands", {absent_seats: seats}, function () { absent = {}; dismissed = null; });
+  }
+
+  function render(data) {
+    hand = data;
+    closeKeypad(); closePicker();
+    $("hand-title").textContent = "#" + data.hand_number + " · " + data.game_label;
+    $("level").textContent = data.level && data.level.stakes_label ? data.level.stakes_label : "";
+    $("prompt").textContent = data.prompt;
+    var view = $("table-view");
+    view.innerHTML = "";
+    data.seats.slice().sort(function (a, b) { return a.seat - b.seat; }).forEach(function (s) {
+      view.appendChild(seatBox(s, s.seat === data.to_act ? " to-act" : ""));
+    });
+    var board = $("board");
+    board.innerHTML = "";
+    data.board.forEach(function (c) { board.appendChild(cardNode(c)); });
+    var pots = $("pots");
+    pots.innerHTML = "";
+    pots.appendChild(el("div", {className: "pot-total", text: T.pot + " " + chips(data.pot_total)}));
+    if (data.pots.length > 1) {
+      data.pots.forEach(function (p) {
+        pots.appendChild(el("div", {className: "side-pot",
+          text: p.name + " " + chips(p.amount) + " · " + T.seat + " " + p.eligible.join(", ")}));
+      });
+    }
+    var awards = $("awards");
+    awards.innerHTML = "";
+    data.award_text.forEach(function (t) { awards.appendChild(el("p", {className: "award", text: t})); });
+    renderControls(data);
+    renderClock(data);
+    $("undo-button").disabled = !data.can_undo;
+  }
+
+  function renderControls(data) {
+    var c = $("controls");
+    c.innerHTML = "";
+    if (data.finished) {
+      c.appendChild(el("button", {className: "big primary", id: "next-hand",
+        text: data.misdeal ? T.misdeal_redeal : T.start_hand,
+        onclick: function () { dismissed = data.hand_id; hand = null; absent = {}; loadNext(); }}));
+      return;
+    }
+    if (data.to_act !== null) {
+      data.buttons.forEach(function (b) {
+        c.appendChild(el("button", {className: "big action-" + b.action, text: b.label, onclick: function () {
+          send("/hand/actions", {seat: data.to_act, action: b.action, amount: b.amount});
+        }}));
+      });
+      if (data.legal.min_to !== null && data.legal.max_to !== null && data.legal.min_to !== data.legal.max_to) {
+        c.appendChild(el("button", {className: "big", id: "amount-button", text: T.amount + " …",
+          onclick: openKeypad}));
+      }
+      return;
+    }
+    if (data.awaiting === "board") {
+      var label = {flop: T.flop_dealt, turn: T.turn_dealt, river: T.river_dealt}[data.street];
+      var count = data.street === "flop" ? 3 : 1;
+      c.appendChild(el("button", {className: "big primary", id: "board-dealt", text: label,
+        onclick: function () { send("/hand/board", {cards: null}); }}));
+      c.appendChild(el("button", {className: "big", id: "board-cards", text: T.enter_cards, onclick: function () {
+        openPicker(count, label, function (cards) { send("/hand/board", {cards: cards}); });
+      }}));
+      return;
+    }
+    if (data.awaiting === "street") {
+      var live = data.seats.filter(function (s) { return s.status === "active" || s.status === "all_in"; });
+      if (data.street === "seventh street") {
+        c.appendChild(el("button", {className: "big primary", text: T.seventh,
+          onclick: function () { send("/hand/deal", {cards: null}); }}));
+        return;
+      }
+      c.appendChild(el("button", {className: "big primary", id: "up-cards", text: T.up_cards, onclick: function () {
+        var picked = {};
+        var i = 0;
+        var ask = function () {
+          if (i >= live.length) { send("/hand/deal", {cards: picked}); return; }
+          var s = live[i];
+          var already = Object.keys(picked).map(function (k) { return picked[k][0]; });
+          openPicker(1, T.up_cards + ": " + T.seat + " " + s.seat + " (" + s.name + ")", function (cards) {
+            picked[String(s.seat)] = cards; i += 1; ask();
+          }, already);
+        };
+        ask();
+      }}));
+      return;
+    }
+    if (data.awaiting === "showdown") {
+      var order = data.showdown_order;
+      var holes = data.game.indexOf("7S") >= 0 ? 3 : 4;
+      order.forEach(function (seat) {
+        var s = data.seats.filter(function (x) { return x.seat === seat; })[0];
+        var shown = s.cards && s.cards.length && s.cards.indexOf("??") < 0;
+        var row = el("div", {className: "show-row", "data-seat": seat}, [
+          el("span", {className: "show-who", text: T.seat + " " + seat + " (" + s.name + ")"}),
+        ]);
+        if (!shown) {
+          row.appendChild(el("button", {className: "big", text: T.show, onclick: function () {
+            openPicker(holes, T.cards_for + " " + T.seat + " " + seat, function (cards) {
+              send("/hand/show", {seat: seat, cards: cards});
+            });
+          }}));
+          row.appendChild(el("button", {className: "big", text: T.muck, onclick: function () {
+            send("/hand/muck", {seat: seat});
+          }}));
+        }
+        c.appendChild(row);
+      });
+      c.appendChild(el("button", {className: "big", id: "award-by-hand", text: T.award_by_hand,
+        onclick: function () { openAward(data); }}));
+      return;
+    }
+  }
+
+  // ------------------------------------------------------------ keypad (any amount)
+
+  function openKeypad() {
+    keypadValue = "";
+    var pad = $("keypad");
+    pad.hidden = false;
+    drawKeypad();
+  }
+  function drawKeypad() {
+    var pad = $("keypad");
+    pad.innerHTML = "";
+    var shown = el("output", {className: "keypad-value", id: "keypad-value", text: keypadValue ? chips(keypadValue) : "—"});
+    var hint = el("p", {className: "keypad-hint",
+      text: chips(hand.legal.min_to) + " – " + chips(hand.legal.max_to)});
+    var keys = el("div", {className: "keys"});
+    "123456789".split("").concat(["C", "0", "00"]).forEach(function (k) {
+      keys.appendChild(el("button", {className: "key", text: k === "C" ? T.clear : k, onclick: function () {
+        if (k === "C") { keypadValue = ""; } else if (keypadValue.length < 12) { keypadValue = (keypadValue + k).replace(/^0+/, ""); }
+        drawKeypad();
+      }}));
+    });
+    var raiseWord = hand.current_bet > 0 ? "raise" : "bet";
+    pad.appendChild(el("h2", {text: T.amount}));
+    pad.appendChild(shown);
+    pad.appendChild(hint);
+    pad.appendChild(keys);
+    pad.appendChild(el("div", {className: "keypad-actions"}, [
+      el("button", {className: "big", text: T.cancel, onclick: closeKeypad}),
+      el("button", {className: "big primary", id: "keypad-ok", text: T.ok, onclick: function () {
+        if (!keypadValue) { return; }
+        send("/hand/actions", {seat: hand.to_act, action: raiseWord, amount: Number(keypadValue)});
+      }}),
+    ]));
+  }
+  function closeKeypad() { var pad = $("keypad"); pad.hidden = true; pad.innerHTML = ""; }
+
+  // ------------------------------------------------------------ card picker
+
+  /* Cards already on the table (board, shown or up-cards, and ``extra``): not offered again. */
+  function usedCards(extra) {
+    var used = (extra || []).slice();
+    if (hand) {
+      hand.board.forEach(function (c) { used.push(c); });
+      hand.seats.forEach(function (s) { (s.cards || []).forEach(function (c) { used.push(c); }); });
+    }
+    return used.filter(function (c) { return c && c !== "??"; });
+  }
+
+  function openPicker(count, title, done, extra) {
+    picker = {count: count, done: done, cards: [], used: usedCards(extra)};
+    $("picker").hidden = false;
+    drawPicker(title);
+  }
+  function drawPicker(title) {
+    var box = $("picker");
+    box.innerHTML = "";
+    box.appendChild(el("h2", {text: title + " (" + picker.cards.length + "/" + picker.count + ")"}));
+    var grid = el("div", {className: "card-grid"});
+    "shdc".split("").forEach(function (suit) {
+      "AKQJT98765432".split("").forEach(function (rank) {
+        var code = rank + suit;
+        var chosen = picker.cards.indexOf(code) >= 0;
+        var taken = picker.used.indexOf(code) >= 0;
+        var b = el("button", {className: "pick suit-" + suit + (chosen ? " chosen" : ""), "data-card": code,
+          text: rank + {c: "♣", d: "♦", h: "♥", s: "♠"}[suit], onclick: function () {
+            var at = picker.cards.indexOf(code);
+            if (at >= 0) { picker.cards.splice(at, 1); }
+            else if (picker.cards.length < picker.count) { picker.cards.push(code); }
+            if (picker.cards.length === picker.count) {
+              var finish = picker.done; var cards = picker.cards.slice();
+              closePicker(); finish(cards);
+            } else { drawPicker(title); }
+          }});
+        if (taken) { b.disabled = true; b.setAttribute("aria-label", code + " (dealt)"); }
+        grid.appendChild(b);
+      });
+    });
+    box.appendChild(grid);
+    box.appendChild(el("button", {className: "big", text: T.cancel, onclick: closePicker}));
+  }
+  function closePicker() { picker = null; var box = $("picker"); box.hidden = true; box.innerHTML = ""; }
+
+  // ------------------------------------------------------------ winners by hand
+
+  function openAward(data) {
+    var dlg = $("rulings");
+    dlg.innerHTML = "";
+    var live = data.seats.filter(function (s) { return s.status === "active" || s.status === "all_in"; });
+    var hilo = data.game.indexOf("/8") >= 0;
+    var form = el("form", {method: "dialog", className: "award-form"});
+    form.appendChild(el("h2", {text: T.winner_by_hand}));
+    [["high", T.high]].concat(hilo ? [["low", T.low]] : []).forEach(function (half) {
+      var fs = el("fieldset", {}, [el("legend", {text: half[1]})]);
+      live.forEach(function (s) {
+        var id = "award-" + half[0] + "-" + s.seat;
+        fs.appendChild(el("label", {"for": id, className: "check"}, [
+          el("input", {type: "checkbox", id: id, name: half[0], value: String(s.seat)}),
+          document.createTextNode(" " + T.seat + " " + s.seat + " (" + s.name + ")"),
+        ]));
+      });
+      form.appendChild(fs);
+    });
+    form.appendChild(el("div", {className: "dialog-actions"}, [
+      el("button", {className: "big", value: "cancel", text: T.cancel}),
+      el("button", {className: "big primary", id: "award-ok", type: "button", text: T.award, onclick: function () {
+        var pick = function (name) {
+          return Array.prototype.slice.call(form.querySelectorAll("input[name=" + name + "]:checked"))
+            .map(function (i) { return Number(i.value); });
+        };
+        var high = pick("high"), low = pick("low");
+        dlg.close();
+        send("/hand/award", {high: high.length ? [high] : [], low: low.length ? [low] : []});
+      }}),
+    ]));
+    dlg.appendChild(form);
+    dlg.showModal();
+  }
+
+  // ------------------------------------------------------------ rulings
+
+  var RULINGS = {
+    misdeal: [],
+    exposed_card: [["positions", "list", T.position]],
+    boxed_cards: [["count", "number", T.count]],
+    wrong_number_of_cards: [["seat", "seat", T.seat], ["cards", "number", T.cards_n]],
+    flop_irregularity: [["cards", "number", T.cards_n], ["burned", "bool", T.burned]],
+    missing_burn: [["street", ["turn", "river"], T.street]],
+    premature_card: [["street", ["flop", "turn", "river", "4th", "5th", "6th", "7th"], T.street]],
+    stud_exposed_downcards: [["seat", "seat", T.seat], ["cards", "text", T.cards_n]],
+    absent_player: [["seat", "seat", T.seat], ["back", ["", "first-card", "end-of-deal", "action"], T.back]],
+    action_out_of_turn: [["seat", "seat", T.seat], ["action", ["call", "bet", "raise", "check", "fold"], T.action],
+                         ["amount", "number", T.amount], ["bet_when_acted", "number", T.bet_when_acted]],
+    undercall: [["seat", "seat", T.seat], ["pushed", "number", T.pushed]],
+    silent_push: [["seat", "seat", T.seat], ["pushed", "number", T.pushed], ["declared_raise", "bool", T.declared]],
+    single_chip: [["seat", "seat", T.seat], ["chip", "number", T.chip], ["declared_raise", "bool", T.declared]],
+    multiple_chips: [["seat", "seat", T.seat], ["chips", "list", T.chips_list], ["declared_raise", "bool", T.declared]],
+    fouled_deck: [],
+  };
+
+  function openRulings() {
+    if (!hand) { return; }
+    var dlg = $("rulings");
+    dlg.innerHTML = "";
+    var form = el("form", {method: "dialog", className: "ruling-form"});
+    var select = el("select", {id: "ruling-kind", name: "ruling"});
+    Object.keys(RULINGS).forEach(function (k) {
+      select.appendChild(el("option", {value: k, text: T["ruling_" + k] || k}));
+    });
+    var fields = el("div", {className: "ruling-fields"});
+    var result = el("div", {className: "ruling-result", id: "ruling-result", "aria-live": "polite"});
+    var confirm = el("button", {className: "big primary", type: "button", id: "ruling-confirm", text: T.confirm});
+    confirm.disabled = true;
+    var drawFields = function () {
+      fields.innerHTML = "";
+      result.innerHTML = "";
+      confirm.disabled = true;
+      RULINGS[select.value].forEach(function (f) {
+        var input;
+        if (f[1] === "seat") {
+          input = el("select", {name: f[0]});
+          hand.seats.forEach(function (s) {
+            input.appendChild(el("option", {value: String(s.seat), text: T.seat + " " + s.seat + " (" + s.name + ")"}));
+          });
+          if (hand.to_act !== null) { input.value = String(hand.to_act); }
+        } else if (Array.isArray(f[1])) {
+          input = el("select", {name: f[0]});
+          f[1].forEach(function (v) { input.appendChild(el("option", {value: v, text: v || "—"})); });
+        } else if (f[1] === "bool") {
+          input = el("input", {type: "checkbox", name: f[0]});
+          if (f[0] === "burned") { input.checked = true; }
+        } else {
+          input = el("input", {name: f[0], inputmode: f[1] === "text" ? "text" : "numeric", autocomplete: "off"});
+        }
+        fields.appendChild(el("label", {className: "field"}, [el("span", {text: f[2]}), input]));
+      });
+    };
+    var collect = function () {
+      var body = {ruling: select.value};
+      RULINGS[select.value].forEach(function (f) {
+        var input = fields.querySelector("[name=" + f[0] + "]");
+        if (f[1] === "bool") { body[f[0]] = input.checked; return; }
+        var v = input.value.trim();
+        if (v === "") { return; }
+        if (f[1] === "list") { body[f[0]] = v.split(/[ ,]+/).filter(Boolean).map(Number); }
+        else if (f[1] === "number" || f[1] === "seat") { body[f[0]] = Number(v); }
+        else { body[f[0]] = v; }
+      });
+      return body;
+    };
+    select.addEventListener("change", drawFields);
+    form.appendChild(el("h2", {text: T.preview}));
+    form.appendChild(select);
+    form.appendChild(fields);
+    form.appendChild(el("button", {className: "big", type: "button", id: "ruling-preview", text: T.preview, onclick: function () {
+      request("POST", "/hand/rulings", collect()).then(function (res) {
+        result.innerHTML = "";
+        if (res.status === 200) {
+          var r = res.data.ruling;
+          result.appendChild(el("p", {className: "ruling-rule", text: r.rule}));
+          result.appendChild(el("p", {className: "ruling-text", text: r.text}));
+          confirm.disabled = false;
+        } else {
+          var errors = res.data.errors || {};
+          result.appendChild(el("p", {className: "dealer-error", text: res.data.error && !res.data.errors ? res.data.error :
+            Object.keys(errors).map(function (k) { return errors[k]; }).join(" ")}));
+        }
+      });
+    }}));
+    form.appendChild(result);
+    confirm.addEventListener("click", function () {
+      var body = collect();
+      body.confirm = true;
+      dlg.close();
+      send("/hand/rulings", body);
+    });
+    form.appendChild(el("div", {className: "dialog-actions"}, [
+      el("button", {className: "big", value: "cancel", text: T.close}), confirm]));
+    dlg.appendChild(form);
+    drawFields();
+    dlg.showModal();
+  }
+
+  // ------------------------------------------------------------ the clock (TDA 29)
+
+  function renderClock(data) {
+    var box = $("clock-call");
+    if (clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+    var call = data.clock_call;
+    if (!call || data.finished || data.to_act !== call.seat) { box.hidden = true; box.innerHTML = ""; return; }
+    box.hidden = false;
+    var ends = Date.parse(call.ends_at);
+    var tick = function () {
+      var left = Math.ceil((ends - Date.now()) / 1000);
+      box.innerHTML = "";
+      box.appendChild(el("span", {className: "clock-seat", text: T.seat + " " + call.seat}));
+      if (left > 0) {
+        box.className = "clock-call" + (left <= 5 ? " countdown" : "");
+        box.appendChild(el("span", {className: "clock-left", id: "clock-left", text: String(left)}));
+        box.appendChild(el("span", {text: " " + T.seconds_left}));
+      } else {
+        box.className = "clock-call expired";
+        box.appendChild(el("span", {className: "clock-left", text: T.expired}));
+        box.appendChild(el("button", {className: "big primary", id: "clock-apply", text: T.rule_clock, onclick: function () {
+          send("/hand/rulings", {ruling: "clock_expired", confirm: true});
+        }}));
+        clearInterval(clockTimer); clockTimer = null;
+      }
+    };
+    tick();
+    clockTimer = setInterval(tick, 250);
+  }
+
+  // ------------------------------------------------------------ tools
+
+  $("undo-button").addEventListener("click", function () { if (hand) { send("/hand/undo", {}); } });
+  $("rulings-button").addEventListener("click", openRulings);
+  $("clock-button").addEventListener("click", function () {
+    if (hand && hand.to_act !== null) { send("/hand/clock", {seat: hand.to_act}); }
+  });
+  $("log-button").addEventListener("click", function () {
+    var dlg = $("log");
+    dlg.innerHTML = "";
+    var list = el("ol", {className: "log-list"});
+    ((hand && hand.log) || []).slice().reverse().forEach(function (e) {
+      list.appendChild(el("li", {text: e.at.slice(11, 19) + " · " + e.who + " · " + e.text}));
+    });
+    dlg.appendChild(list);
+    dlg.appendChild(el("form", {method: "dialog"}, [el("button", {className: "big", text: T.close})]));
+    dlg.showModal();
+  });
+
+  refresh();
+  setInterval(function () { if (!busy && !picker && $("keypad").hidden) { refresh(); } }, 1500);
+})();
