@@ -13,8 +13,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from director.poker.errors import RuleViolation
 
@@ -28,8 +29,42 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+class FlagSet:
+    """What every set of house flags shares: choices checked on creation, and a
+    JSON round trip that refuses unknown flags.  Subclasses are frozen dataclasses
+    that name their string flags' allowed values in ``CHOICES``."""
+
+    __slots__ = ()
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def _check_choices(self) -> None:
+        for name, allowed in self.CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RuleViolation(
+                    "Policy {flag} must be one of {allowed}, not {value}",
+                    flag=name, allowed=", ".join(allowed), value=value,
+                )
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict of every flag (JSON-ready)."""
+        flags: dict[str, Any] = asdict(self)  # type: ignore[call-overload]
+        return flags
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Self:
+        """Rebuild from :meth:`to_json`; unknown keys are refused, missing keys take the default."""
+        if not data:
+            return cls()
+        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleViolation("Unknown policy flag {flag}", flag=unknown[0])
+        return cls(**data)
+
+
 @dataclass(frozen=True, slots=True)
-class Policy:
+class Policy(FlagSet):
     """The flags of RULES.md §11.1 that concern a single hand.
 
     * ``limit_raise_cap``: raises allowed after the bet in fixed limit (3 = bet + 3
@@ -68,34 +103,16 @@ class Policy:
     identical_hands_both_ways: str = "split-whole"
     straddle_min_raise: str = "double-straddle"
 
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = _CHOICES
+
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise RuleViolation(
-                    "Policy {flag} must be one of {allowed}, not {value}",
-                    flag=name, allowed=", ".join(allowed), value=value,
-                )
+        self._check_choices()
         if self.limit_raise_cap is not None and self.limit_raise_cap < 1:
             raise RuleViolation(
                 "Policy limit_raise_cap must be at least 1 or empty, not {value}",
                 value=self.limit_raise_cap,
             )
 
-    def to_json(self) -> dict[str, Any]:
-        """A plain dict of every flag (JSON-ready)."""
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> Policy:
-        """Rebuild from :meth:`to_json`; unknown keys are refused, missing keys take the default."""
-        if not data:
-            return cls()
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RuleViolation("Unknown policy flag {flag}", flag=unknown[0])
-        return cls(**data)
 
 
 DEFAULT_POLICY = Policy()

@@ -40,7 +40,7 @@ CheckByClock(player=0)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -57,6 +57,7 @@ from director.poker.events import (
 )
 from director.poker.games import Game
 from director.poker.hands import bring_in_order
+from director.poker.policy import FlagSet
 
 OMAHA_HOLE_CARDS = 4
 STUD_INITIAL_CARDS = 3
@@ -75,7 +76,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class RulingPolicy:
+class RulingPolicy(FlagSet):
     """The house flags of RULES.md §11.1 that change a ruling (defaults: TDA 2024).
 
     * ``stud_one_downcard_exposed``: "up-card" (TDA RP-10-A, RRP *Stud* 5: the
@@ -98,28 +99,10 @@ class RulingPolicy:
     clock_seconds: str = "25+5"
     premature_turn_procedure: str = "reshuffle"
 
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = _CHOICES
+
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise RuleViolation(
-                    "Policy {flag} must be one of {allowed}, not {value}",
-                    flag=name, allowed=", ".join(allowed), value=value,
-                )
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any] | None) -> RulingPolicy:
-        """Rebuild from :meth:`to_json`; unknown keys are refused, missing keys take the default."""
-        if not data:
-            return cls()
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RuleViolation("Unknown policy flag {flag}", flag=unknown[0])
-        return cls(**data)
+        self._check_choices()
 
 
 DEFAULT_RULING_POLICY = RulingPolicy()

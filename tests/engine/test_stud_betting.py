@@ -11,26 +11,7 @@ from director.poker.events import Action, ActionKind, DealBoard, DealHole
 from director.poker.games import Game
 from director.poker.policy import Policy
 from director.poker.state import Hand, HandConfig, Street
-
-
-def step(hand: Hand, token: str) -> Hand:
-    """One scripted step for the player to act: f c x ai r<to> k(complete) bi, or F/T/R board."""
-    if token in ("F", "T", "R"):
-        return hand.apply(DealBoard((None,) * (3 if token == "F" else 1)))
-    p = hand.to_act
-    assert p is not None, f"nobody to act for {token}"
-    kinds = {"f": ActionKind.FOLD, "c": ActionKind.CALL, "x": ActionKind.CHECK,
-             "ai": ActionKind.ALL_IN, "bi": ActionKind.BRING_IN, "k": ActionKind.COMPLETE}
-    if token in kinds:
-        return hand.apply(Action(p, kinds[token]))
-    assert token[0] == "r"
-    return hand.apply(Action(p, ActionKind.RAISE, int(token[1:])))
-
-
-def play(hand: Hand, script: str) -> Hand:
-    for token in script.split():
-        hand = step(hand, token)
-    return hand
+from tests.engine.scripting import play, step
 
 
 def stud(doors: list[str], *, game: Game = Game.F7S, small: int = 400, big: int = 800, ante: int = 50,
