@@ -42,14 +42,16 @@ def lan_address() -> str | None:
 
 def init_db(app: Flask, demo_if_empty: bool) -> str:
     from director.db import db  # noqa: PLC0415
-    from director.services import tournaments  # noqa: PLC0415
+    from director.services import demo as demo_service  # noqa: PLC0415
 
     with app.app_context():
         db.create_all()
         if demo_if_empty:
-            demo = tournaments.create_demo_if_empty()
+            demo = demo_service.create_demo_if_empty()
             if demo is not None:
-                return f"Database ready; demo tournament {demo.id} “{demo.name}” created."
+                return (f"Database ready; demo tournament {demo.tournament.id} “{demo.tournament.name}” "
+                        f"created: {demo.players} players seated at {demo.tables} tables "
+                        "(clock not started).")
         return "Database ready."
 
 

@@ -12,6 +12,8 @@
   var root = document.getElementById("dealer");
   if (!root) { return; }
   var T = JSON.parse(document.getElementById("dealer-i18n").textContent);
+  // Numbers, card letters and game names in the page's language (static/live.js).
+  var L = window.DirectorLive.i18n;
   var api = "/api/tables/" + root.dataset.table;
   var csrf = root.dataset.csrf;
   var hand = null;          // the last hand JSON
@@ -35,7 +37,19 @@
     (children || []).forEach(function (c) { if (c) { node.appendChild(c); } });
     return node;
   }
-  function chips(n) { return n === null || n === undefined ? "" : Number(n).toLocaleString("en-US"); }
+  function chips(n) { return n === null || n === undefined ? "" : L.number(Number(n)); }
+  /* A sentence from the tablet's strings with %(name)s filled in. */
+  function fill(text, params) {
+    return String(text).replace(/%\((\w+)\)s/g, function (all, name) {
+      return params[name] !== undefined ? String(params[name]) : all;
+    });
+  }
+  /* A word the server sends as a code (a status, a log author, a ruling option), translated. */
+  function word(prefix, value) {
+    var text = T[prefix + value];
+    return text === undefined ? String(value).replace("_", "-") : text;
+  }
+  function potName(index) { return index === 0 ? T.main_pot : fill(T.side_pot, {n: index}); }
   function key() {
     var r = "";
     for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
@@ -140,15 +154,14 @@
       box.appendChild(el("div", {className: "seat-cards"}, s.cards.map(cardNode)));
     }
     if (s.status && s.status !== "active") {
-      box.appendChild(el("div", {className: "seat-status", text: s.status.replace("_", "-")}));
+      box.appendChild(el("div", {className: "seat-status", text: word("status_", s.status)}));
     }
     return box;
   }
 
   function cardNode(c) {
     if (!c || c === "??") { return el("span", {className: "card back", text: "??"}); }
-    var suit = {c: "♣", d: "♦", h: "♥", s: "♠"}[c[1]];
-    return el("span", {className: "card suit-" + c[1], text: c[0] + suit});
+    return el("span", {className: "card suit-" + c.slice(-1), "data-card": c, text: L.card(c)});
   }
 
   function renderIdle() {
@@ -163,6 +176,7 @@
       box.setAttribute("aria-pressed", absent[s.seat] ? "true" : "false");
       box.addEventListener("click", function () { absent[s.seat] = !absent[s.seat]; renderIdle(); });
       if (absent[s.seat]) { box.appendChild(el("div", {className: "seat-status", text: T.absent})); }
+      else if (s.waiting) { box.appendChild(el("div", {className: "seat-status", text: T.status_waiting})); }
       view.appendChild(box);
     });
     $("board").innerHTML = ""; $("pots").innerHTML = ""; $("awards").innerHTML = "";
@@ -181,7 +195,7 @@
   function render(data) {
     hand = data;
     closeKeypad(); closePicker();
-    $("hand-title").textContent = "#" + data.hand_number + " · " + data.game_label;
+    $("hand-title").textContent = "#" + data.hand_number + " · " + (L.gameName(data.game) || data.game_label);
     $("level").textContent = data.level && data.level.stakes_label ? data.level.stakes_label : "";
     $("prompt").textContent = data.prompt;
     var view = $("table-view");
@@ -196,9 +210,9 @@
     pots.innerHTML = "";
     pots.appendChild(el("div", {className: "pot-total", text: T.pot + " " + chips(data.pot_total)}));
     if (data.pots.length > 1) {
-      data.pots.forEach(function (p) {
+      data.pots.forEach(function (p, i) {
         pots.appendChild(el("div", {className: "side-pot",
-          text: p.name + " " + chips(p.amount) + " · " + T.seat + " " + p.eligible.join(", ")}));
+          text: potName(i) + " " + chips(p.amount) + " · " + T.seat + " " + p.eligible.join(", ")}));
       });
     }
     var awards = $("awards");
@@ -225,7 +239,8 @@
         }}));
       });
       if (data.legal.min_to !== null && data.legal.max_to !== null && data.legal.min_to !== data.legal.max_to) {
-        c.appendChild(el("button", {className: "big", id: "amount-button", text: T.amount + " …",
+        c.appendChild(el("button", {className: "big", id: "amount-button",
+          text: (data.current_bet > 0 ? T.amount : T.amount_bet) + " …",
           onclick: openKeypad}));
       }
       return;
@@ -311,7 +326,7 @@
       }}));
     });
     var raiseWord = hand.current_bet > 0 ? "raise" : "bet";
-    pad.appendChild(el("h2", {text: T.amount}));
+    pad.appendChild(el("h2", {text: raiseWord === "raise" ? T.amount : T.amount_bet}));
     pad.appendChild(shown);
     pad.appendChild(hint);
     pad.appendChild(keys);
@@ -353,7 +368,7 @@
         var chosen = picker.cards.indexOf(code) >= 0;
         var taken = picker.used.indexOf(code) >= 0;
         var b = el("button", {className: "pick suit-" + suit + (chosen ? " chosen" : ""), "data-card": code,
-          text: rank + {c: "♣", d: "♦", h: "♥", s: "♠"}[suit], onclick: function () {
+          text: L.card(code), onclick: function () {
             var at = picker.cards.indexOf(code);
             if (at >= 0) { picker.cards.splice(at, 1); }
             else if (picker.cards.length < picker.count) { picker.cards.push(code); }
@@ -362,7 +377,7 @@
               closePicker(); finish(cards);
             } else { drawPicker(title); }
           }});
-        if (taken) { b.disabled = true; b.setAttribute("aria-label", code + " (dealt)"); }
+        if (taken) { b.disabled = true; b.setAttribute("aria-label", fill(T.dealt_card, {card: L.card(code)})); }
         grid.appendChild(b);
       });
     });
@@ -455,7 +470,7 @@
           if (hand.to_act !== null) { input.value = String(hand.to_act); }
         } else if (Array.isArray(f[1])) {
           input = el("select", {name: f[0]});
-          f[1].forEach(function (v) { input.appendChild(el("option", {value: v, text: v || "—"})); });
+          f[1].forEach(function (v) { input.appendChild(el("option", {value: v, text: word("option_", v)})); });
         } else if (f[1] === "bool") {
           input = el("input", {type: "checkbox", name: f[0]});
           if (f[0] === "burned") { input.checked = true; }
@@ -553,7 +568,7 @@
     dlg.innerHTML = "";
     var list = el("ol", {className: "log-list"});
     ((hand && hand.log) || []).slice().reverse().forEach(function (e) {
-      list.appendChild(el("li", {text: e.at.slice(11, 19) + " · " + e.who + " · " + e.text}));
+      list.appendChild(el("li", {text: e.at.slice(11, 19) + " · " + word("who_", e.who) + " · " + e.text}));
     });
     dlg.appendChild(list);
     dlg.appendChild(el("form", {method: "dialog"}, [el("button", {className: "big", text: T.close})]));

@@ -35,26 +35,8 @@ def break_(seconds: int = 600, note: str = "") -> dict[str, Any]:
 POSTGRES_URL = os.environ.get("DIRECTOR_TEST_DATABASE_URL", "")
 
 
-# On PostgreSQL: tests of SQLite itself are skipped, and failures found by
-# `make test-postgres` in code still being written are marked with their cause
-# (test name -> reason) until their owners fix them.
+# On PostgreSQL the tests of SQLite itself are skipped.
 SQLITE_ONLY = {"test_sqlite_runs_in_wal_mode_with_foreign_keys": "SQLite's own pragmas"}
-_DEALER_ON_POSTGRES = ("dealer hands on PostgreSQL: seats, names or chips differ from SQLite "
-                       "(e.g. 'Seat 8' for 'Seat 4 (Ann)', a 500 from hand_json); "
-                       "director/services/dealer.py, being written")
-POSTGRES_KNOWN_FAILURES: dict[str, str] = {name: _DEALER_ON_POSTGRES for name in (
-    "test_illegal_action_gets_the_engines_sentence",
-    "test_out_of_turn_is_refused",
-    "test_writes_need_the_tables_dealer_or_the_director",
-    "test_undo_takes_back_the_last_event_and_a_finished_hands_chips",
-    "test_hands_in_other_levels_use_the_clock_level",
-    "test_o8_showdown_quarters_the_low_and_gives_the_odd_chip_high",
-    "test_stud_names_the_bring_in_by_suit_and_the_opener",
-    "test_absent_seat_is_dead_and_posts_its_blind",
-    "test_a_player_with_no_chips_left_is_eliminated",
-    "test_stud_hand_to_the_showdown",
-    "test_silent_push_ruling_applies_the_full_raise",
-)}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -94,9 +76,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = item.name.split("[")[0]
         if name in SQLITE_ONLY:
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {SQLITE_ONLY[name]}"))
-        elif name in POSTGRES_KNOWN_FAILURES:
-            item.add_marker(pytest.mark.xfail(
-                reason=f"PostgreSQL: {POSTGRES_KNOWN_FAILURES[name]}", strict=False))
 
 
 @pytest.fixture

@@ -22,12 +22,14 @@ from __future__ import annotations
 import json
 import re
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select, union_all, update
 from sqlalchemy.exc import IntegrityError
@@ -172,8 +174,12 @@ def _cached(row: DealerHand) -> Hand:
 
 
 def _db_key() -> str:
-    """Which database: the cache must never mix two apps' hand ids (tests, several apps)."""
-    return str(db.engine.url)
+    """Which app: the cache must never mix two apps' hand ids.  The URL alone is not
+    enough (PostgreSQL schemas share one URL), so each app object gets its own key."""
+    key = current_app.extensions.get("dealer_cache_key")
+    if key is None:
+        key = current_app.extensions["dealer_cache_key"] = uuid.uuid4().hex
+    return str(key)
 
 
 def _remember(hand_id: int, version: int, hand: Hand,

@@ -106,7 +106,8 @@ def load_layout(tournament_id: int) -> Layout:
     rows = db.session.execute(
         select(Seat.table_id, Seat.seat, Seat.waiting, Player.id, Player.name)
         .join(Player, Player.id == Seat.player_id)
-        .where(Seat.tournament_id == tournament_id)).all()
+        .where(Seat.tournament_id == tournament_id)
+        .order_by(Seat.table_id, Seat.seat)).all()  # seat order, on every database
     for table_id, seat, waiting, player_id, name in rows:
         seats[table_id][seat] = SeatedPlayer(player_id, name, bool(waiting))
     return Layout(tuple(

@@ -164,7 +164,8 @@ def count() -> int:
 
 
 def create_demo_if_empty() -> Tournament | None:
-    """The demo event, the first time only: a PLO tournament on the standard structure."""
-    if count():
-        return None
-    return create_from_template("Demo — Pot-limit Omaha", DEMO_TEMPLATE)
+    """The demo event, the first time only: see ``director.services.demo``."""
+    from director.services import demo  # noqa: PLC0415  (demo builds on this module)
+
+    created = demo.create_demo_if_empty()
+    return None if created is None else created.tournament

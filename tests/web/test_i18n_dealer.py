@@ -1,0 +1,148 @@
+"""The dealer's screens in Swedish and Indonesian (issues 5 and 8).
+
+A dealer in Stockholm or Jakarta pairs the tablet, picks the language in the
+tablet's own switch, and reads no English: the page, the strings the
+tablet's JavaScript composes (seat statuses, pots, the rulings panel, the log)
+and the card picker's letters (sv E K D Kn, id As K Q J).  What the dealer
+sees in a real browser: tests/browser/test_i18n_dealer_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.conftest import level
+from tests.web.test_dealer_helpers import play, seat_table
+from tests.web.test_i18n_pages import english_left, visible_text
+
+NAMES = ["Anna Berg", "Budi Santoso", "Karin Sjöberg", "Dewi Lestari"]
+# Words of the tablet that must not be left in English on a Swedish or Indonesian tablet.
+TABLET_ENGLISH = ["Table", "Seat", "Seats", "Deal", "Undo", "Rulings", "Call the clock", "Board",
+                  "Connected", "to act", "Cancel", "folded", "Flop dealt", "Enter the cards"]
+# Swedish has its own words for these; Indonesian dealers say them in English.
+TABLET_ENGLISH_SV = [*TABLET_ENGLISH, "Log", "Dealer", "Min raise"]
+# Indonesian floor words that are English loanwords (director/translations/glossary-id.md).
+LOANWORDS_ID = {"OK", "Pot", "Fold", "fold", "call", "bet", "raise", "check", "all-in",
+                "Main pot", "misdeal", "Misdeal", "Undercall", "Muck", "High", "Low", "Dealer",
+                "dealer", "Flop dealt", "flop", "turn", "river", "Side pot %(n)s"}
+LOANWORDS_SV = {"OK", "flop", "turn", "river"}
+RANKS = {"sv": {"A": "E", "K": "K", "Q": "D", "J": "Kn"},
+         "id": {"A": "As", "K": "K", "Q": "Q", "J": "J"}}
+
+
+def paired_tablet(app: Flask, table: dict[str, Any], language: str) -> FlaskClient:
+    """A tablet paired with the table's code that then picks ``language`` in its switch."""
+    tablet = app.test_client()
+    assert tablet.post("/dealer/pair", data={"code": table["code"]}).status_code == 302
+    page = tablet.get(f"/dealer/table/{table['id']}").get_data(as_text=True)
+    switch = re.search(rf'href="([^"]*/language/{language}[^"]*)"', page)
+    assert switch, "the tablet has its own language switch"
+    back = tablet.get(switch.group(1).replace("&amp;", "&"))
+    assert back.status_code == 302 and back.headers["Location"].endswith(f"/dealer/table/{table['id']}")
+    return tablet
+
+
+def json_block(html: str, element_id: str) -> dict[str, Any]:
+    found = re.search(rf'<script[^>]*id="{element_id}"[^>]*>(.*?)</script>', html, re.S)
+    assert found, element_id
+    return dict(json.loads(found.group(1)))
+
+
+@pytest.fixture
+def table(client: FlaskClient, make_tournament: Callable[..., int],
+          auth: dict[str, str]) -> dict[str, Any]:
+    return seat_table(client, make_tournament, auth, NAMES,
+                      levels=[level(100, 200), level(200, 400)])
+
+
+@pytest.mark.parametrize("language", ["sv", "id"])
+def test_the_tablet_page_and_its_scripts_strings_are_translated(
+        app: Flask, table: dict[str, Any], language: str) -> None:
+    tablet = paired_tablet(app, table, language)
+    english = app.test_client()
+    assert english.post("/dealer/pair", data={"code": table["code"]}).status_code == 302
+    html = tablet.get(f"/dealer/table/{table['id']}").get_data(as_text=True)
+    assert f'<html lang="{language}"' in html
+    text = visible_text(html, language)
+    assert english_left(text, TABLET_ENGLISH_SV if language == "sv" else TABLET_ENGLISH) == [], text
+    # Every sentence the tablet's JavaScript composes is in the language (loanwords aside).
+    local = json_block(html, "dealer-i18n")
+    source = json_block(english.get(f"/dealer/table/{table['id']}").get_data(as_text=True),
+                        "dealer-i18n")
+    assert local.keys() == source.keys()
+    allowed = LOANWORDS_ID if language == "id" else LOANWORDS_SV
+    same = sorted(k for k in local if local[k] == source[k] and source[k] not in allowed)
+    assert same == [], same
+    assert "%(card)s" in local["dealt_card"] and "%(n)s" in local["side_pot"]
+    # The card letters, the numbers' locale and the game names for live.js.
+    page = json_block(html, "i18n")
+    assert page["locale"] == language
+    assert {rank: page["ranks"][rank] for rank in "AKQJ"} == RANKS[language]
+    assert page["games"]["PO"] not in ("", "PO", "pot-limit Omaha")
+    assert "live.js" in html and html.index("live.js") < html.index("dealer.js")
+
+
+def test_the_hand_a_swedish_tablet_reads_has_swedish_buttons_and_numbers(
+        app: Flask, table: dict[str, Any]) -> None:
+    tablet = paired_tablet(app, table, "sv")
+    csrf = re.search(r'data-csrf="([^"]+)"', tablet.get(f"/dealer/table/{table['id']}")
+                     .get_data(as_text=True))
+    assert csrf
+    headers = {"X-CSRF-Token": csrf.group(1)}
+    started = tablet.post(f"/api/tables/{table['id']}/hands", json={}, headers=headers)
+    assert started.status_code == 201, started.get_json()
+    hand = started.get_json()
+    labels = [b["label"] for b in hand["buttons"]]
+    assert labels[0] == "Lägg dig" and labels[1] == "Syna 200"
+    assert any(label.startswith("Minsta höjning till 400") for label in labels), labels
+    assert english_left(" ".join(labels) + " " + hand["prompt"],
+                        ["Fold", "Call", "Min raise", "raise to", "All-in", "Seat", "to act"]) == []
+    preview = tablet.post(f"/api/tables/{table['id']}/hand/rulings", headers=headers,
+                          json={"ruling": "misdeal"})
+    assert preview.status_code == 200, preview.get_json()
+    assert preview.get_json()["ruling"]["rule"].startswith("TDA")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the rulings' sentences (the Ruling(...) templates in director/poker/rulings.py) are not "
+    "extracted into the catalogue (director.i18n.KEYWORDS has no marker for them), so "
+    "dealer_rulings.ruling_json shows them in English on a Swedish or Indonesian tablet"))
+@pytest.mark.parametrize("language", ["sv", "id"])
+def test_the_rulings_panel_explains_the_ruling_in_the_language(
+        app: Flask, table: dict[str, Any], language: str) -> None:
+    tablet = paired_tablet(app, table, language)
+    csrf = re.search(r'data-csrf="([^"]+)"', tablet.get(f"/dealer/table/{table['id']}")
+                     .get_data(as_text=True))
+    assert csrf
+    headers = {"X-CSRF-Token": csrf.group(1)}
+    assert tablet.post(f"/api/tables/{table['id']}/hands", json={}, headers=headers).status_code == 201
+    texts = []
+    for body in ({"ruling": "misdeal"}, {"ruling": "boxed_cards", "count": 1},
+                 {"ruling": "premature_card", "street": "flop"}, {"ruling": "fouled_deck"}):
+        preview = tablet.post(f"/api/tables/{table['id']}/hand/rulings", headers=headers, json=body)
+        assert preview.status_code == 200, preview.get_json()
+        texts.append(preview.get_json()["ruling"]["text"])
+    assert english_left(" ".join(texts), ["the hand", "is void", "the deck", "card", "dealt",
+                                          "too soon", "with the same button"]) == [], texts
+
+
+def test_the_directors_hands_page_names_game_and_state_in_swedish(
+        app: Flask, client: FlaskClient, table: dict[str, Any], auth: dict[str, str],
+        login: Callable[[], None]) -> None:
+    url = f"/api/tables/{table['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    play(client, url, auth, hand, ["fold", "fold", "fold"])
+    login()
+    client.get("/language/sv")
+    html = client.get(f"/director/{table['tournament_id']}/dealers/{table['id']}/hands")
+    text = visible_text(html.get_data(as_text=True), "sv")
+    assert "Hand 1 · Pot limit-Omaha · avslutad" in text, text
+    assert english_left(text, ["finished", "pot-limit Omaha", "Hands at table", "Correct this hand",
+                               "Download PHH"]) == []
