@@ -79,7 +79,7 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 # the engine's error classes, whose first argument is the message template.
 KEYWORDS: dict[str, Any] = {
     "_": None, "gettext": None, "lazy_gettext": None, "N_": None,
-    "ngettext": (1, 2), "lazy_ngettext": (1, 2),
+    "ngettext": (1, 2), "lazy_ngettext": (1, 2), "pgettext": ((1, "c"), 2),
     "RuleViolation": None, "CardError": None, "PHHError": None, "EntryRefused": None,
     "EntrySettingsError": None, "MoneyError": None, "Message": None,
 }
@@ -197,8 +197,36 @@ def translate_violation(error: RuleViolation) -> str:
     return translate_template(error.template, error.params)
 
 
-def translate_template(template: str, params: dict[str, Any]) -> str:
+# The rulings build some sentences from a main clause and tails (director/poker/
+# rulings.py: ``template += N_(". Deal no more cards to his hand")``); each part is
+# its own msgid, so a sentence the catalogue lacks whole is translated part by part.
+RULING_TAILS: tuple[str, ...] = (
+    ". Seat {bring_in} has the low card and brings in",
+    ". His first exposed card would have been the low card: seat {first_to_act} acts first and "
+    "may fold, bring in or complete",
+    ". Seat {bring_in} brings in",
+    ". His blinds and antes ({forced_bets}) stay in the pot",
+    ". He has the low card, so he still posts the bring-in ({bring_in}), which is lost",
+    ". Deal no more cards to his hand",
+    " or raise to at least {min_raise_to}",
+    " or raise",
+    ". That takes all his chips: he is all-in for {to}",
+)
+
+
+def _gettext_composed(template: str) -> str:
+    """``gettext`` of a template, or of its main clause and its known tails."""
     translated = gettext(template)
+    if translated != template:
+        return translated
+    for tail in RULING_TAILS:
+        if template.endswith(tail) and len(template) > len(tail):
+            return _gettext_composed(template[:-len(tail)]) + gettext(tail)
+    return translated
+
+
+def translate_template(template: str, params: dict[str, Any]) -> str:
+    translated = _gettext_composed(template)
     values = {name: _word(value) for name, value in params.items()}
     try:
         text = translated.format(**values)
@@ -262,6 +290,11 @@ WORDS: dict[str, str] = {
     "deal the river": N_("deal the river"),
     "the hand is at showdown": N_("the hand is at showdown"),
     "nobody": N_("nobody"),
+    # when an absent player had to be at his seat (director/poker/rulings.py _KILL_RULES)
+    "when the last card of the initial deal was dealt":
+        N_("when the last card of the initial deal was dealt"),
+    "when the first card was dealt": N_("when the first card was dealt"),
+    "when the action reached him": N_("when the action reached him"),
 }
 _SIDE_POT = re.compile(r"side pot (\d+)")
 

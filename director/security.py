@@ -196,9 +196,12 @@ def login_dealer(table_id: int) -> None:
     A director's browser that pairs itself as a tablet stops being the
     director's: log in again for that.
     """
+    language = session.get("language")  # the language picked on this tablet stays
     session.clear()
     session.permanent = True
     session[DEALER_SESSION_KEY] = int(table_id)
+    if language:
+        session["language"] = language
     g.pop("dealer_table_id", None)
     csrf_token()
 

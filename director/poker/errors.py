@@ -18,6 +18,16 @@ from __future__ import annotations
 from typing import Any
 
 
+def N_(text: str) -> str:  # noqa: N802  (the gettext convention)
+    """Mark an English template for extraction into the catalogue; returns it unchanged.
+
+    ``director.i18n.KEYWORDS`` lists ``N_``, so ``python -m director.i18n update``
+    picks up every template wrapped in it (the rulings' sentences) while the engine
+    stays free of any translation library.
+    """
+    return text
+
+
 class RuleViolation(ValueError):
     """An action, card or setting the rules do not allow.
 

@@ -46,7 +46,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from director.poker.cards import Card
-from director.poker.errors import RuleViolation
+from director.poker.errors import N_, RuleViolation
 from director.poker.events import (
     Action,
     ActionKind,
@@ -408,7 +408,7 @@ def exposed_card_on_deal(
     if substantial_action:
         return Ruling(
             Decision.PLAY_ON, "TDA 35-D",
-            "Substantial action has taken place, so no misdeal can be called: the hand plays on",
+            N_("Substantial action has taken place, so no misdeal can be called: the hand plays on"),
             params,
         )
     early = [p for p in sorted(positions) if p <= 2]
@@ -417,22 +417,22 @@ def exposed_card_on_deal(
         params.update(position=early[0], seat=_seat(p, seats), card_number=number)
         return Ruling(
             Decision.MISDEAL, "TDA 35-A item 7",
-            "Card {position} off the deck (seat {seat}) was exposed: one of the first two cards "
-            "off the deck is a misdeal",
+            N_("Card {position} off the deck (seat {seat}) was exposed: one of the first two cards "
+            "off the deck is a misdeal"),
             params, Misdeal("exposed card"),
         )
     if len(positions) >= 2:
         return Ruling(
             Decision.MISDEAL, "TDA 35-A item 7",
-            "{count} down-cards were exposed (cards {positions} off the deck): misdeal",
+            N_("{count} down-cards were exposed (cards {positions} off the deck): misdeal"),
             params, Misdeal("exposed cards"),
         )
     params["replacement"] = OMAHA_HOLE_CARDS * players + 1
     return Ruling(
         Decision.REPLACE_CARD, "RRP Hold'em irregularities 1",
-        "Seat {seat}'s card number {card_number} (card {position} off the deck) was exposed. "
+        N_("Seat {seat}'s card number {card_number} (card {position} off the deck) was exposed. "
         "Finish the deal; then seat {seat} gets the next card from the stub (card {replacement}) "
-        "and the exposed card is the burn for the flop",
+        "and the exposed card is the burn for the flop"),
         params, ReplaceCard(player),
     )
 
@@ -452,13 +452,13 @@ def boxed_cards(count: int, *, initial_deal: bool = True, substantial_action: bo
     params: dict[str, Any] = {"count": count}
     if count >= 2 and initial_deal and not substantial_action:
         return Ruling(Decision.MISDEAL, "TDA 35-A item 1",
-                      "{count} boxed cards in the initial deal: misdeal", params, Misdeal("boxed cards"))
+                      N_("{count} boxed cards in the initial deal: misdeal"), params, Misdeal("boxed cards"))
     return Ruling(
         Decision.SCRAP_CARD, "TDA 35-A item 1; RRP irregularities (boxed card)",
-        "A boxed card is treated as a scrap of paper: show it, take it out of play and deal "
-        "the next card in its place" if count == 1 else
-        "Each boxed card is treated as a scrap of paper: show it, take it out of play and deal "
-        "the next card in its place",
+        N_("A boxed card is treated as a scrap of paper: show it, take it out of play and deal "
+        "the next card in its place") if count == 1 else
+        N_("Each boxed card is treated as a scrap of paper: show it, take it out of play and deal "
+        "the next card in its place"),
         params,
     )
 
@@ -498,25 +498,25 @@ def wrong_number_of_cards(
         if not has_acted:
             return Ruling(
                 Decision.DEAL_MISSING_CARD, "TDA 37; TDA 35-B",
-                "The button (seat {seat}) was dealt {cards} cards and said so before acting: "
-                "give him {missing} card(s) from the top of the stub",
+                N_("The button (seat {seat}) was dealt {cards} cards and said so before acting: "
+                "give him {missing} card(s) from the top of the stub"),
                 params, DealMissingCards(player, expected - cards),
             )
         return Ruling(
             Decision.HAND_DEAD, "TDA 37",
-            "The button (seat {seat}) acted with {cards} cards instead of {expected}: his hand is dead",
+            N_("The button (seat {seat}) acted with {cards} cards instead of {expected}: his hand is dead"),
             params, Kill(player, "wrong number of cards"),
         )
     if not substantial_action:
         return Ruling(
             Decision.MISDEAL, "TDA 35-A item 5",
-            "Seat {seat} was dealt {cards} cards instead of {expected} before substantial action: misdeal",
+            N_("Seat {seat} was dealt {cards} cards instead of {expected} before substantial action: misdeal"),
             params, Misdeal("wrong number of cards"),
         )
     return Ruling(
         Decision.HAND_DEAD, "TDA 35-D; TDA 38",
-        "Seat {seat} has {cards} cards instead of {expected} after substantial action: his hand "
-        "is dead and the hand plays on. Burn exactly one card before the next street as usual",
+        N_("Seat {seat} has {cards} cards instead of {expected} after substantial action: his hand "
+        "is dead and the hand plays on. Burn exactly one card before the next street as usual"),
         params, Kill(player, "wrong number of cards"),
     )
 
@@ -532,10 +532,10 @@ def fouled_deck(duplicate: Card | None = None, *, hand_finished: bool = False) -
     params: dict[str, Any] = {"card": duplicate.symbol if duplicate is not None else ""}
     if hand_finished:
         return Ruling(Decision.PLAY_ON, "TDA 35-E; TDA 22",
-                      "The hand is over: a fouled deck found now does not change its result", params)
-    template = ("The {card} appears twice: the deck is fouled. The hand is void and every bet goes back"
+                      N_("The hand is over: a fouled deck found now does not change its result"), params)
+    template = (N_("The {card} appears twice: the deck is fouled. The hand is void and every bet goes back")
                 if duplicate is not None else
-                "The deck is fouled: the hand is void and every bet goes back")
+                N_("The deck is fouled: the hand is void and every bet goes back"))
     return Ruling(Decision.MISDEAL, "TDA 35-E", template, params, Misdeal("fouled deck"))
 
 
@@ -562,33 +562,33 @@ def flop_irregularity(cards: int, *, burned: bool = True, action_on_flop: bool =
     if cards == 4:
         return Ruling(
             Decision.SCRAMBLE_BURN, "TDA 39-A",
-            "A four-card flop: scramble the four cards face down; the floor picks one at random as "
-            "the next burn card and the other three are the flop",
+            N_("A four-card flop: scramble the four cards face down; the floor picks one at random as "
+            "the next burn card and the other three are the flop"),
             params, ScrambleBurn("flop", 4, 0), call_floor=True,
         )
     if cards > 4:
         return Ruling(
             Decision.RESHUFFLE_AND_REDEAL, "TDA 39-A; WSOP-LA 163",
-            "{cards} cards were flopped: the burn stays, the board cards go back into the stub, which "
-            "is reshuffled face down, and a new flop is dealt without a burn",
+            N_("{cards} cards were flopped: the burn stays, the board cards go back into the stub, which "
+            "is reshuffled face down, and a new flop is dealt without a burn"),
             params, RedealStreet("flop", 3), call_floor=True,
         )
     if cards < 3:
         raise RuleViolation("A flop of {cards} cards: deal the missing flop cards from the stub", cards=cards)
     if burned:
-        return Ruling(Decision.PLAY_ON, "TDA 39", "The flop was dealt correctly", params)
+        return Ruling(Decision.PLAY_ON, "TDA 39", N_("The flop was dealt correctly"), params)
     if action_on_flop:
         return Ruling(
             Decision.PLAY_ON, "TDA 39-B",
-            "The flop was dealt without a burn but there has been action on it: the flop stands, "
-            "and the turn is dealt with its normal single burn",
+            N_("The flop was dealt without a burn but there has been action on it: the flop stands, "
+            "and the turn is dealt with its normal single burn"),
             params,
         )
     return Ruling(
         Decision.SCRAMBLE_BURN, "TDA 39-B",
-        "The flop was dealt without a burn and nobody has acted: scramble the three cards face "
+        N_("The flop was dealt without a burn and nobody has acted: scramble the three cards face "
         "down; the floor picks one as the burn; the flop is the other two and the next card "
-        "off the stub",
+        "off the stub"),
         params, ScrambleBurn("flop", 3, 1), call_floor=True,
     )
 
@@ -611,12 +611,12 @@ def missing_burn(street: str, *, action_on_street: bool = False) -> Ruling:
     params: dict[str, Any] = {"street": street}
     if action_on_street:
         return Ruling(Decision.PLAY_ON, "RRP Hold'em irregularities; WSOP-LA 165",
-                      "The {street} was dealt without a burn, but there has been action on it: it stands",
+                      N_("The {street} was dealt without a burn, but there has been action on it: it stands"),
                       params)
     return Ruling(
         Decision.BURN_CARD, "RRP Hold'em irregularities; WSOP-LA 165",
-        "The {street} was dealt without a burn and nobody has acted: that card becomes the burn, "
-        "and the next card off the stub is the {street}",
+        N_("The {street} was dealt without a burn and nobody has acted: that card becomes the burn, "
+        "and the next card off the stub is the {street}"),
         params, RedealStreet(street, 1, "burn-and-next"),
     )
 
@@ -649,8 +649,8 @@ def premature_card(street: str, *, game: Game = Game.PO,
                                 streets=", ".join(_STUD_STREETS), street=street)
         return Ruling(
             Decision.RESHUFFLE_AND_REDEAL, "TDA RP-5-D",
-            "The {street} street cards were dealt too soon: return them to the stub and reshuffle it "
-            "face down; finish the betting, then deal {street} street again without another burn",
+            N_("The {street} street cards were dealt too soon: return them to the stub and reshuffle it "
+            "face down; finish the betting, then deal {street} street again without another burn"),
             {"street": street}, RedealStreet(street, 0),
         )
     if street not in _BOARD_CARDS:
@@ -659,21 +659,21 @@ def premature_card(street: str, *, game: Game = Game.PO,
     if street == "turn" and policy.premature_turn_procedure == "set-aside":
         return Ruling(
             Decision.SET_ASIDE, "RRP Hold'em irregularities 5",
-            "The turn was dealt too soon: set it aside and finish the betting. Then burn and turn "
+            N_("The turn was dealt too soon: set it aside and finish the betting. Then burn and turn "
             "the card that would have been the river as the turn. After that round, reshuffle the "
-            "stub with the set-aside card (not the burns or discards) and turn the river without a burn",
+            "stub with the set-aside card (not the burns or discards) and turn the river without a burn"),
             params, RedealStreet("turn", 1, "set-aside"),
         )
     return Ruling(
         Decision.RESHUFFLE_AND_REDEAL, "TDA RP-5",
-        ("The flop was dealt too soon: the burn card stays a burn; put the three flop cards back "
+        (N_("The flop was dealt too soon: the burn card stays a burn; put the three flop cards back "
          "into the stub and reshuffle it face down. Finish the betting, then deal a new flop "
          "from the top of the stub without another burn. The premature cards may not be used even "
-         "if everyone folds") if street == "flop" else
-        ("The {street} was dealt too soon: the burn card stays a burn; put the {street} card back "
+         "if everyone folds")) if street == "flop" else
+        (N_("The {street} was dealt too soon: the burn card stays a burn; put the {street} card back "
          "into the stub and reshuffle it face down. Finish the betting, then deal the {street} again "
          "from the top of the stub without another burn. The premature card may not be used even "
-         "if everyone folds"),
+         "if everyone folds")),
         params, RedealStreet(street, _BOARD_CARDS[street]),
     )
 
@@ -733,40 +733,40 @@ def stud_exposed_downcards(
     }
     if substantial_action:
         return Ruling(Decision.PLAY_ON, "TDA 35-D",
-                      "Substantial action has taken place, so no misdeal can be called: the hand plays on",
+                      N_("Substantial action has taken place, so no misdeal can be called: the hand plays on"),
                       params)
     if count == 1 and policy.stud_one_downcard_exposed == "up-card":
-        template = ("Seat {seat}'s exposed down-card {card} becomes his up-card; deal his third "
-                    "card face down")
+        template = (N_("Seat {seat}'s exposed down-card {card} becomes his up-card; deal his third "
+                    "card face down"))
         if first is not None and others:
             bring_in = _bring_in({**others, player: first})
             params["bring_in"] = _seat(bring_in, seats)
-            template += ". Seat {bring_in} has the low card and brings in"
+            template += N_(". Seat {bring_in} has the low card and brings in")
         return Ruling(Decision.BECOMES_UP_CARD, "TDA RP-10-A", template, params, UpCard(player, first))
     if count == 1:
         return Ruling(Decision.MISDEAL, "WSOP-T 88-a-6",
-                      "Seat {seat}'s down-card was exposed on the initial deal: misdeal (house rule)",
+                      N_("Seat {seat}'s down-card was exposed on the initial deal: misdeal (house rule)"),
                       params, Misdeal("exposed down-card"))
     if count == 2 and policy.stud_two_downcards_exposed == "dead-hand":
-        template = "Both of seat {seat}'s down-cards were exposed: his hand is dead and his ante ({ante}) goes back to him"
+        template = N_("Both of seat {seat}'s down-cards were exposed: his hand is dead and his ante ({ante}) goes back to him")
         if first is not None and others:
             if _bring_in({**others, player: first}) == player:
                 later = sorted(p for p in others if p > player)
                 left = later[0] if later else min(others)
                 params["first_to_act"] = _seat(left, seats)
-                template += (". His first exposed card would have been the low card: seat {first_to_act} "
-                             "acts first and may fold, bring in or complete")
+                template += (N_(". His first exposed card would have been the low card: seat {first_to_act} "
+                             "acts first and may fold, bring in or complete"))
             else:
                 params["bring_in"] = _seat(_bring_in(others), seats)
-                template += ". Seat {bring_in} brings in"
+                template += N_(". Seat {bring_in} brings in")
         return Ruling(Decision.DEAD_HAND_ANTE_RETURNED, "RRP Stud 5", template, params,
                       DeadHandAnteReturned(player, ante))
     if count == 2:
         return Ruling(Decision.MISDEAL, "TDA 35-A (not limited to); RULES.md §3.5",
-                      "Both of seat {seat}'s down-cards were exposed on the initial deal: misdeal",
+                      N_("Both of seat {seat}'s down-cards were exposed on the initial deal: misdeal"),
                       params, Misdeal("exposed down-cards"))
     return Ruling(Decision.MISDEAL, "WSOP-LA 214",
-                  "All three of seat {seat}'s initial cards were dealt face up: misdeal",
+                  N_("All three of seat {seat}'s initial cards were dealt face up: misdeal"),
                   params, Misdeal("exposed down-cards"))
 
 
@@ -820,28 +820,28 @@ def seventh_street(players_per_street: Sequence[int], stub: int | None = None) -
                               "with_burns": left + 3}
     if left >= players + 2:
         return Ruling(Decision.DEAL_DOWN, "TDA RP-10-H",
-                      "{stub} cards in the stub, {required} needed: deal 7th street normally, face down",
+                      N_("{stub} cards in the stub, {required} needed: deal 7th street normally, face down"),
                       params, None)
     if left + 3 >= players + 2:
         return Ruling(
             Decision.RESHUFFLE_BURNS, "TDA RP-10-H",
-            "Only {stub} cards in the stub, {required} needed: scramble the stub with the three "
+            N_("Only {stub} cards in the stub, {required} needed: scramble the stub with the three "
             "earlier burn cards ({with_burns} cards), cut, burn one and deal each of the {players} "
-            "players a card",
+            "players a card"),
             params, SeventhStreet(reshuffle_burns=True, community_card=False),
         )
     if left >= 3:
         return Ruling(
             Decision.COMMUNITY_CARD, "TDA RP-10-H",
-            "Only {stub} cards in the stub, {required} needed: burn one and deal one community card "
-            "face up for everyone. The player who acted first on 6th street acts first",
+            N_("Only {stub} cards in the stub, {required} needed: burn one and deal one community card "
+            "face up for everyone. The player who acted first on 6th street acts first"),
             params, SeventhStreet(reshuffle_burns=False, community_card=True),
         )
     return Ruling(
         Decision.COMMUNITY_CARD, "TDA RP-10-H",
-        "Only {stub} cards in the stub: scramble them with the three earlier burn cards, cut, burn "
+        N_("Only {stub} cards in the stub: scramble them with the three earlier burn cards, cut, burn "
         "one and deal one community card face up for everyone. The player who acted first on 6th "
-        "street acts first",
+        "street acts first"),
         params, SeventhStreet(reshuffle_burns=True, community_card=True),
     )
 
@@ -903,19 +903,19 @@ def absent_player(
         if absent_for_original_deal:
             return Ruling(
                 Decision.PLAY_ON, "TDA 35-C",
-                "Seat {seat} was away for the original deal, but the re-deal is a new deal and he is "
-                "at his seat: his hand is live",
+                N_("Seat {seat} was away for the original deal, but the re-deal is a new deal and he is "
+                "at his seat: his hand is live"),
                 params,
             )
-        return Ruling(Decision.PLAY_ON, rule, "Seat {seat} was at his seat {when}: his hand is live", params)
-    template = "Seat {seat} was not at his seat {when}: his hand is dead"
+        return Ruling(Decision.PLAY_ON, rule, N_("Seat {seat} was at his seat {when}: his hand is live"), params)
+    template = N_("Seat {seat} was not at his seat {when}: his hand is dead")
     if forced_bets:
-        template += ". His blinds and antes ({forced_bets}) stay in the pot"
+        template += N_(". His blinds and antes ({forced_bets}) stay in the pot")
     if game.is_stud:
         rule = f"{rule}; TDA RP-10-C"
         if low_card:
-            template += ". He has the low card, so he still posts the bring-in ({bring_in}), which is lost"
-        template += ". Deal no more cards to his hand"
+            template += N_(". He has the low card, so he still posts the bring-in ({bring_in}), which is lost")
+        template += N_(". Deal no more cards to his hand")
     return Ruling(Decision.HAND_DEAD, rule, template, params, Kill(player, "absent"))
 
 
@@ -974,11 +974,11 @@ def clock_expiry(facing_bet: bool, *, player: int, seats: Sequence[int] | None =
     if facing_bet:
         return Ruling(
             Decision.HAND_DEAD, "TDA 29",
-            "Seat {seat}'s time ran out facing a bet: his hand is dead; the chips he has put in stay in the pot",
+            N_("Seat {seat}'s time ran out facing a bet: his hand is dead; the chips he has put in stay in the pot"),
             params, Kill(player, "clock"),
         )
     return Ruling(Decision.HAND_CHECKED, "TDA 29",
-                  "Seat {seat}'s time ran out with no bet to him: his hand is checked",
+                  N_("Seat {seat}'s time ran out with no bet to him: his hand is checked"),
                   params, CheckByClock(player))
 
 
@@ -1018,24 +1018,28 @@ def action_out_of_turn(
                             seat=_seat(player, seats), then=bet_when_acted, now=bet_now)
     params: dict[str, Any] = {"seat": _seat(player, seats), "action": kind.value,
                               "amount": amount if amount is not None else "", "bet_now": bet_now}
-    described = "{action} to {amount}" if amount is not None else "{action}"
     if kind is ActionKind.FOLD:
         return Ruling(Decision.BINDING, "TDA 53",
-                      "Seat {seat} folded out of turn: a fold out of turn is always binding",
+                      N_("Seat {seat} folded out of turn: a fold out of turn is always binding"),
                       params, Action(player, kind))
     if bet_now == bet_when_acted:
         return Ruling(
             Decision.BINDING, "TDA 53",
-            "The action to seat {seat} has not changed: his " + described + " out of turn stands",
+            N_("The action to seat {seat} has not changed: his {action} to {amount} out of turn stands")
+            if amount is not None else
+            N_("The action to seat {seat} has not changed: his {action} out of turn stands"),
             params, Action(player, kind, amount),
         )
-    template = ("The action to seat {seat} changed (there is now {bet_now} to call): his " + described
-                + " out of turn is not binding. His chips go back; he may fold, call {bet_now}")
+    template = (N_("The action to seat {seat} changed (there is now {bet_now} to call): his {action} "
+                   "to {amount} out of turn is not binding. His chips go back; he may fold, call "
+                   "{bet_now}") if amount is not None else
+                N_("The action to seat {seat} changed (there is now {bet_now} to call): his {action} "
+                   "out of turn is not binding. His chips go back; he may fold, call {bet_now}"))
     if min_raise_to is not None:
         params["min_raise_to"] = min_raise_to
-        template += " or raise to at least {min_raise_to}"
+        template += N_(" or raise to at least {min_raise_to}")
     else:
-        template += " or raise"
+        template += N_(" or raise")
     return Ruling(Decision.NOT_BINDING, "TDA 53", template, params, None)
 
 
@@ -1063,7 +1067,7 @@ def _result(kind: ActionKind, player: int, to: int, own: int, pushed: int,
         params["owed"] = to
         to = own + stack
         kind = ActionKind.ALL_IN
-        template += ". That takes all his chips: he is all-in for {to}"
+        template += N_(". That takes all his chips: he is all-in for {to}")
     decision = {ActionKind.CALL: Decision.CALL, ActionKind.BET: Decision.BET,
                 ActionKind.RAISE: Decision.RAISE_TO, ActionKind.ALL_IN: Decision.ALL_IN}[kind]
     params.update(to=to, change=max(0, own + pushed - to), more=max(0, to - own - pushed))
@@ -1113,14 +1117,14 @@ def silent_push(
                                 seat=seat, stack=stack, pushed=pushed)
         if pushed == stack:
             return _result(ActionKind.ALL_IN, player, to, own, pushed, "TDA 43-A; TDA 45",
-                           "Seat {seat} put in all his chips: he is all-in for {to}", params)
+                           N_("Seat {seat} put in all his chips: he is all-in for {to}"), params)
     facing = current_bet > own
     if not facing:
         bet_to = _cap(max(to, current_bet + last_raise), max_to)
         return _result(
             ActionKind.BET if current_bet == 0 else ActionKind.RAISE, player, bet_to, own, pushed, "TDA 43-A; TDA 52-A",
-            "No bet to seat {seat}: his {pushed} is a bet to {to}" if bet_to == to else
-            "No bet to seat {seat}: his {pushed} is corrected to a bet to {to}",
+            N_("No bet to seat {seat}: his {pushed} is a bet to {to}") if bet_to == to else
+            N_("No bet to seat {seat}: his {pushed} is corrected to a bet to {to}"),
             params, stack,
         )
     if to < current_bet:
@@ -1130,22 +1134,22 @@ def silent_push(
     params.update(min_to=min_to, increment=to - current_bet, needed=last_raise)
     if to == current_bet:
         return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 43-A",
-                       "Seat {seat} calls {to}", params, stack)
+                       N_("Seat {seat} calls {to}"), params, stack)
     if to >= min_to:
         return _result(ActionKind.RAISE, player, _cap(to, max_to), own, pushed, "TDA 43-A",
-                       "Seat {seat} raises to {to}" if _cap(to, max_to) == to else
-                       "Seat {seat}'s raise is capped at the pot: raise to {to}, {change} back", params, stack)
+                       N_("Seat {seat} raises to {to}") if _cap(to, max_to) == to else
+                       N_("Seat {seat}'s raise is capped at the pot: raise to {to}, {change} back"), params, stack)
     if declared_raise:
         return _result(ActionKind.RAISE, player, _cap(min_to, max_to), own, pushed, "TDA 43-A",
-                       "Seat {seat} said raise: his raise is made up to the minimum, raise to {to} "
-                       "({more} more)", params, stack)
+                       N_("Seat {seat} said raise: his raise is made up to the minimum, raise to {to} "
+                       "({more} more)"), params, stack)
     if 2 * (to - current_bet) >= last_raise:
         return _result(ActionKind.RAISE, player, _cap(min_to, max_to), own, pushed, "TDA 43-A",
-                       "Seat {seat}'s {pushed} raises by {increment}, at least half of the {needed} "
-                       "needed: he must make a full raise to {to} ({more} more)", params, stack)
+                       N_("Seat {seat}'s {pushed} raises by {increment}, at least half of the {needed} "
+                       "needed: he must make a full raise to {to} ({more} more)"), params, stack)
     return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 43-A",
-                   "Seat {seat}'s {pushed} raises by {increment}, less than half of the {needed} "
-                   "needed: it is a call of {to}, {change} goes back", params, stack)
+                   N_("Seat {seat}'s {pushed} raises by {increment}, less than half of the {needed} "
+                   "needed: it is a call of {to}, {change} goes back"), params, stack)
 
 
 def undercall(
@@ -1182,19 +1186,20 @@ def undercall(
     params: dict[str, Any] = {"seat": seat, "pushed": pushed, "current_bet": current_bet}
     if stack is not None and pushed >= stack:
         return _result(ActionKind.ALL_IN, player, to, own, pushed, "TDA 51-B",
-                       "Seat {seat} put in all his chips: he is all-in for {to}", params)
+                       N_("Seat {seat} put in all his chips: he is all-in for {to}"), params)
     if declared_call:
         return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 51-A",
-                       "Seat {seat} said call: he must call the full {to} ({more} more)", params, stack)
+                       N_("Seat {seat} said call: he must call the full {to} ({more} more)"), params, stack)
     if heads_up or opening_bet:
         return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 51-B",
-                       "Seat {seat}'s {pushed} is short of the " +
-                       ("heads-up bet" if heads_up else "opening bet") +
-                       ": it is a full call of {to} ({more} more)", params, stack)
+                       N_("Seat {seat}'s {pushed} is short of the heads-up bet: it is a full call of "
+                          "{to} ({more} more)") if heads_up else
+                       N_("Seat {seat}'s {pushed} is short of the opening bet: it is a full call of "
+                          "{to} ({more} more)"), params, stack)
     return Ruling(Decision.FLOOR_DECIDES, "TDA 51-B",
-                  "Seat {seat}'s {pushed} is short of the {current_bet} to call, facing a raise in a "
+                  N_("Seat {seat}'s {pushed} is short of the {current_bet} to call, facing a raise in a "
                   "multi-way pot: the floor decides whether it is a full call or the chips go back "
-                  "and the hand folds", params, None, call_floor=True)
+                  "and the hand folds"), params, None, call_floor=True)
 
 
 def single_chip(
@@ -1231,18 +1236,18 @@ def single_chip(
         to = declared_to if declared_to is not None else most
         kind = ActionKind.BET if current_bet == 0 else ActionKind.RAISE
         return _result(kind, player, to, own, chip, "TDA 44",
-                       "No bet to seat {seat}: his single {chip} chip is a bet to {to}", params)
+                       N_("No bet to seat {seat}: his single {chip} chip is a bet to {to}"), params)
     if own + chip < current_bet:
         raise RuleViolation("A {chip} chip does not cover the call of {bet}: rule it as an undercall",
                             rule="TDA 51-B", chip=chip, bet=current_bet)
     if not declared_raise and declared_to is None:
         return _result(ActionKind.CALL, player, current_bet, own, chip, "TDA 44",
-                       "Seat {seat} did not say raise: his single {chip} chip is a call of {to}, "
-                       "{change} change", params)
+                       N_("Seat {seat} did not say raise: his single {chip} chip is a call of {to}, "
+                       "{change} change"), params)
     min_to = _cap(current_bet + last_raise, max_to)
     if declared_to is not None:
         to = _cap(max(declared_to, min_to), max_to)
-        template = "Seat {seat} said raise to {to}: raise to {to}, {change} change"
+        template = N_("Seat {seat} said raise to {to}: raise to {to}, {change} change")
     else:
         to = max(most, min_to)
         template = ("Seat {seat} said raise and put in a single {chip} chip: raise to the most "
@@ -1291,8 +1296,8 @@ def multiple_chips(
     if (facing and not declared_raise and own + pushed >= current_bet
             and own + pushed - min(chips) < current_bet):
         return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 45",
-                       "Every chip of seat {seat}'s {pushed} is needed to call (without one {smallest} "
-                       "chip it is short): it is a call of {to}, {change} change", params, stack)
+                       N_("Every chip of seat {seat}'s {pushed} is needed to call (without one {smallest} "
+                       "chip it is short): it is a call of {to}, {change} change"), params, stack)
     ruling = silent_push(pushed, player=player, current_bet=current_bet, last_raise=last_raise,
                          own=own, declared_raise=declared_raise, stack=stack, max_to=max_to, seats=seats)
     return Ruling(ruling.decision, "TDA 45; " + ruling.rule, ruling.template, ruling.params,
@@ -1333,11 +1338,11 @@ def under_raise(
     params["kind"] = kind
     if next_card_dealt:
         return Ruling(Decision.PLAY_ON, "TDA 52-A",
-                      "Seat {seat}'s {kind} to {raised_to} was {short} short, but the next card has "
-                      "been dealt: it stands", params)
+                      N_("Seat {seat}'s {kind} to {raised_to} was {short} short, but the next card has "
+                      "been dealt: it stands"), params)
     return Ruling(Decision.RAISE_TO, "TDA 52-A",
-                  "Seat {seat}'s {kind} to {raised_to} is {short} short of the minimum: it becomes a "
-                  "{kind} to {to}, and everyone who called it puts in {to}",
+                  N_("Seat {seat}'s {kind} to {raised_to} is {short} short of the minimum: it becomes a "
+                  "{kind} to {to}, and everyone who called it puts in {to}"),
                   params, CorrectRaise(player, min_to))
 
 

@@ -36,10 +36,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from director.db import db, utcnow
-from director.i18n import translate_violation
+from director.i18n import current_language, game_name, translate_violation
 from director.models.hands import DealerHand, HandEvent, HandLogEntry, HandRequest
 from director.models.seating import Player, Seat, SeatingTable
-from director.poker.cards import Card
+from director.poker.cards import Card, format_card
 from director.poker.errors import RuleViolation
 from director.poker.events import (
     Action,
@@ -95,7 +95,7 @@ class Answer:
 
 # ---------------------------------------------------------------- seats <-> indices
 
-_SEAT_WORD = re.compile(r"\b([Ss]eats?) (\d+(?:(?:, | and )\d+)*)")
+_SEAT_WORD = re.compile(r"\b([Ss]eats?|[Pp]lats(?:er)?|[Kk]ursi) (\d+(?:(?:, | and )\d+)*)")
 _PLAYER_WORD = re.compile(r"\b([Pp]layers?) (\d+(?:(?:, | and )\d+)*)")
 
 
@@ -245,7 +245,7 @@ _SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 def _card_words(card: Card | None) -> str:
     if card is None:
         return "?"
-    return f"{card.symbol} ({_(_SUITS[card.suit])})"
+    return f"{format_card(card, current_language())} ({_(_SUITS[card.suit])})"
 
 
 def _seat_status(hand: Hand, i: int, dead: set[int]) -> str:
@@ -334,7 +334,7 @@ def _prompt(hand: Hand, seating: Seating, row: DealerHand) -> str:
         if hand.config.game.is_stud and hand.street.value != "third street" and not any(hand.bets):
             up = [c for c in hand.up_cards(p) if c is not None]
             return _("%(who)s has the high hand showing (%(cards)s) and acts first",
-                     who=seating.label(p), cards=" ".join(c.symbol for c in up))
+                     who=seating.label(p), cards=" ".join(format_card(c, current_language()) for c in up))
         return _("%(who)s to act", who=seating.label(p))
     if awaiting == "board":
         street = {"flop": _("the flop"), "turn": _("the turn"), "river": _("the river")}[hand.street.value]
@@ -434,7 +434,7 @@ def hand_json(row: DealerHand, hand: Hand | None = None,
         "awards": awards,
         # beyond the contract: what the tablet shows
         "table_id": row.table_id, "table_number": row.table_number, "hand_number": row.number,
-        "game_label": _(Game(row.game).label),
+        "game_label": game_name(row.game),
         "level": {"level_number": level.get("level_number"), "stakes_label": level.get("stakes_label"),
                   "index": level.get("index")},
         "positions": row.positions or {},
@@ -598,7 +598,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
         db.session.add(row)
         db.session.flush()
         text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=number,
-                 game=_(game.label), level=level.get("level_number"), stakes=level.get("stakes_label"))
+                 game=game_name(game.value), level=level.get("level_number"), stakes=level.get("stakes_label"))
         if positions.get("button"):
             text += "; " + _("button seat %(seat)s", seat=positions["button"])
         if redeal:
@@ -701,13 +701,13 @@ def describe_event(event: Event, seating: Seating) -> str:
                 "all_in": _("is all-in")}[event.action.value]
         return f"{who} {word}{amount}"
     if isinstance(event, DealBoard):
-        return _("Board: %(cards)s", cards=" ".join(_card(c) for c in event.cards))
+        return _("Board: %(cards)s", cards=" ".join(format_card(c, current_language()) for c in event.cards))
     if isinstance(event, DealHole):
         return _("%(who)s dealt %(cards)s", who=seating.label(event.player),
-                 cards=" ".join(_card(c) for c in event.cards))
+                 cards=" ".join(format_card(c, current_language()) for c in event.cards))
     if isinstance(event, Show):
         return _("%(who)s shows %(cards)s", who=seating.label(event.player),
-                 cards=" ".join(_card(c) for c in event.cards))
+                 cards=" ".join(format_card(c, current_language()) for c in event.cards))
     if isinstance(event, Muck):
         return _("%(who)s mucks", who=seating.label(event.player))
     if isinstance(event, Kill):

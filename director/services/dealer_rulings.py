@@ -11,14 +11,17 @@ changes nothing the engine records and is written to the hand's log.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import pgettext
 
-from director.i18n import translate_template
+from director.i18n import N_, current_language, translate_template
 from director.poker import rulings as R
+from director.poker.cards import format_card, parse_card
 from director.poker.errors import RuleViolation
 from director.poker.events import Action, ActionKind, CheckByClock, Event, Kill, Misdeal
 from director.poker.state import Hand
@@ -96,8 +99,8 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
             return R.Ruling(R.Decision.PLAY_ON, "TDA 35-D",
                             "Substantial action has taken place, so no misdeal can be called: "
                             "the hand plays on", {})
-        return R.Ruling(R.Decision.MISDEAL, "TDA 35", "Misdeal: the hand is void and is redealt "
-                        "with the same button", {}, Misdeal(reason or "misdeal"))
+        return R.Ruling(R.Decision.MISDEAL, "TDA 35", N_("Misdeal: the hand is void and is redealt "
+                                               "with the same button"), {}, Misdeal(reason or "misdeal"))
     if kind == "exposed_card":
         return R.exposed_card_on_deal(body.int_list(data, "positions", high=52), players=n, game=game,
                                       substantial_action=sa, seats=seats)
@@ -187,10 +190,47 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
     raise Invalid({"ruling": _("ruling must be one of: %(kinds)s", kinds=", ".join(KINDS))})
 
 
+def _action_noun(action: str) -> str:
+    """An action a ruling names in a sentence ("his raise to 800 out of turn stands")."""
+    nouns = {
+        "fold": pgettext("a player's action, in a ruling", "fold"),
+        "check": pgettext("a player's action, in a ruling", "check"),
+        "call": pgettext("a player's action, in a ruling", "call"),
+        "bet": pgettext("a player's action, in a ruling", "bet"),
+        "raise": pgettext("a player's action, in a ruling", "raise"),
+        "complete": pgettext("a player's action, in a ruling", "complete"),
+        "bring_in": pgettext("a player's action, in a ruling", "bring-in"),
+        "all_in": pgettext("a player's action, in a ruling", "all-in"),
+    }
+    return nouns.get(action, action)
+
+
+def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The ruling's parameters as the dealer reads them: a card with the locale's
+    letters (sv "Kn♥"), an action in the dealer's words."""
+    shown = dict(params)
+    card = shown.get("card")
+    if isinstance(card, str) and card:
+        with contextlib.suppress(RuleViolation):
+            shown["card"] = format_card(parse_card(card), current_language())
+    for key in ("action", "kind"):
+        if isinstance(shown.get(key), str):
+            shown[key] = _action_noun(shown[key])
+    street = shown.get("street")
+    if isinstance(street, str) and street in ("4th", "5th", "6th", "7th"):
+        shown["street"] = {
+            "4th": pgettext("a stud street: 'the {street} street cards'", "4th"),
+            "5th": pgettext("a stud street: 'the {street} street cards'", "5th"),
+            "6th": pgettext("a stud street: 'the {street} street cards'", "6th"),
+            "7th": pgettext("a stud street: 'the {street} street cards'", "7th"),
+        }[street]
+    return shown
+
+
 def ruling_json(ruling: R.Ruling, seating: Seating) -> dict[str, Any]:
     data = ruling.to_json()
     try:
-        text = translate_template(ruling.template, dict(ruling.params))
+        text = translate_template(ruling.template, _shown_params(ruling.params))
     except (KeyError, ValueError, IndexError):
         text = ruling.text
     data["text"] = seating.words(text)

@@ -110,10 +110,6 @@ def test_the_hand_a_swedish_tablet_reads_has_swedish_buttons_and_numbers(
     assert preview.get_json()["ruling"]["rule"].startswith("TDA")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the rulings' sentences (the Ruling(...) templates in director/poker/rulings.py) are not "
-    "extracted into the catalogue (director.i18n.KEYWORDS has no marker for them), so "
-    "dealer_rulings.ruling_json shows them in English on a Swedish or Indonesian tablet"))
 @pytest.mark.parametrize("language", ["sv", "id"])
 def test_the_rulings_panel_explains_the_ruling_in_the_language(
         app: Flask, table: dict[str, Any], language: str) -> None:
@@ -146,3 +142,73 @@ def test_the_directors_hands_page_names_game_and_state_in_swedish(
     assert "Hand 1 · Pot limit-Omaha · avslutad" in text, text
     assert english_left(text, ["finished", "pot-limit Omaha", "Hands at table", "Correct this hand",
                                "Download PHH"]) == []
+
+
+def test_rulings_built_from_parts_name_actions_in_the_language(
+        app: Flask, table: dict[str, Any]) -> None:
+    """A ruling sentence made of a main clause and tails (director.i18n.RULING_TAILS) and one
+    that names the player's action read in Swedish throughout."""
+    tablet = paired_tablet(app, table, "sv")
+    csrf = re.search(r'data-csrf="([^"]+)"', tablet.get(f"/dealer/table/{table['id']}")
+                     .get_data(as_text=True))
+    assert csrf
+    headers = {"X-CSRF-Token": csrf.group(1)}
+    hand = tablet.post(f"/api/tables/{table['id']}/hands", json={}, headers=headers).get_json()
+    blind = hand["positions"]["big_blind"]
+    absent = tablet.post(f"/api/tables/{table['id']}/hand/rulings", headers=headers,
+                         json={"ruling": "absent_player", "seat": blind})
+    assert absent.status_code == 200, absent.get_json()
+    text = absent.get_json()["ruling"]["text"]
+    name = next(s["name"] for s in hand["seats"] if s["seat"] == blind)
+    assert text.startswith(f"Plats {blind} ({name})") and "hans hand är död" in text, text
+    assert "Hans mörkar och anten (200) ligger kvar i potten" in text, text
+    to_act = hand["to_act"]
+    later = [s["seat"] for s in hand["seats"] if s["seat"] != to_act and s["seat"] != blind]
+    oot = tablet.post(f"/api/tables/{table['id']}/hand/rulings", headers=headers,
+                      json={"ruling": "action_out_of_turn", "seat": later[-1], "action": "raise",
+                            "amount": 800})
+    assert oot.status_code == 200, oot.get_json()
+    text = oot.get_json()["ruling"]["text"]
+    assert "hans höjning till 800 i fel tur står" in text, text
+    assert english_left(text, ["raise", "out of turn", "stands", "seat", "The action"]) == []
+
+
+def test_a_ruling_names_its_card_with_the_local_letters(app: Flask) -> None:
+    from director.poker import rulings as R  # noqa: PLC0415
+    from director.poker.cards import parse_card  # noqa: PLC0415
+    from director.services.dealer_rulings import _shown_params  # noqa: PLC0415
+
+    ruling = R.fouled_deck(parse_card("Jh"))
+    with app.test_request_context("/", headers={"Accept-Language": "sv"}):
+        from director.i18n import translate_template  # noqa: PLC0415
+        assert translate_template(ruling.template, _shown_params(ruling.params)) == \
+            "Kn♥ finns två gånger: leken är felaktig. Given är ogiltig och alla insatser går tillbaka"
+    with app.test_request_context("/", headers={"Accept-Language": "id"}):
+        assert translate_template(ruling.template, _shown_params(
+            R.fouled_deck(parse_card("As")).params)).startswith("As♠ muncul dua kali")
+
+
+def test_the_language_picked_before_pairing_stays_after_it(
+        app: Flask, table: dict[str, Any]) -> None:
+    tablet = app.test_client()
+    assert tablet.get("/language/sv").status_code == 302
+    assert tablet.post("/dealer/pair", data={"code": table["code"]}).status_code == 302
+    html = tablet.get(f"/dealer/table/{table['id']}").get_data(as_text=True)
+    assert '<html lang="sv"' in html
+
+
+def test_a_swedish_hand_log_writes_the_board_with_swedish_letters(
+        app: Flask, table: dict[str, Any]) -> None:
+    tablet = paired_tablet(app, table, "sv")
+    csrf = re.search(r'data-csrf="([^"]+)"', tablet.get(f"/dealer/table/{table['id']}")
+                     .get_data(as_text=True))
+    assert csrf
+    headers = {"X-CSRF-Token": csrf.group(1)}
+    url = f"/api/tables/{table['id']}"
+    hand = tablet.post(f"{url}/hands", json={}, headers=headers).get_json()
+    hand = play(tablet, url, headers, hand, ["call", "call", "call", "check"])
+    dealt = tablet.post(f"{url}/hand/board", headers=headers,
+                        json={"cards": ["Jh", "Qs", "As"], "version": hand["version"]})
+    assert dealt.status_code == 200, dealt.get_json()
+    log = [line["text"] for line in dealt.get_json()["log"]]
+    assert any("Kn♥ D♠ E♠" in line for line in log), log
