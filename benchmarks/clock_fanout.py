@@ -17,43 +17,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
+from live_server import free_port, start_server  # benchmarks/ is on sys.path
+
 TOKEN = "fanout-benchmark-token"
 GOAL_P99_MS = 250.0
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(folder: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(folder), "DIRECTOR_TOKEN": TOKEN,
-           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port)}
-    env.pop("DIRECTOR_DATABASE_URL", None)
-    run = [sys.executable, "-c", "from director.cli import main; main()"]
-    subprocess.run([*run, "init-db"], env=env, check=True, capture_output=True)
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen([*run, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
 
 
 def api(base: str, path: str, body: dict | None = None) -> dict:
@@ -133,7 +108,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="director-fanout-") as folder:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = start_server(Path(folder), port)
+        server = start_server(Path(folder), port, TOKEN)
         try:
             level = {"game": "PO", "duration_seconds": 3600, "small_blind": 100,
                      "big_blind": 200}

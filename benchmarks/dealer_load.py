@@ -38,9 +38,7 @@ import http.client
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -48,33 +46,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from live_server import free_port, start_server  # benchmarks/ is on sys.path
+
 TOKEN = "dealer-benchmark-token"
 PLAYERS_PER_TABLE = 6
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(folder: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(folder), "DIRECTOR_TOKEN": TOKEN,
-           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port)}
-    env.pop("DIRECTOR_DATABASE_URL", None)
-    run = [sys.executable, "-c", "from director.cli import main; main()"]
-    subprocess.run([*run, "init-db"], env=env, check=True, capture_output=True)
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen([*run, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -225,7 +201,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        server = start_server(Path(tmp), port)
+        server = start_server(Path(tmp), port, TOKEN)
         try:
             print(f"setting up {args.tablets} tables ...", flush=True)
             tables = setup(port, args.tablets)

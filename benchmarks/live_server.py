@@ -1,0 +1,41 @@
+"""A real ``director serve`` (waitress, temp instance, SQLite) for the benchmarks.
+
+Not a benchmark itself: ``clock_fanout.py`` and ``dealer_load.py`` import it
+(running a benchmark as a script puts this folder on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(folder: Path, port: int, token: str) -> subprocess.Popen[bytes]:
+    """Create the database in ``folder`` and serve it on 127.0.0.1:``port`` with
+    the scheduler off; returns once the port accepts connections."""
+    env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(folder), "DIRECTOR_TOKEN": token,
+           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port)}
+    env.pop("DIRECTOR_DATABASE_URL", None)
+    run = [sys.executable, "-c", "from director.cli import main; main()"]
+    subprocess.run([*run, "init-db"], env=env, check=True, capture_output=True)
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen([*run, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
