@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,7 @@ from flask_babel import (
     get_locale,
     gettext,
     ngettext,
+    pgettext,
 )
 from markupsafe import Markup
 
@@ -462,6 +464,167 @@ def place_label(player: Any) -> str:
 
 
 # ---------------------------------------------------------------- levels and stakes
+
+# ---------------------------------------------------------------- showdown: hand names, awards
+
+def _singular_ranks() -> dict[str, str]:
+    """The engine's English rank word -> the user's ("king" -> sv "kung")."""
+    return {
+        "ace": pgettext("rank", "ace"), "king": pgettext("rank", "king"),
+        "queen": pgettext("rank", "queen"), "jack": pgettext("rank", "jack"),
+        "ten": pgettext("rank", "ten"), "nine": pgettext("rank", "nine"),
+        "eight": pgettext("rank", "eight"), "seven": pgettext("rank", "seven"),
+        "six": pgettext("rank", "six"), "five": pgettext("rank", "five"),
+        "four": pgettext("rank", "four"), "three": pgettext("rank", "three"),
+        "two": pgettext("rank", "two"),
+    }
+
+
+def _plural_ranks() -> dict[str, str]:
+    """The engine's English plural rank word -> the user's ("sevens" -> sv "sjuor")."""
+    return {
+        "aces": pgettext("ranks", "aces"), "kings": pgettext("ranks", "kings"),
+        "queens": pgettext("ranks", "queens"), "jacks": pgettext("ranks", "jacks"),
+        "tens": pgettext("ranks", "tens"), "nines": pgettext("ranks", "nines"),
+        "eights": pgettext("ranks", "eights"), "sevens": pgettext("ranks", "sevens"),
+        "sixes": pgettext("ranks", "sixes"), "fives": pgettext("ranks", "fives"),
+        "fours": pgettext("ranks", "fours"), "threes": pgettext("ranks", "threes"),
+        "twos": pgettext("ranks", "twos"),
+    }
+
+
+_R = r"([a-z]+)"
+_HAND_FORMS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    # (the engine's English name, the msgid, how its groups are read: s = one rank, p = ranks,
+    #  c = cards written with rank letters, l = a low written with rank letters)
+    (re.compile(r"royal flush"), N_("royal flush"), ""),
+    (re.compile(rf"straight flush, {_R} high"), N_("straight flush, %(rank)s high"), "s"),
+    (re.compile(rf"four {_R}"), N_("four %(ranks)s"), "p"),
+    (re.compile(rf"{_R} full of {_R}"), N_("%(ranks)s full of %(other)s"), "pp"),
+    (re.compile(rf"{_R}-high flush"), N_("%(rank)s-high flush"), "s"),
+    (re.compile(rf"{_R}-high straight"), N_("%(rank)s-high straight"), "s"),
+    (re.compile(rf"three {_R}"), N_("three %(ranks)s"), "p"),
+    (re.compile(rf"two pair, {_R} and {_R}"), N_("two pair, %(ranks)s and %(other)s"), "pp"),
+    (re.compile(rf"pair of {_R}"), N_("pair of %(ranks)s"), "p"),
+    (re.compile(r"([2-9TJQKA](?:-[2-9TJQKA]){4}) high"), N_("%(cards)s high"), "c"),
+    (re.compile(r"([2-8A](?:-[2-8A]){4}) low"), N_("%(cards)s low"), "l"),
+    (re.compile(r"([2-8A](?:-[2-8A]){4})"), "%(cards)s", "l"),
+    (re.compile(r"no low"), N_("no low"), ""),
+)
+_HAND_KEYS = ("rank", "ranks", "other", "cards")
+
+
+def _letters(cards: str) -> str:
+    """"K-Q-J-T-5" with the user's rank letters: sv "K-D-Kn-T-5"."""
+    standard = {letter: rank for rank, letter in card_letters("en").items()}
+    local = rank_letters()
+    return "-".join(local[standard[c]] if c in standard else c for c in cards.split("-"))
+
+
+def hand_name(hand: Any) -> str:
+    """A hand's name in the user's language, from a ``HighHand``/``LowHand`` (its ``name``)
+    or the engine's English name: "kings full of sevens" -> sv "kåk, kungar över sjuor",
+    "8-5-3-2-A low" -> sv "8-5-3-2-E låg".  English comes back exactly as the engine wrote it;
+    a name the engine never writes is returned unchanged."""
+    if hand is None:
+        return ""
+    english = str(getattr(hand, "name", hand))
+    for pattern, msgid, kinds in _HAND_FORMS:
+        match = pattern.fullmatch(english)
+        if not match:
+            continue
+        words: list[str] = []
+        for kind, group in zip(kinds, match.groups(), strict=True):
+            if kind == "s":
+                words.append(_singular_ranks().get(group, group))
+            elif kind == "p":
+                words.append(_plural_ranks().get(group, group))
+            else:
+                words.append(_letters(group))
+        if kinds in ("c", "l"):
+            params = {"cards": words[0]}
+        elif kinds == "s":
+            params = {"rank": words[0]}
+        else:
+            params = dict(zip(("ranks", "other"), words, strict=False))
+        return gettext(msgid, **params) if msgid != "%(cards)s" else words[0]
+    return english
+
+
+def pot_label(name: str) -> str:
+    """The engine's pot name in the user's language: "Side pot 2" -> sv "Sidopott 2"."""
+    if name == "Main pot":
+        return gettext("Main pot")
+    side = re.fullmatch(r"Side pot (\d+)", name)
+    return gettext("Side pot %(n)s", n=side.group(1)) if side else name
+
+
+_LEADS = {"high": N_("high"), "low": N_("low")}
+
+
+def _and(items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return gettext("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
+
+
+def _award_clause(group: list[Any], seat: Callable[[int], int], name: Callable[[int], str],
+                  shown: Mapping[int, str]) -> str:
+    first = group[0]
+    if first.hand_name is None:
+        hand = hand_name(shown[first.player]) if first.player in shown \
+            else gettext("uncontested")
+    else:
+        hand = hand_name(first.hand_name.removesuffix(" low") if first.half == "low"
+                         else first.hand_name)
+        if first.reason == "no-low":
+            hand = gettext("%(hand)s, no low", hand=hand)
+    if len(group) == 1:
+        clause = gettext("to seat %(seat)s (%(name)s), %(hand)s, %(amount)s",
+                         seat=seat(first.player), name=name(first.player), hand=hand,
+                         amount=number_filter(first.amount))
+    else:
+        seats = _and([f"{seat(a.player)} ({name(a.player)})" for a in group])
+        amounts = [a.amount for a in group]
+        if len(set(amounts)) == 1:
+            clause = gettext("split seats %(seats)s, %(hand)s, %(amount)s each", seats=seats,
+                             hand=hand, amount=number_filter(amounts[0]))
+        else:
+            clause = gettext("split seats %(seats)s, %(hand)s, %(amounts)s", seats=seats,
+                             hand=hand, amounts=_and([number_filter(x) for x in amounts]))
+    if first.reason == "both-ways":
+        return gettext("both ways %(clause)s", clause=clause)
+    lead = _LEADS.get(first.half)
+    return gettext("%(half)s %(clause)s", half=gettext(lead), clause=clause) if lead else clause
+
+
+def award_sentences(awards: Iterable[Any], seat: Callable[[int], int], name: Callable[[int], str],
+                    shown_hands: Mapping[int, str] | None = None,
+                    notes: Mapping[int, list[str]] | None = None) -> list[str]:
+    """One sentence per pot for the dealer to read aloud, in the user's language, built from
+    the engine's ``Award`` fields (``seat``/``name`` name an engine player index; ``notes``
+    adds clauses to a pot by ``pot_index``, e.g. who got the odd chip).  In English it reads
+    exactly like ``describe_awards``: "Main pot 1,200: high to seat 3 (Ann), kings full of
+    sevens, 600; low split seats 5 (Bo) and 7 (Cy), 8-5-3-2-A, 300 each"."""
+    shown = shown_hands or {}
+    pots: list[tuple[tuple[int, str], int, list[list[Any]]]] = []
+    for award in awards:
+        key = (award.pot_index, award.pot_name)
+        if not pots or pots[-1][0] != key:
+            pots.append((key, award.pot_amount, []))
+        groups = pots[-1][2]
+        if groups and groups[-1][0].half == award.half:
+            groups[-1].append(award)
+        else:
+            groups.append([award])
+    sentences = []
+    for (index, pot_name), total, groups in pots:
+        parts = [_award_clause(g, seat, name, shown) for g in groups]
+        parts += (notes or {}).get(index, [])
+        sentences.append(gettext("%(pot)s %(total)s: %(parts)s", pot=pot_label(pot_name),
+                                 total=number_filter(total), parts="; ".join(parts)))
+    return sentences
+
 
 def ui_strings() -> dict[str, str]:
     """The sentences the screens' JavaScript composes (``%(name)s`` placeholders)."""

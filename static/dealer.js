@@ -141,9 +141,9 @@
   function seatBox(s, extra) {
     var pos = (hand && hand.positions) || (next && next.positions) || {};
     var marks = [];
-    if (pos.button === s.seat) { marks.push(el("span", {className: "mark button-mark", text: "D"})); }
-    if (pos.small_blind === s.seat) { marks.push(el("span", {className: "mark", text: "SB"})); }
-    if (pos.big_blind === s.seat) { marks.push(el("span", {className: "mark", text: "BB"})); }
+    if (pos.button === s.seat) { marks.push(el("span", {className: "mark button-mark", text: T.badge_button})); }
+    if (pos.small_blind === s.seat) { marks.push(el("span", {className: "mark", text: T.badge_small_blind})); }
+    if (pos.big_blind === s.seat) { marks.push(el("span", {className: "mark", text: T.badge_big_blind})); }
     var box = el("div", {className: "seat " + (s.status || "active") + (extra || ""), "data-seat": s.seat}, [
       el("div", {className: "seat-head"}, [el("span", {className: "seat-no", text: T.seat + " " + s.seat})].concat(marks)),
       el("div", {className: "seat-name", text: s.name}),

@@ -36,7 +36,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from director.db import db, utcnow
-from director.i18n import current_language, game_name, translate_violation
+from director.i18n import (
+    award_sentences,
+    current_language,
+    game_name,
+    hand_name,
+    translate_violation,
+)
 from director.models.hands import DealerHand, HandEvent, HandLogEntry, HandRequest
 from director.models.seating import Player, Seat, SeatingTable
 from director.poker.cards import Card, format_card
@@ -56,7 +62,6 @@ from director.poker.events import (
     event_to_json,
 )
 from director.poker.games import Betting, Game
-from director.poker.pots import describe_awards
 from director.poker.state import Hand, HandConfig, Phase
 from director.services import Invalid, NotFound
 from director.services.clock import clock_json, get_tournament
@@ -358,18 +363,16 @@ def _awards(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[st
     awards = hand.awards()
     out = [{"pot": a.pot_name, "pot_amount": a.pot_amount, "half": a.half,
             "seat": seating.seat(a.player), "name": seating.name(a.player),
-            "amount": a.amount, "hand": a.hand_name, "odd_chips": a.odd_chips} for a in awards]
-    sentences = [seating.words(s, engine_players=True) for s in describe_awards(awards)]
-    odd = [a for a in awards if a.odd_chips]
-    by_pot: dict[str, list[str]] = {}
-    for a in odd:
-        by_pot.setdefault(a.pot_name, []).append(
-            _("odd chip (%(chips)s) to seat %(seat)s (%(name)s), %(half)s", chips=a.odd_chips,
-              seat=seating.seat(a.player), name=seating.name(a.player), half=_(a.half)))
-    for i, sentence in enumerate(sentences):
-        for pot, notes in by_pot.items():
-            if sentence.startswith(pot + " "):
-                sentences[i] = sentence + "; " + "; ".join(notes)
+            "amount": a.amount, "hand": a.hand_name, "hand_label": hand_name(a.hand_name),
+            "odd_chips": a.odd_chips} for a in awards]
+    by_pot: dict[int, list[str]] = {}
+    for a in awards:
+        if a.odd_chips:
+            by_pot.setdefault(a.pot_index, []).append(
+                _("odd chip (%(chips)s) to seat %(seat)s (%(name)s), %(half)s", chips=a.odd_chips,
+                  seat=seating.seat(a.player), name=seating.name(a.player), half=_(a.half)))
+    # Built here, in the user's language, from the awards' fields (director/i18n.py).
+    sentences = award_sentences(awards, seating.seat, seating.name, notes=by_pot)
     return out, sentences
 
 

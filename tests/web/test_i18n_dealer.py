@@ -18,7 +18,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from director import i18n
 from tests.conftest import level
+from tests.web.test_dealer_hands import drive, passive
 from tests.web.test_dealer_helpers import play, seat_table
 from tests.web.test_i18n_pages import english_left, visible_text
 
@@ -31,7 +33,8 @@ TABLET_ENGLISH_SV = [*TABLET_ENGLISH, "Log", "Dealer", "Min raise"]
 # Indonesian floor words that are English loanwords (director/translations/glossary-id.md).
 LOANWORDS_ID = {"OK", "Pot", "Fold", "fold", "call", "bet", "raise", "check", "all-in",
                 "Main pot", "misdeal", "Misdeal", "Undercall", "Muck", "High", "Low", "Dealer",
-                "dealer", "Flop dealt", "flop", "turn", "river", "Side pot %(n)s"}
+                "dealer", "Flop dealt", "flop", "turn", "river", "Side pot %(n)s",
+                "SB", "BB", "D"}
 LOANWORDS_SV = {"OK", "flop", "turn", "river"}
 RANKS = {"sv": {"A": "E", "K": "K", "Q": "D", "J": "Kn"},
          "id": {"A": "As", "K": "K", "Q": "Q", "J": "J"}}
@@ -81,6 +84,9 @@ def test_the_tablet_page_and_its_scripts_strings_are_translated(
     same = sorted(k for k in local if local[k] == source[k] and source[k] not in allowed)
     assert same == [], same
     assert "%(card)s" in local["dealt_card"] and "%(n)s" in local["side_pot"]
+    # The seat badges (glossaries): sv lilla/stora mörken and knappen, id keeps SB/BB/D.
+    assert [local["badge_small_blind"], local["badge_big_blind"], local["badge_button"]] == \
+        (["LM", "SM", "K"] if language == "sv" else ["SB", "BB", "D"])
     # The card letters, the numbers' locale and the game names for live.js.
     page = json_block(html, "i18n")
     assert page["locale"] == language
@@ -212,3 +218,79 @@ def test_a_swedish_hand_log_writes_the_board_with_swedish_letters(
     assert dealt.status_code == 200, dealt.get_json()
     log = [line["text"] for line in dealt.get_json()["log"]]
     assert any("Kn♥ D♠ E♠" in line for line in log), log
+
+
+O8_AWARD = {
+    "sv": ("Huvudpott 1\u00a0209: hög: till plats {high} (", "triss i kungar, 605",
+           "låg: delas av platserna {a} (", "8-4-3-2-E, 302 var", "udda mark (1) till plats {high} ("),
+    "id": ("Main pot 1.209: high: untuk kursi {high} (", "three of a kind King, 605",
+           "low: dibagi kursi {a} (", "8-4-3-2-As, masing-masing 302",
+           "chip sisa (1) untuk kursi {high} ("),
+}
+
+
+@pytest.mark.parametrize("language", ["sv", "id"])
+def test_an_o8_showdown_award_is_read_in_the_tablets_language(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int], language: str) -> None:
+    t = seat_table(client, make_tournament, auth, NAMES[:3], levels=[level(100, 200, game="PO/8")])
+    tablet = paired_tablet(app, t, language)
+    csrf = re.search(r'data-csrf="([^"]+)"', tablet.get(f"/dealer/table/{t['id']}")
+                     .get_data(as_text=True))
+    assert csrf
+    headers = {"X-CSRF-Token": csrf.group(1)}
+    url = f"/api/tables/{t['id']}"
+    hand = tablet.post(f"{url}/hands", json={}, headers=headers).get_json()
+    bet_made: list[int] = []
+
+    def choose(h: dict[str, Any]) -> str | tuple[str, int]:
+        if h["street"] == "flop" and not bet_made:
+            bet_made.append(h["to_act"])
+            return ("bet", 203)
+        return passive(h)
+
+    hand = drive(tablet, url, headers, hand, choose, [["2c", "3d", "8h"], ["Kc"], ["Ks"]])
+    high, low_a, low_b = hand["showdown_order"]
+    shows = {high: "Kd7s9c9d", low_a: "As4cQdQh", low_b: "Ah4dJcJd"}
+    for seat in (high, low_a, low_b):
+        r = tablet.post(f"{url}/hand/show", json={"seat": seat, "cards": shows[seat],
+                                                  "version": hand["version"]}, headers=headers)
+        assert r.status_code == 200, r.get_json()
+        hand = r.get_json()
+    assert hand["finished"]
+    text = hand["award_text"][0]
+    opening, full_house, split, low, odd = O8_AWARD[language]
+    assert text.startswith(opening.format(high=high)), text
+    assert full_house in text and low in text, text
+    assert any(split.format(a=seat) in text for seat in (low_a, low_b)), text
+    assert odd.format(high=high) in text, text
+    labels = {(a["half"], a["seat"]): a["hand_label"] for a in hand["awards"]}
+    assert labels[("high", high)] == full_house.removesuffix(", 605")
+    assert labels[("low", low_a)] == ("8-4-3-2-E låg" if language == "sv" else "low 8-4-3-2-As")
+    assert english_left(text, ["Main pot", "high to", "split seats", "full of", "each", "odd chip"]
+                        if language == "sv" else ["full of", "split seats", "each", "odd chip",
+                                                  "to seat"]) == [], text
+
+
+@pytest.mark.parametrize(("english", "sv", "id_"), [
+    ("kings full of sevens", "kåk, kungar över sjuor", "full house, King dan tujuh"),
+    ("three nines", "triss i nior", "three of a kind sembilan"),
+    ("two pair, kings and sevens", "två par, kungar och sjuor", "two pair, King dan tujuh"),
+    ("ace-high flush", "färg, ess högst", "flush, As tertinggi"),
+    ("ten-high straight", "stege, tia högst", "straight, sepuluh tertinggi"),
+    ("pair of aces", "par i ess", "one pair As"),
+    ("four queens", "fyrtal i damer", "four of a kind Queen"),
+    ("straight flush, nine high", "färgstege, nia högst", "straight flush, sembilan tertinggi"),
+    ("K-Q-J-T-5 high", "K-D-Kn-T-5 högst", "high card K-Q-J-T-5"),
+    ("8-5-3-2-A low", "8-5-3-2-E låg", "low 8-5-3-2-As"),
+    ("no low", "ingen låg", "tidak ada low"),
+])
+def test_hand_names_are_said_in_the_language(app: Flask, english: str, sv: str, id_: str) -> None:
+    from flask_babel import force_locale
+
+    with app.test_request_context():
+        assert i18n.hand_name(english) == english
+        with force_locale("sv"):
+            assert i18n.hand_name(english) == sv
+        with force_locale("id"):
+            assert i18n.hand_name(english) == id_
