@@ -60,6 +60,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 DIRECTOR = "director"
 DEALER = "dealer"
@@ -454,6 +455,31 @@ class LoginThrottle:
 
 def throttle(app: Flask | None = None) -> LoginThrottle:
     return cast(LoginThrottle, (app or current_app).extensions["director.login_throttle"])
+
+
+def guarded_attempt(kind: str, attempt: Callable[[], T]) -> T:
+    """Run a guess at a secret (a dealer's pairing code) under the same per-address
+    lock-out as the login: a refused attempt (``Invalid``) counts as a failure, and
+    while an address is locked out it gets 429 without trying.  Six-digit codes
+    would otherwise fall to a phone on the room's Wi-Fi in minutes."""
+    from werkzeug.exceptions import TooManyRequests  # noqa: PLC0415
+
+    from director.services import Invalid  # noqa: PLC0415
+
+    key = f"{kind}:{request.remote_addr or 'unknown'}"
+    limiter = throttle()
+    waiting = limiter.locked_for(key)
+    if waiting:
+        raise TooManyRequests(retry_after=waiting)
+    try:
+        result = attempt()
+    except Invalid:
+        locked = limiter.failed(key)
+        if locked:
+            raise TooManyRequests(retry_after=locked) from None
+        raise
+    limiter.succeeded(key)
+    return result
 
 
 # --------------------------------------------------------------------------- wiring

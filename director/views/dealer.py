@@ -43,7 +43,8 @@ def pair_page() -> str:
 @security.public_write("a tablet types the pairing code the director gave the table")
 def pair_form() -> Any:
     try:
-        table_id, token = pairing_service.pair(request.form.get("code"))
+        table_id, token = security.guarded_attempt(
+            "pairing", lambda: pairing_service.pair(request.form.get("code")))
     except Invalid as exc:
         return render_template("dealer/pair.html", code=request.form.get("code", ""),
                                errors=exc.errors), 400

@@ -275,7 +275,8 @@ def correct(hand_id: int) -> tuple[Response, int]:
 @security.public_write("a tablet sends the pairing code the director gave the table")
 def pair() -> tuple[Response, int]:
     data = _json()
-    table_id, token = pairing_service.pair(data.get("code"))
+    table_id, token = security.guarded_attempt(
+        "pairing", lambda: pairing_service.pair(data.get("code")))
     remember_pairing(table_id, token)
     return jsonify({"table_id": table_id, "token": token,
                     "url": f"/dealer/table/{table_id}"}), 201

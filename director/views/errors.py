@@ -62,10 +62,11 @@ def register(app: Flask) -> None:
         description = exc.description if status in (400, 403, 413, 429, 503) else None
         errors = {"body": str(description)} if status == 400 and description else None
         response = answer(status, description if status != 400 else None, errors)
-        if status == 405 and isinstance(exc, HTTPException):
-            allowed = exc.get_response().headers.get("Allow")
-            if allowed and isinstance(response[0], Response):
-                response[0].headers["Allow"] = allowed
+        if status in (405, 429) and isinstance(response[0], Response):
+            original = exc.get_response().headers  # keep "Allow" and "Retry-After"
+            for name in ("Allow", "Retry-After"):
+                if original.get(name):
+                    response[0].headers[name] = original[name]
         return response
 
     @app.errorhandler(Exception)

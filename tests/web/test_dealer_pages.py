@@ -109,3 +109,23 @@ def test_director_corrects_a_hand_from_the_hands_page(client: FlaskClient, auth:
     assert ok.status_code == 302
     chips = client.get(f"/api/tournaments/{t['tournament_id']}/seating").get_json()["tables"][0]["chips"]
     assert sum(chips.values()) == 30_000 and sorted(chips.values()) == [9_800, 10_000, 10_200]
+
+
+def test_guessing_pairing_codes_locks_the_address_out(client: FlaskClient, auth: dict[str, str],
+                                                      make_tournament: Any, app: Any) -> None:
+    """A pairing code is a secret like the director's password: after five wrong
+    guesses from one address that address gets 429 for a while, even with the
+    right code, while another address (another tablet) can still pair."""
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"])
+    wrong = "000000" if t["code"] != "000000" else "111111"
+    guesser = app.test_client()
+    statuses = [guesser.post("/api/dealer/pair", json={"code": wrong},
+                             environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code
+                for _ in range(6)]
+    assert statuses[:4] == [400] * 4 and statuses[4:] == [429, 429]
+    locked = guesser.post("/api/dealer/pair", json={"code": t["code"]},
+                          environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert locked.status_code == 429 and int(locked.headers["Retry-After"]) > 0
+    tablet = app.test_client().post("/api/dealer/pair", json={"code": t["code"]},
+                                    environ_base={"REMOTE_ADDR": "10.9.9.10"})
+    assert tablet.status_code == 201 and tablet.get_json()["table_id"] == t["id"]
