@@ -22,9 +22,11 @@ from flask import Blueprint, Response, flash, jsonify, redirect, render_template
 from flask_babel import gettext as _
 
 from director.i18n import N_, number_filter
+from director.schemas import form_body, json_body
 from director.services import Invalid
 from director.services import money as money_service
 from director.tournament.payouts import TEMPLATES
+from director.views import bodies
 from director.views.auth import director_required
 
 bp = Blueprint("money", __name__)
@@ -145,13 +147,11 @@ def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> An
 @bp.post("/director/<int:tournament_id>/desk/sell")
 @director_required
 def sell(tournament_id: int) -> Any:
-    form = _form_dict()
-
     def do() -> tuple[str, int | None]:
+        form = form_body(bodies.MONEY_SELL_FORM)
         sale = money_service.sell_entry(
-            tournament_id, form.get("kind"), name=form.get("name"),
-            player_id=form.get("player_id"), stack=form.get("stack"),
-            request_key=form.get("request_key"))
+            tournament_id, form["kind"], name=form["name"], player_id=form["player_id"],
+            stack=form["stack"], request_key=form["request_key"])
         view_kind = kind_labels().get(sale.payment.kind, sale.payment.kind)
         text = _("%(kind)s taken: %(name)s", kind=view_kind, name=sale.payment.player_name)
         if sale.seat is not None:
@@ -223,8 +223,8 @@ def results_csv(tournament_id: int) -> Response:
 @director_required
 def pay(tournament_id: int, player_id: int) -> Any:
     try:
-        payment = money_service.pay_prize(tournament_id, player_id,
-                                          request.form.get("request_key"))
+        key = form_body(bodies.MONEY_PAY)["request_key"]
+        payment = money_service.pay_prize(tournament_id, player_id, key)
     except Invalid as exc:
         flash(_("Not paid: %(reasons)s", reasons="; ".join(exc.errors.values())))
     else:
@@ -242,13 +242,6 @@ def summary(tournament_id: int) -> str:
 
 
 # ---------------------------------------------------------------- JSON
-
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise Invalid({"body": _("Send a JSON object")})
-    return data
-
 
 def payment_json(view: money_service.Money, payment: Any) -> dict[str, Any]:
     return {"id": payment.id, "kind": payment.kind, "player_id": payment.player_id,
@@ -290,17 +283,17 @@ def api_money(tournament_id: int) -> Response:
 @bp.route("/api/tournaments/<int:tournament_id>/money/settings", methods=["PUT", "POST"])
 @director_required
 def api_settings(tournament_id: int) -> Response:
-    money_service.save_settings(tournament_id, _body())
+    money_service.save_settings(tournament_id, json_body())
     return jsonify(money_json(tournament_id))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/money/entries")
 @director_required
 def api_sell(tournament_id: int) -> Any:
-    body = _body()
-    sale = money_service.sell_entry(tournament_id, body.get("kind"), name=body.get("name"),
-                                    player_id=body.get("player_id"), stack=body.get("stack"),
-                                    request_key=body.get("request_key"))
+    body = json_body(bodies.MONEY_SELL)
+    sale = money_service.sell_entry(tournament_id, body["kind"], name=body["name"],
+                                    player_id=body["player_id"], stack=body["stack"],
+                                    request_key=body["request_key"])
     seat = None if sale.seat is None else {"table": sale.seat.to_table, "seat": sale.seat.to_seat,
                                            "status": sale.seat.status.value}
     view = money_service.money(tournament_id)
@@ -320,7 +313,7 @@ def api_undo(tournament_id: int, payment_id: int) -> Response:
 @bp.post("/api/tournaments/<int:tournament_id>/money/deal/quote")
 @director_required
 def api_deal_quote(tournament_id: int) -> Response:
-    view, quote = money_service.deal_quote(tournament_id, _body())
+    view, quote = money_service.deal_quote(tournament_id, json_body())
     return jsonify({"method": quote.method, "money_left": quote.money_left,
                     "players": [{"player_id": p.id, "name": p.name, "stack": s, "amount": a}
                                 for p, s, a in zip(quote.players, quote.stacks, quote.amounts,
@@ -330,14 +323,15 @@ def api_deal_quote(tournament_id: int) -> Response:
 @bp.post("/api/tournaments/<int:tournament_id>/money/deal")
 @director_required
 def api_deal(tournament_id: int) -> Any:
-    deal = money_service.save_deal(tournament_id, _body())
+    deal = money_service.save_deal(tournament_id, json_body())
     return jsonify({"deal": deal}), 201
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/results/<int:player_id>/pay")
 @director_required
 def api_pay(tournament_id: int, player_id: int) -> Any:
-    payment = money_service.pay_prize(tournament_id, player_id, _body().get("request_key"))
+    payment = money_service.pay_prize(tournament_id, player_id,
+                                      json_body(bodies.MONEY_PAY)["request_key"])
     view = money_service.money(tournament_id)
     return jsonify({"payment": payment_json(view, payment)}), 201
 

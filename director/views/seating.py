@@ -36,10 +36,12 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
+from director.schemas import form_body, json_body
 from director.services import Invalid
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
 from director.tournament.seating import Move, SeatingPlan, TableState
+from director.views import bodies
 from director.views.auth import director_required, is_director
 
 bp = Blueprint("seating", __name__)
@@ -137,8 +139,8 @@ def settings(tournament_id: int) -> Any:
 @director_required
 def register(tournament_id: int) -> Any:
     def do() -> str:
-        player, move = seating_service.register_player(
-            tournament_id, request.form.get("name"), request.form.get("chips"))
+        body = form_body(bodies.SEATING_REGISTER_FORM)
+        player, move = seating_service.register_player(tournament_id, body["name"], body["chips"])
         if move is None:
             return _("%(name)s is registered; seats are drawn later.", name=player.name)
         return _("%(name)s: table %(table)s seat %(seat)s — %(status)s.", name=player.name,
@@ -156,7 +158,7 @@ def draw(tournament_id: int) -> Any:
 @director_required
 def eliminate(tournament_id: int) -> Any:
     def do() -> str:
-        ids = request.form.getlist("player_ids")
+        ids = form_body(bodies.SEATING_ELIMINATE_FORM)["player_ids"]
         finishes, record = seating_service.eliminate(tournament_id, ids or None)
         text = "; ".join(
             _("place %(first)s–%(last)s shared", first=f.first, last=f.last) if f.tied
@@ -209,8 +211,9 @@ def break_next(tournament_id: int) -> Any:
 @director_required
 def reseat(tournament_id: int) -> Any:
     def do() -> str:
-        move = seating_service.reseat(tournament_id, request.form.get("player_id"),
-                                      request.form.get("table"), request.form.get("seat"))
+        body = form_body(bodies.SEATING_RESEAT_FORM)
+        move = seating_service.reseat(tournament_id, body["player_id"], body["table"],
+                                      body["seat"])
         return _("Reseated: %(move)s.", move=move_text(move))
     return _act(tournament_id, do)
 
@@ -219,8 +222,8 @@ def reseat(tournament_id: int) -> Any:
 @director_required
 def chips(tournament_id: int) -> Any:
     def do() -> str:
-        player = seating_service.set_chips(tournament_id, request.form.get("player_id"),
-                                           request.form.get("chips"))
+        body = form_body(bodies.SEATING_CHIPS_FORM)
+        player = seating_service.set_chips(tournament_id, body["player_id"], body["chips"])
         return _("%(name)s has %(chips)s chips.", name=player.name, chips=number_filter(player.chips))
     return _act(tournament_id, do)
 
@@ -237,7 +240,8 @@ def deal(tournament_id: int, number: int) -> Any:
 @director_required
 def hand_for_hand(tournament_id: int) -> Any:
     def do() -> str:
-        result = seating_service.hand_for_hand(tournament_id, request.form.get("action"))
+        action = form_body(bodies.SEATING_HAND_FOR_HAND_FORM)["action"]
+        result = seating_service.hand_for_hand(tournament_id, action)
         if result["seconds_deducted"]:
             return ngettext("Hand finished: %(num)s second off the clock.",
                             "Hand finished: %(num)s seconds off the clock.",
@@ -300,13 +304,6 @@ def draw_projector(tournament_id: int) -> str:
 
 # ---------------------------------------------------------------- JSON
 
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise Invalid({"body": _("Send a JSON object")})
-    return data
-
-
 def _move_json(move: Move | None) -> dict[str, Any] | None:
     if move is None:
         return None
@@ -363,16 +360,15 @@ def _answer(tournament_id: int, status: int = 200, **extra: Any) -> tuple[Respon
 @bp.post("/api/tournaments/<int:tournament_id>/seating/settings")
 @api_director
 def api_settings(tournament_id: int) -> Any:
-    policy = seating_service.configure(tournament_id, _body())
+    policy = seating_service.configure(tournament_id, json_body())
     return _answer(tournament_id, policy=policy.to_json())
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/players")
 @api_director
 def api_register(tournament_id: int) -> Any:
-    body = _body()
-    player, move = seating_service.register_player(tournament_id, body.get("name"),
-                                                   body.get("chips"))
+    body = json_body(bodies.SEATING_REGISTER)
+    player, move = seating_service.register_player(tournament_id, body["name"], body["chips"])
     return _answer(tournament_id, 201, player_id=player.id, seat=_move_json(move))
 
 
@@ -386,9 +382,9 @@ def api_draw(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/eliminate")
 @api_director
 def api_eliminate(tournament_id: int) -> Any:
-    body = _body()
-    finishes, record = seating_service.eliminate(
-        tournament_id, body.get("player_ids", body.get("player_id")), body.get("starting_chips"))
+    body = json_body(bodies.SEATING_ELIMINATE)
+    ids = body["player_ids"] if body["player_ids"] is not None else body["player_id"]
+    finishes, record = seating_service.eliminate(tournament_id, ids, body["starting_chips"])
     return _answer(tournament_id, finishes=[f.to_json() for f in finishes],
                    pending_plan=_record_json(record))
 
@@ -424,17 +420,16 @@ def api_break(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/reseat")
 @api_director
 def api_reseat(tournament_id: int) -> Any:
-    body = _body()
-    move = seating_service.reseat(tournament_id, body.get("player_id"), body.get("table"),
-                                  body.get("seat"))
+    body = json_body(bodies.SEATING_RESEAT)
+    move = seating_service.reseat(tournament_id, body["player_id"], body["table"], body["seat"])
     return _answer(tournament_id, move=_move_json(move))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/chips")
 @api_director
 def api_chips(tournament_id: int) -> Any:
-    body = _body()
-    player = seating_service.set_chips(tournament_id, body.get("player_id"), body.get("chips"))
+    body = json_body(bodies.SEATING_CHIPS)
+    player = seating_service.set_chips(tournament_id, body["player_id"], body["chips"])
     return _answer(tournament_id, player_id=player.id, chips=player.chips)
 
 
@@ -448,5 +443,6 @@ def api_deal(tournament_id: int, number: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/hand-for-hand")
 @api_director
 def api_hand_for_hand(tournament_id: int) -> Any:
-    result = seating_service.hand_for_hand(tournament_id, _body().get("action"))
+    result = seating_service.hand_for_hand(
+        tournament_id, json_body(bodies.SEATING_HAND_FOR_HAND)["action"])
     return _answer(tournament_id, **result)

@@ -255,6 +255,23 @@ def test_bad_json_is_a_400_naming_the_field(event, client, auth):
                        json={"kind": "buy-in", "name": "X"}).status_code == 401
 
 
+def test_wrongly_typed_json_fields_are_a_400_naming_the_field_and_record_nothing(
+        event, client, auth):
+    pid = event.buy_in("Anna")
+    before = event.money()
+    for body, field in (({"player_id": True}, "player_id"), ({"player_id": pid, "stack": 1.5}, "stack"),
+                        ({"player_id": pid, "stack": "lots"}, "stack"),
+                        ({"player_id": pid, "request_key": 7}, "request_key"),
+                        ({"kind": ["rebuy"], "player_id": pid}, "kind")):
+        response = client.post(f"/api/tournaments/{event.id}/money/entries",
+                               json={"kind": "rebuy", **body}, headers=auth)
+        assert response.status_code == 400 and field in response.get_json()["errors"], body
+    response = client.post(f"/api/tournaments/{event.id}/results/{pid}/pay",
+                           json={"request_key": 5}, headers=auth)
+    assert response.status_code == 400 and "request_key" in response.get_json()["errors"]
+    assert event.money() == before
+
+
 def test_the_clock_json_carries_the_money_and_the_late_registration_countdown(event, client):
     for i in range(3):
         event.buy_in(f"P{i}")

@@ -1,0 +1,62 @@
+"""The request bodies of the seating and money views, declared once (``director.schemas``).
+
+JSON bodies are typed here: a value of the wrong type or out of range is a 400
+naming the field before any service runs.  Form bodies arrive as text: their
+fields are declared as text (shape, length, no NUL) and the service parses
+them, so the director's forms keep their labelled sentences ("Chips must be a
+whole number").  The services keep the business rules (a table that exists,
+a seat that is free, "Rebuys ended at level 6").
+"""
+
+from __future__ import annotations
+
+from director.models.tournament import MAX_CHIPS
+from director.schemas import Any_, Choice, Int, List, Schema, Str
+from director.services.seating import HAND_FOR_HAND_ACTIONS
+
+TEXT = 1000  # long enough that the service's own length rule speaks first
+KEY = 200
+
+
+def _opt_int(low: int, high: int | None = None) -> Int:
+    return Int(min=low, max=high, required=False, nullable=True)
+
+
+def _opt_text(max_len: int = TEXT) -> Str:
+    return Str(required=False, nullable=True, max_len=max_len)
+
+
+# ---------------------------------------------------------------- seating, JSON
+
+SEATING_REGISTER = Schema({"name": _opt_text(), "chips": _opt_int(1, MAX_CHIPS)})
+SEATING_ELIMINATE = Schema({
+    "player_ids": List(item=Int(min=1), required=False, nullable=True, max_items=100),
+    "player_id": _opt_int(1),
+    "starting_chips": Any_(required=False, nullable=True),  # player id -> chips: the service
+})
+SEATING_RESEAT = Schema({"player_id": Int(min=1), "table": Int(min=1), "seat": Int(min=1)})
+SEATING_CHIPS = Schema({"player_id": Int(min=1), "chips": Int(min=0, max=MAX_CHIPS)})
+SEATING_HAND_FOR_HAND = Schema({"action": Choice(choices=HAND_FOR_HAND_ACTIONS)})
+
+# ---------------------------------------------------------------- seating, forms
+
+SEATING_REGISTER_FORM = Schema({"name": _opt_text(), "chips": _opt_text()})
+SEATING_ELIMINATE_FORM = Schema({"player_ids": List(item=Str(max_len=40), required=False,
+                                                    nullable=True, max_items=100)})
+SEATING_RESEAT_FORM = Schema({"player_id": _opt_text(40), "table": _opt_text(40),
+                              "seat": _opt_text(40)})
+SEATING_CHIPS_FORM = Schema({"player_id": _opt_text(40), "chips": _opt_text(40)})
+SEATING_HAND_FOR_HAND_FORM = Schema({"action": _opt_text(40)})
+
+# ---------------------------------------------------------------- money
+
+MONEY_SELL = Schema({
+    "kind": _opt_text(40),  # one of SALE_KINDS: the service says so in its own words
+    "name": _opt_text(),
+    "player_id": _opt_int(1),
+    "stack": Int(required=False, nullable=True),  # range: the service ("negative", the limit)
+    "request_key": _opt_text(KEY),
+})
+MONEY_SELL_FORM = Schema({"kind": _opt_text(40), "name": _opt_text(), "player_id": _opt_text(40),
+                          "stack": _opt_text(40), "request_key": _opt_text(KEY)})
+MONEY_PAY = Schema({"request_key": _opt_text(KEY)})
