@@ -9,12 +9,14 @@ them into 400 and 404.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Mapping
+from typing import ParamSpec, TypeVar
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class Invalid(ValueError):
@@ -54,3 +56,31 @@ def retry_on_conflict(work: Callable[[], T]) -> T:
             # losers from colliding with each other in lock-step.
             time.sleep(random.uniform(0, 0.002) * (attempt + 1))
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def all_or_nothing(conflict: Mapping[str, str]) -> Callable[[Callable[P, T]], Callable[P, T]]:
+    """A decorator for writing services: ``Invalid`` rolls the session back, so bad
+    input changes nothing, and a lost race (``StaleDataError``/``IntegrityError``)
+    rolls back and becomes ``Invalid(conflict)``, its sentences translated."""
+
+    def decorate(service: Callable[P, T]) -> Callable[P, T]:
+        from flask_babel import gettext  # noqa: PLC0415
+        from sqlalchemy.exc import IntegrityError  # noqa: PLC0415
+        from sqlalchemy.orm.exc import StaleDataError  # noqa: PLC0415
+
+        from director.db import db  # noqa: PLC0415
+
+        @functools.wraps(service)
+        def run(*args: P.args, **kwargs: P.kwargs) -> T:
+            try:
+                return service(*args, **kwargs)
+            except Invalid:
+                db.session.rollback()
+                raise
+            except (StaleDataError, IntegrityError):
+                db.session.rollback()
+                raise Invalid({k: gettext(v) for k, v in conflict.items()}) from None
+
+        return run
+
+    return decorate

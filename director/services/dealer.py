@@ -722,6 +722,17 @@ def describe_event(event: Event, seating: Seating) -> str:
     return _("%(who)s checked by the clock", who=seating.label(getattr(event, "player", 0)))
 
 
+
+def _lost_race(key: str | None, table_id: int, row: DealerHand) -> Answer:
+    """Another write got there first: a retry of an applied request gets its stored
+    answer; anything else is a 409 carrying the hand as it stands."""
+    stored = _stored_answer(key, table_id)
+    if stored is not None:
+        return stored
+    raise Conflict(hand_json(latest_hand(table_id) or row),
+                   _("The hand changed on another screen: here it is as it stands"))
+
+
 def apply_events(table_id: int, make: Any, *, version: int | None, key: str | None,
                  who: str = "dealer", note: str | None = None) -> Answer:
     """Apply the events ``make(hand, seating)`` returns, as one write.
@@ -764,11 +775,7 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
         try:
             seq = _bump(row, len(new_events)) - 1
         except _Lost:
-            stored = _stored_answer(key, table_id)
-            if stored is not None:
-                return stored
-            raise Conflict(hand_json(latest_hand(table_id) or row),
-                           _("The hand changed on another screen: here it is as it stands")) from None
+            return _lost_race(key, table_id, row)
         _remember(row.id, row.version, new, log)
         event_rows = []
         for event in new_events:
@@ -788,11 +795,7 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
-            stored = _stored_answer(key, table_id)
-            if stored is not None:
-                return stored
-            raise Conflict(hand_json(latest_hand(table_id) or row),
-                           _("The hand changed on another screen: here it is as it stands")) from None
+            return _lost_race(key, table_id, row)
     if busted:
         _after_finish(row, busted)          # eliminations publish the seating and the clock
     elif new.finished and not was_finished:
@@ -967,11 +970,7 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
     try:
         _bump(row)
     except _Lost:
-        stored = _stored_answer(key, table_id)
-        if stored is not None:
-            return stored
-        raise Conflict(hand_json(latest_hand(table_id) or row),
-                       _("The hand changed on another screen: here it is as it stands")) from None
+        return _lost_race(key, table_id, row)
     last.undone = True
     db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_("Undo: %(what)s", what=text)))
     db.session.flush()
@@ -982,11 +981,7 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        stored = _stored_answer(key, table_id)
-        if stored is not None:
-            return stored
-        raise Conflict(hand_json(latest_hand(table_id) or row),
-                       _("The hand changed on another screen: here it is as it stands")) from None
+        return _lost_race(key, table_id, row)
     if reopened:
         _publish_chips(row.tournament_id)
     _publish(row)

@@ -45,7 +45,7 @@ from director.models.money import MoneySettings, Payment
 from director.models.seating import Player, Seat
 from director.models.tournament import MAX_CHIPS, Tournament
 from director.poker.errors import RuleViolation
-from director.services import Invalid
+from director.services import Invalid, all_or_nothing
 from director.services.clock import get_tournament
 from director.tournament import clock as clock_rules
 from director.tournament.entries import (
@@ -90,21 +90,7 @@ DEFAULTS: dict[str, Any] = {
 
 # ---------------------------------------------------------------- helpers
 
-def unit_of_work(service: Callable[P, T]) -> Callable[P, T]:
-    """All or nothing: ``Invalid`` or a lost race rolls back, so bad input changes nothing."""
-
-    @functools.wraps(service)
-    def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return service(*args, **kwargs)
-        except Invalid:
-            db.session.rollback()
-            raise
-        except (StaleDataError, IntegrityError):
-            db.session.rollback()
-            raise Invalid({k: _(v) for k, v in CONFLICT.items()}) from None
-
-    return run
+unit_of_work = all_or_nothing(CONFLICT)
 
 
 def _publish(tournament_id: int) -> None:

@@ -19,7 +19,6 @@ Bad input raises ``Invalid`` naming the field and changes nothing.
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 import unicodedata
@@ -54,7 +53,7 @@ from director.models.seating import (
 )
 from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
-from director.services import Invalid, NotFound
+from director.services import Invalid, NotFound, all_or_nothing
 from director.services.clock import get_tournament
 from director.services.events import events
 from director.tournament import clock as clock_rules
@@ -174,22 +173,7 @@ def _conflict() -> dict[str, str]:
     return {field: _(text) for field, text in CONFLICT.items()}
 
 
-def unit_of_work(service: Callable[P, T]) -> Callable[P, T]:
-    """A writing service: all or nothing.  ``Invalid`` (and a lost race, which
-    becomes ``Invalid``) rolls the session back, so bad input changes nothing."""
-
-    @functools.wraps(service)
-    def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return service(*args, **kwargs)
-        except Invalid:
-            db.session.rollback()
-            raise
-        except (StaleDataError, IntegrityError):
-            db.session.rollback()
-            raise Invalid(_conflict()) from None
-
-    return run
+unit_of_work = all_or_nothing(CONFLICT)
 
 
 def _settings(tournament_id: int) -> SeatingSettings:
