@@ -57,6 +57,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+SQLITE_POOL = 32
+
+
 def database_url(url: str) -> str:
     """Normalise a PostgreSQL URL to the psycopg 3 driver.
 
@@ -85,6 +88,11 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
     if not url:
         url = "sqlite:///" + str(Path(app.instance_path) / "director.sqlite")
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(str(url))
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite") \
+            and app.config["SQLALCHEMY_ENGINE_OPTIONS"] == DEFAULTS["SQLALCHEMY_ENGINE_OPTIONS"]:
+        # A file on this laptop: no ping needed, and enough pooled connections that
+        # fifty tablets writing at once never open (and PRAGMA) a fresh one each time.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_size": SQLITE_POOL, "max_overflow": 2 * SQLITE_POOL}
     app.config["THREADS"] = int(app.config["THREADS"])
     app.config["SCHEDULER"] = str(app.config["SCHEDULER"]).strip().lower()
     if not app.config.get("SECRET_KEY"):

@@ -25,7 +25,13 @@ Rules, the same for every field type:
 * form values arrive as text: ``Int`` and ``Bool`` parse them (``form=True``);
 * unknown keys are ignored unless the schema says ``extra="forbid"``;
 * ``Schema.load`` returns a new ``dict`` with every declared key present
-  (absent optional fields get their ``default``).
+  (absent optional fields get their ``default``; with ``partial=True`` they are
+  left out, so an update keeps the stored value);
+* ``rules`` check across fields after the fields load, so a form's every
+  mistake is named at once ("The rebuy chips is required" when rebuys are on);
+* the director's forms speak in labelled sentences: ``Whole``, ``Amount`` and
+  ``TableNumbers`` read text in JSON too and say "Table size must be between
+  6 and 10", "The buy-in cannot be negative (-5)".
 
 Why not pydantic or marshmallow: both would be a large dependency for a few
 dozen fields, and their messages are written for programmers; these are
@@ -44,15 +50,21 @@ director.services.Invalid: seat: Give a whole number
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from flask_babel import gettext as _
-
+from director.i18n import gettext as _
+from director.i18n import number_filter
+from director.models.tournament import MAX_CHIPS
+from director.poker.cards import Card, parse_card
+from director.poker.errors import RuleViolation
 from director.services import Invalid
+from director.tournament.payouts import TEMPLATES
 
 MISSING: Any = object()
 
@@ -84,11 +96,15 @@ class Field:
     def convert(self, value: Any, form: bool) -> Any:  # pragma: no cover - overridden
         return value
 
+    def missing_text(self) -> str:
+        """The sentence for a required field that is absent (translated now)."""
+        return _(self.missing_message)
+
     def load(self, value: Any, form: bool) -> Any:
         if value is None or (form and value == "" and self.nullable):
             if self.nullable:
                 return None
-            raise FieldError(_(self.missing_message))
+            raise FieldError(self.missing_text())
         result = self.convert(value, form)
         if self.check is not None:
             problem = self.check(result)
@@ -170,30 +186,46 @@ class Str(Field):
 
 @dataclass
 class Bool(Field):
-    """``true``/``false``; in forms also ``on``/``yes``/``1`` and ``off``/``no``/``0``."""
+    """``true``/``false``; in forms also ``on``/``yes``/``1`` and ``off``/``no``/``0``.
+
+    ``text=True`` reads those words in JSON too; ``message`` replaces "Give true
+    or false" (with ``%(label)s`` filled from ``label`` when there is one).
+    """
 
     TRUE = frozenset({"1", "true", "on", "yes"})
     FALSE = frozenset({"0", "false", "off", "no", ""})
+    text: bool = False
+    message: str | None = None
+    label: str | None = None
 
     def convert(self, value: Any, form: bool) -> bool:
         if isinstance(value, bool):
             return value
-        if form and isinstance(value, str) and value.strip().lower() in self.TRUE | self.FALSE:
+        if (form or self.text) and isinstance(value, str) \
+                and value.strip().lower() in self.TRUE | self.FALSE:
             return value.strip().lower() in self.TRUE
-        raise FieldError(_("Give true or false"))
+        if self.message is None:
+            raise FieldError(_("Give true or false"))
+        if self.label is None:
+            raise FieldError(_(self.message))
+        raise FieldError(_(self.message, label=_(self.label)))
 
 
 @dataclass
 class Choice(Field):
-    """One of the listed values (compared exactly; text is not stripped)."""
+    """One of the listed values (compared exactly; text is not stripped).
+
+    ``message`` replaces "Choose one of: …"; it names the options with ``%(choices)s``.
+    """
 
     choices: Iterable[Any] = ()
+    message: str | None = None
 
     def convert(self, value: Any, form: bool) -> Any:
         options = list(self.choices)
         if isinstance(value, bool) or value not in options:
             shown = ", ".join(str(option) for option in options)
-            raise FieldError(_("Choose one of: %(choices)s", choices=shown))
+            raise FieldError(_(self.message or N_("Choose one of: %(choices)s"), choices=shown))
         return value
 
 
@@ -235,6 +267,168 @@ class Nested(Field):
 
 
 @dataclass
+class Labelled(Field):
+    """A field whose sentences name it by its label, the way the director's form does:
+    "Table size must be between 6 and 10", "Ann's stack is required".
+
+    ``label`` is marked with ``N_`` and translated when a sentence is made;
+    ``label_params`` fill its placeholders (``N_("%(name)s's stack")``, ``{"name": "Ann"}``).
+    A blank or ``null`` value counts as absent: ``default``, or "… is required".
+    """
+
+    label: str = ""
+    label_params: Mapping[str, Any] = field(default_factory=dict)
+
+    def label_text(self) -> str:
+        return _(self.label, **self.label_params)
+
+    def missing_text(self) -> str:
+        return _("%(label)s is required", label=self.label_text())
+
+    def load(self, value: Any, form: bool) -> Any:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if self.required:
+                raise FieldError(self.missing_text())
+            return self.default
+        result = self.convert(value, form)
+        problem = self.check(result) if self.check is not None else None
+        if problem:
+            raise FieldError(problem)
+        return result
+
+
+_SPACES = str.maketrans("", "", ", \u00a0\u202f")  # thousands separators people type
+
+
+@dataclass
+class Whole(Labelled):
+    """A whole number typed in a form or sent as JSON (text or number), in ``[min, max]``.
+
+    Unlike ``Int`` it reads text in JSON too ("20,000"), and its sentences name
+    the field by its label.  ``negative=True`` says "cannot be negative" for a
+    value below zero (the money forms); otherwise a value out of range is
+    "must be between".
+
+    >>> Whole(label="Table size", min=6, max=10).load(" 9 ", form=False)
+    9
+    >>> Whole(label="Table size", min=6, max=10).load("12", form=True)
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: Table size must be between 6 and 10
+    """
+
+    min: int = 0
+    max: int = Int.LIMIT
+    negative: bool = False
+
+    def _between(self) -> FieldError:
+        return FieldError(_("%(label)s must be between %(low)s and %(high)s",
+                            label=self.label_text(), low=number_filter(self.min),
+                            high=number_filter(self.max)))
+
+    def convert(self, value: Any, form: bool) -> int:
+        if isinstance(value, str):
+            text = value.strip().translate(_SPACES)
+            if not _WHOLE.fullmatch(text):
+                if re.fullmatch(r"-?[0-9]+", text):
+                    raise self._between()
+                raise FieldError(_("%(label)s must be a whole number, not “%(value)s”",
+                                   label=self.label_text(), value=value[:30]))
+            value = int(text)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise FieldError(_("%(label)s must be a whole number", label=self.label_text()))
+        if self.negative and value < 0 <= self.min:
+            raise FieldError(_("%(label)s cannot be negative (%(value)s)",
+                               label=self.label_text(), value=value))
+        if not self.min <= value <= self.max:
+            raise self._between()
+        return value
+
+
+@dataclass
+class Amount(Labelled):
+    """An amount of money in the currency's major units, as typed ("110", "110.50",
+    "1,250") or sent (110.5): a ``Decimal``, never negative, never a float.
+
+    How many decimals the currency has is the service's rule (it knows the
+    currency); the schema refuses what is not an amount at all.
+
+    >>> Amount(label="The buy-in").load("1,250.50", form=True)
+    Decimal('1250.50')
+    >>> Amount(label="The buy-in").load("-5", form=True)
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: The buy-in cannot be negative (-5)
+    """
+
+    max: int = 10**14
+
+    def convert(self, value: Any, form: bool) -> Decimal:
+        like = N_("%(label)s must be an amount like 110 or 110.50")
+        if isinstance(value, Decimal):
+            text = str(value)
+        elif isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise FieldError(_(like, label=self.label_text()))
+        elif isinstance(value, str):
+            text = value.strip().translate(_SPACES)
+        else:
+            text = repr(value)
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            raise FieldError(_("%(label)s must be an amount like 110 or 110.50, not “%(value)s”",
+                               label=self.label_text(), value=str(value)[:30])) from None
+        if not number.is_finite():
+            raise FieldError(_(like, label=self.label_text()))
+        if number < 0:
+            raise FieldError(_("%(label)s cannot be negative (%(value)s)",
+                               label=self.label_text(), value=str(value)[:30]))
+        if number > self.max:
+            raise FieldError(_("%(label)s is too large", label=self.label_text()))
+        return number
+
+
+@dataclass
+class TableNumbers(Labelled):
+    """Table numbers in order, none twice: a JSON list or text like "3, 2, 1".
+
+    Blank or ``null`` is no tables at all (``()``).
+
+    >>> TableNumbers(label="Breaking order").load("3, 2; 1", form=True)
+    (3, 2, 1)
+    """
+
+    max: int = 10_000
+
+    def load(self, value: Any, form: bool) -> tuple[int, ...]:
+        return () if value is None else self.convert(value, form)
+
+    def convert(self, value: Any, form: bool) -> tuple[int, ...]:
+        like = FieldError(_("%(label)s must be a list of table numbers like 3, 2, 1",
+                            label=self.label_text()))
+        items: list[Any]
+        if isinstance(value, str):
+            items = [part for part in value.replace(";", ",").replace(" ", ",").split(",") if part]
+        elif isinstance(value, list | tuple) and len(value) <= self.max:
+            items = list(value)
+        else:
+            raise like
+        numbers = []
+        for item in items:
+            if isinstance(item, bool) or not (
+                    isinstance(item, int) or (isinstance(item, str) and _WHOLE.fullmatch(item.strip()))):
+                raise like
+            number = int(item)
+            if not 1 <= number <= self.max:
+                raise FieldError(_("%(label)s: %(number)s is not a table number",
+                                   label=self.label_text(), number=number))
+            numbers.append(number)
+        if len(set(numbers)) != len(numbers):
+            raise FieldError(_("%(label)s lists a table twice", label=self.label_text()))
+        return tuple(numbers)
+
+
+@dataclass
 class Any_(Field):
     """Anything JSON (the service validates it: e.g. a structure's levels)."""
 
@@ -242,14 +436,203 @@ class Any_(Field):
         return value
 
 
-class Schema:
-    """A declared body: field name -> ``Field``.  ``load`` validates and converts."""
+@dataclass
+class Code(Str):
+    """A code as typed or sent: text, or a whole number (a tablet may send the digits
+    as a number); spaces are dropped.  ``missing_message`` is the sentence for a
+    missing code and for anything that is not one.
 
-    def __init__(self, fields: Mapping[str, Field], *, extra: str = "ignore") -> None:
+    >>> Code().load(" 123 456 ", form=False)
+    '123456'
+    """
+
+    max_len: int = 40
+
+    def convert(self, value: Any, form: bool) -> str:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**self.max_len:
+            value = str(value)
+        if not isinstance(value, str):
+            raise FieldError(_(self.missing_message))
+        return super().convert(value.replace(" ", ""), form)
+
+
+@dataclass
+class JsonText(Field):
+    """JSON typed in a form's text box (the director's correction of a hand's events),
+    read into a list (``kind=list``) or an object (``kind=dict``); ``message`` for
+    anything else.  A JSON body may send the value itself.
+
+    >>> JsonText(kind=list, message="Give a list").load('[1, {"a": 2}]', form=True)
+    [1, {'a': 2}]
+    """
+
+    kind: type = list
+    max_len: int = 2 * 1024 * 1024
+    message: str = N_("This is required")
+
+    def missing_text(self) -> str:
+        return _(self.message)
+
+    def convert(self, value: Any, form: bool) -> Any:
+        if isinstance(value, str):
+            if len(value) > self.max_len:
+                raise FieldError(_("Use at most %(max)s characters", max=self.max_len))
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise FieldError(_(self.message)) from None
+        if not isinstance(value, self.kind):
+            raise FieldError(_(self.message))
+        return value
+
+
+def _unknown_card(item: Any) -> bool:
+    return item is None or item == "??"
+
+
+@dataclass
+class Cards(Field):
+    """Cards as ``["As", "Kd"]`` or ``"AsKd"`` (read by the engine's
+    ``director.poker.cards.parse_card``); ``"??"`` or ``null`` is a card nobody saw.
+    At most ``max_cards``; ``name`` is the body's key, named in the sentences.
+
+    >>> Cards().load("As ??", form=False)
+    (Card(rank=14, suit='s'), None)
+    >>> Cards().load(["As", "Zz"], form=False)
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: Zz is not a card (write it as As, Td, 7h ...)
+    """
+
+    name: str = "cards"
+    max_cards: int = 7
+    missing_message: str = N_("Enter the cards")
+
+    def convert(self, value: Any, form: bool) -> tuple[Card | None, ...]:
+        if isinstance(value, str):
+            text = value.replace(" ", "").replace(",", "")
+            if len(text) % 2:
+                raise FieldError(_("Cannot read the cards %(text)s", text=value[:30]))
+            value = [text[i:i + 2] for i in range(0, len(text), 2)]
+        if isinstance(value, tuple):
+            value = list(value)           # loaded already
+        if not isinstance(value, list) or len(value) > self.max_cards:
+            raise FieldError(_("%(name)s must be a list of cards such as [\"As\", \"Kd\"]", name=self.name))
+        out: list[Card | None] = []
+        for item in value:
+            if _unknown_card(item):
+                out.append(None)
+                continue
+            try:
+                out.append(parse_card(item if isinstance(item, Card) else str(item)))
+            except (RuleViolation, ValueError):
+                raise FieldError(_("%(card)s is not a card (write it as As, Td, 7h ...)",
+                                   card=str(item)[:10])) from None
+        return tuple(out)
+
+
+def _seat_number(key: Any, seat: Field) -> int:
+    if isinstance(key, str) and _WHOLE.fullmatch(key.strip()):
+        key = int(key.strip())
+    number: int = seat.load(key, False)
+    return number
+
+
+@dataclass
+class SeatCards(Field):
+    """Cards per seat, ``{"3": ["??", "??", "As"], ...}``: ``{3: (None, None, Card)}``.
+
+    A bad seat or a bad card is named ``<name>.<seat>`` (``cards.3``), as a nested
+    object's field is.
+
+    >>> SeatCards().load({"3": "KdAs"}, form=False)
+    {3: (Card(rank=13, suit='d'), Card(rank=14, suit='s'))}
+    """
+
+    name: str = "cards"
+    seat: Field = field(default_factory=lambda: Int(min=1, max=10))
+    cards: Cards = field(default_factory=Cards)
+
+    def convert(self, value: Any, form: bool) -> dict[int, tuple[Card | None, ...]]:
+        if not isinstance(value, Mapping) or not value or len(value) > 10:
+            raise FieldError(_("%(name)s must map seat numbers to cards", name=self.name))
+        out: dict[int, tuple[Card | None, ...]] = {}
+        errors: dict[str, str] = {}
+        for key, item in value.items():
+            try:
+                out[_seat_number(key, self.seat)] = self.cards.load(item, form)
+            except FieldError as exc:
+                errors[str(key)[:10]] = str(exc)
+        if errors:
+            raise Invalid(errors)
+        return out
+
+
+@dataclass
+class SeatGroups(Field):
+    """Winners best first, ties grouped: ``[[3], [1, 5]]``; a flat list ``[3, 1]`` is
+    one seat per group.  ``null`` (or absent, with ``default=[]``) is no one.
+
+    >>> SeatGroups(name="high").load([3, [1, 5]], form=False)
+    [[3], [1, 5]]
+    >>> SeatGroups(name="high").load([[1, 1]], form=False)
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: A seat is named twice
+    """
+
+    name: str = "high"
+    seat: Field = field(default_factory=lambda: Int(min=1, max=10))
+    nullable: bool = True
+
+    def load(self, value: Any, form: bool) -> list[list[int]]:
+        return [] if value is None else list(super().load(value, form))
+
+    def convert(self, value: Any, form: bool) -> list[list[int]]:
+        shape = FieldError(_("%(name)s must be a list of seat groups, best first", name=self.name))
+        if not isinstance(value, list) or len(value) > 10:
+            raise shape
+        groups: list[list[int]] = []
+        for index, group in enumerate(value, start=1):
+            items = group if isinstance(group, list) else [group]
+            if len(items) > 10:
+                raise shape
+            seats: list[int] = []
+            for place, item in enumerate(items, start=1):
+                try:
+                    seats.append(self.seat.load(item, form))
+                except FieldError as exc:
+                    problem = _("Item %(index)s: %(problem)s", index=place, problem=exc) \
+                        if isinstance(group, list) else str(exc)
+                    raise FieldError(_("Item %(index)s: %(problem)s", index=index,
+                                       problem=problem)) from None
+            if len(set(seats)) != len(seats):
+                raise FieldError(_("A seat is named twice"))
+            groups.append(seats)
+        return groups
+
+
+Rule = Callable[[Mapping[str, Any]], Mapping[str, str]]
+
+
+class Schema:
+    """A declared body: field name -> ``Field``.  ``load`` validates and converts.
+
+    ``partial=True``: an absent optional field is left out of the result, so a
+    settings update keeps the stored value of every field it does not send.
+    ``rules``: checks across fields (``rule(values) -> {field: sentence}``),
+    run on the fields that loaded, so that every mistake of a form is named at
+    once; a rule looks only at the fields it needs (``values.get``).
+    """
+
+    def __init__(self, fields: Mapping[str, Field], *, extra: str = "ignore",
+                 partial: bool = False, rules: Sequence[Rule] = ()) -> None:
         if extra not in ("ignore", "forbid"):
             raise ValueError("extra is 'ignore' or 'forbid'")
         self.fields = dict(fields)
         self.extra = extra
+        self.partial = partial
+        self.rules = tuple(rules)
 
     def load(self, data: Any, *, form: bool = False) -> dict[str, Any]:
         """The validated body, or ``Invalid({field: sentence, ...})`` naming every bad field."""
@@ -262,8 +645,8 @@ class Schema:
             if value is MISSING or (form and value == "" and not spec.nullable
                                     and not isinstance(spec, Str | Bool)):
                 if spec.required:
-                    errors[name] = _(spec.missing_message)
-                else:
+                    errors[name] = spec.missing_text()
+                elif not self.partial:
                     result[name] = spec.default
                 continue
             try:
@@ -272,6 +655,9 @@ class Schema:
                 errors[name] = str(exc)
             except Invalid as exc:  # a Nested schema
                 errors.update({f"{name}.{key}": message for key, message in exc.errors.items()})
+        for rule in self.rules:
+            for name, message in rule(result).items():
+                errors.setdefault(name, message)
         if self.extra == "forbid":
             for name in data:
                 if name not in self.fields and name != "csrf_token":
@@ -308,3 +694,170 @@ def form_body(schema: Schema) -> dict[str, Any]:
         spec = schema.fields.get(name)
         data[name] = values if isinstance(spec, List) else values[0]
     return schema.load(data, form=True)
+
+
+# ---------------------------------------------------------------- the settings and deal bodies
+#
+# Declared here, loaded by the views (``json_body``/``form_body``) and again by
+# the services, which director code and scripts also call with raw values
+# (loading a loaded body changes nothing).  The services keep what needs the
+# stored settings or the players: defaults, the currency's decimals, the
+# money rules of ``director.tournament.entries``.
+
+MAX_LEVEL = 1000       # the highest level number a money setting may name
+MAX_MONEY = 10**14     # minor units: far above any real prize pool
+TABLE_SIZES = (6, 8, 9, 10)  # the issue's choices; 7 only as a final table
+
+
+def _table_size(size: int) -> str | None:
+    return None if size in TABLE_SIZES else _("Tables seat 6, 8, 9 or 10 players")
+
+
+SEATING_SETTINGS = Schema({
+    "table_size": Whole(label=N_("Table size"), min=6, max=10, required=False,
+                        check=_table_size),
+    "balance_threshold": Whole(label=N_("Balance threshold"), min=1, max=5, required=False),
+    "halt_short_by": Whole(label=N_("Halt play when short by"), min=2, max=10, required=False),
+    # Blank clears it (no final table size of its own); absent keeps it.
+    "final_table_size": Whole(label=N_("Final table size"), min=6, max=10, required=False,
+                              nullable=True),
+    "hand_for_hand_seconds": Whole(label=N_("Clock deduction per hand-for-hand hand (seconds)"),
+                                   min=1, max=180, required=False),
+    "redraw_at_tables": TableNumbers(label=N_("Redraw points"), required=False, nullable=True),
+    "breaking_order": TableNumbers(label=N_("Breaking order"), required=False, nullable=True),
+    "starting_chips": Whole(label=N_("Starting stack"), min=1, max=MAX_CHIPS, required=False),
+    "stud_only": Bool(text=True, message=N_("Stud only is yes or no"), required=False,
+                      nullable=True),
+}, partial=True)
+"""The seating settings (RULES.md §11.1): absent, blank or ``null`` keeps the stored value,
+except ``final_table_size`` and the table lists, which blank or ``null`` clears."""
+
+
+def payout_shares(value: Any) -> list[int]:
+    """A custom payout table typed as percentages, first place first, as shares (basis points).
+
+    >>> payout_shares("50, 30, 20")
+    [5000, 3000, 2000]
+    """
+    from director.i18n import translate_violation  # noqa: PLC0415
+    from director.poker.errors import RuleViolation  # noqa: PLC0415
+    from director.tournament.payouts import PayoutTable  # noqa: PLC0415
+
+    if isinstance(value, list):
+        parts = [str(part) for part in value]
+    else:
+        parts = [part for part in re.split(r"[,;\s]+", str(value or "")) if part]
+    if not parts:
+        raise FieldError(_("Type the percentage of each paid place, first place first: 50, 30, 20"))
+    try:
+        return list(PayoutTable.from_percentages(parts).shares)
+    except RuleViolation as exc:
+        raise FieldError(translate_violation(exc)) from None
+
+
+def _custom_payouts(values: Mapping[str, Any]) -> dict[str, str]:
+    if values.get("payout_template") != "custom":
+        return {}
+    try:
+        payout_shares(values.get("custom_payouts"))
+    except FieldError as exc:
+        return {"custom_payouts": str(exc)}
+    return {}
+
+
+def required_if(flag: str, fields: Mapping[str, Field]) -> Rule:
+    """A rule: when the switch ``flag`` is on, each of ``fields`` must be given.
+
+    >>> rule = required_if("rebuy", {"rebuy_chips": Whole(label="The rebuy chips")})
+    >>> rule({"rebuy": True, "rebuy_chips": None})
+    {'rebuy_chips': 'The rebuy chips is required'}
+    >>> rule({"rebuy": False, "rebuy_chips": None})
+    {}
+    """
+    def rule(values: Mapping[str, Any]) -> dict[str, str]:
+        if values.get(flag) is not True:
+            return {}
+        return {name: spec.missing_text() for name, spec in fields.items()
+                if name in values and values[name] is None}
+    return rule
+
+
+def _currency(code: str) -> str | None:
+    from babel.numbers import UnknownCurrencyError, validate_currency  # noqa: PLC0415
+
+    if not code:
+        return None
+    try:
+        validate_currency(code.upper())
+    except (UnknownCurrencyError, ValueError):
+        return _("“%(code)s” is not a currency code (EUR, USD, SEK, IDR …)", code=code.upper()[:10])
+    return None
+
+
+def _amount(label: str, *, required: bool = False) -> Amount:
+    return Amount(label=label, required=required, nullable=True)
+
+
+def _count(label: str, low: int, high: int, *, required: bool = False) -> Whole:
+    return Whole(label=label, min=low, max=high, negative=True, required=required, nullable=True)
+
+
+def _switch(label: str) -> Bool:
+    return Bool(label=label, message=N_("%(label)s is yes or no"), text=True, required=False,
+                nullable=True, default=False)
+
+
+_MONEY_FIELDS: dict[str, Field] = {
+    "currency": Str(required=False, nullable=True, max_len=1000, check=_currency),
+    "unit": _amount(N_("The rounding unit")),
+    "buy_in": _amount(N_("The buy-in"), required=True),
+    "fee": _amount(N_("The house fee")),
+    "starting_stack": _count(N_("The starting stack"), 1, MAX_CHIPS, required=True),
+    "late_registration_level": _count(N_("The late registration level"), 0, MAX_LEVEL),
+    "re_entry": _switch(N_("Re-entry")),
+    "re_entry_max": _count(N_("The number of re-entries"), 1, 1000),
+    "re_entry_until": _count(N_("The last re-entry level"), 1, MAX_LEVEL),
+    "rebuy": _switch(N_("Rebuys")),
+    "add_on": _switch(N_("Add-on")),
+    "guarantee": _amount(N_("The guarantee")),
+    "rebuy_price": _amount(N_("The rebuy price")),
+    "rebuy_fee": _amount(N_("The rebuy fee")),
+    "rebuy_chips": _count(N_("The rebuy chips"), 1, MAX_CHIPS),
+    "rebuy_until": _count(N_("The last rebuy level"), 1, MAX_LEVEL),
+    "rebuy_stack_limit": _count(N_("The rebuy stack limit"), 0, MAX_CHIPS),
+    "rebuy_max": _count(N_("The number of rebuys"), 1, 1000),
+    "add_on_price": _amount(N_("The add-on price")),
+    "add_on_fee": _amount(N_("The add-on fee")),
+    "add_on_chips": _count(N_("The add-on chips"), 1, MAX_CHIPS),
+    "add_on_break": _count(N_("The add-on break (after level)"), 1, MAX_LEVEL),
+    "payout_template": Choice(choices=(*TEMPLATES, "custom"),
+                              message=N_("The payout table is one of: %(choices)s"),
+                              required=False, nullable=True),
+    "custom_payouts": Any_(required=False, nullable=True),
+}
+MONEY_SETTINGS = Schema(_MONEY_FIELDS, rules=[
+    required_if("rebuy", {name: _MONEY_FIELDS[name]
+                          for name in ("rebuy_price", "rebuy_chips", "rebuy_until")}),
+    required_if("add_on", {name: _MONEY_FIELDS[name]
+                           for name in ("add_on_price", "add_on_chips", "add_on_break")}),
+    _custom_payouts,
+])
+"""The money settings: the whole form each time (an absent switch is off, an absent
+amount is the default: the service fills it).  The rebuy and add-on fields are
+required only when those are on; the custom payouts only with the custom table."""
+
+
+def deal_body(methods: Iterable[str], players: Iterable[tuple[int, str, int | None]]) -> Schema:
+    """The deal's body for these players (``(id, name, chips)``): the ``method``, each
+    player's stack ``stack_<id>`` (default: his chips now) and agreed amount
+    ``amount_<id>`` (default: the calculated one, filled in by the service)."""
+    fields: dict[str, Field] = {
+        "method": Choice(choices=tuple(methods), message=N_("The deal is one of: %(choices)s"),
+                         required=False, nullable=True)}
+    for player_id, name, chips in players:
+        fields[f"stack_{player_id}"] = Whole(
+            label=N_("%(name)s's stack"), label_params={"name": name}, min=1, max=MAX_CHIPS,
+            negative=True, required=not chips, default=chips or None)
+        fields[f"amount_{player_id}"] = Amount(
+            label=N_("%(name)s's amount"), label_params={"name": name}, required=False)
+    return Schema(fields)

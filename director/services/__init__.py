@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import random
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from typing import ParamSpec, TypeVar
 
@@ -29,6 +30,18 @@ class Invalid(ValueError):
 
 class NotFound(LookupError):
     """No such row."""
+
+
+def app_key() -> str:
+    """Which app this request belongs to, for a process-wide cache: two apps (the
+    tests make one per test) must never share entries.  A database URL alone is not
+    enough (PostgreSQL schemas share one URL), so each app object gets its own key."""
+    from flask import current_app  # noqa: PLC0415
+
+    key = current_app.extensions.get("director_cache_key")
+    if key is None:
+        key = current_app.extensions["director_cache_key"] = uuid.uuid4().hex
+    return str(key)
 
 
 RETRIES = 30  # a busy room: every tablet and the director racing on one row

@@ -59,6 +59,13 @@ def level_json(structure: Structure, index: int | None) -> dict[str, Any] | None
     return data
 
 
+def current_level(tournament: Tournament, now: datetime) -> dict[str, Any] | None:
+    """The level being played at ``now`` (``clock_json``'s ``level``, without the rest)."""
+    structure = tournament.structure
+    state = clock.advance_due(tournament.clock, structure, now)
+    return level_json(structure, min(state.level_index, len(structure.levels) - 1))
+
+
 def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
     """The public clock state (the API contract), computed as of ``now``.
 

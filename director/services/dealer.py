@@ -22,27 +22,26 @@ from __future__ import annotations
 import json
 import re
 import threading
-import uuid
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
-from flask_babel import gettext as _
-from sqlalchemy import select, union_all, update
+from sqlalchemy import insert, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from director.db import db, utcnow
+from director.db import DriverInsert, db, utcnow, write_lock
 from director.i18n import (
+    N_,
     award_sentences,
     current_language,
     game_name,
     hand_name,
     translate_violation,
 )
+from director.i18n import gettext as _
 from director.models.hands import DealerHand, HandEvent, HandLogEntry, HandRequest
 from director.models.seating import Player, Seat, SeatingTable
 from director.poker.cards import Card, format_card
@@ -63,8 +62,8 @@ from director.poker.events import (
 )
 from director.poker.games import Betting, Game
 from director.poker.state import Hand, HandConfig, Phase
-from director.services import Invalid, NotFound
-from director.services.clock import clock_json, get_tournament
+from director.services import Invalid, NotFound, app_key
+from director.services.clock import current_level, get_tournament
 from director.services.events import events as broker
 
 LOG_SHOWN = 12
@@ -154,18 +153,14 @@ class Seating:
 
 # ---------------------------------------------------------------- loading
 
-# One writer at a time in this process: SQLite takes one writer anyway, and a writer
-# that finds the database busy sleeps in growing steps (its busy handler) instead of
-# queueing.  Held only from the version bump to the commit.
-_WRITE_LOCK = threading.Lock()
 
 _cache: OrderedDict[tuple[str, int, int], Hand] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def _cached(row: DealerHand) -> Hand:
+def _cached(row: AnyRow) -> Hand:
     """The engine hand of ``row`` at its version: the replay of its live events."""
-    key = (_db_key(), row.id, row.version)
+    key = (app_key(), row.id, row.version)
     with _cache_lock:
         hand = _cache.get(key)
         if hand is not None:
@@ -178,19 +173,10 @@ def _cached(row: DealerHand) -> Hand:
     return hand
 
 
-def _db_key() -> str:
-    """Which app: the cache must never mix two apps' hand ids.  The URL alone is not
-    enough (PostgreSQL schemas share one URL), so each app object gets its own key."""
-    key = current_app.extensions.get("dealer_cache_key")
-    if key is None:
-        key = current_app.extensions["dealer_cache_key"] = uuid.uuid4().hex
-    return str(key)
-
-
 def _remember(hand_id: int, version: int, hand: Hand,
               log: list[dict[str, Any]] | None = None) -> None:
     with _cache_lock:
-        key = (_db_key(), hand_id, version)
+        key = (app_key(), hand_id, version)
         _cache[key] = hand
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
@@ -198,6 +184,58 @@ def _remember(hand_id: int, version: int, hand: Hand,
             _logs[key] = log
             while len(_logs) > CACHE_SIZE:
                 _logs.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """A ``DealerHand`` row as committed, detached from the session: what a write's
+    fast path and ``hand_json`` read.  Every change to a hand bumps its version, so
+    a copy taken at version v is the hand for as long as the row is at v; the
+    conditional UPDATE of the write (``WHERE version = v``) proves that it still is."""
+
+    id: int
+    tournament_id: int
+    table_id: int
+    table_number: int
+    number: int
+    game: str
+    config: dict[str, Any]
+    players: list[dict[str, Any]]
+    level: dict[str, Any]
+    positions: dict[str, Any]
+    status: str
+    version: int
+    last_seq: int
+    clock_call: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, row: DealerHand) -> HandRow:
+        return cls(id=row.id, tournament_id=row.tournament_id, table_id=row.table_id,
+                   table_number=row.table_number, number=row.number, game=row.game,
+                   config=row.config, players=row.players, level=row.level,
+                   positions=row.positions or {}, status=row.status, version=row.version,
+                   last_seq=row.last_seq, clock_call=row.clock_call)
+
+
+AnyRow = DealerHand | HandRow
+
+# The latest hand of each table as this process last committed or read it.
+_latest: dict[tuple[str, int], HandRow] = {}
+
+
+def _known_hand(table_id: int, version: int | None) -> HandRow | None:
+    """The table's hand being played at ``version``, when this process knows it."""
+    known = _latest.get((app_key(), table_id))
+    if known is None or version is None or known.version != version or known.status != "playing":
+        return None
+    return known
+
+
+def _keep(row: HandRow) -> None:
+    with _cache_lock:
+        if len(_latest) > CACHE_SIZE:
+            _latest.clear()
+        _latest[(app_key(), row.table_id)] = row
 
 
 def get_table(table_id: int) -> SeatingTable:
@@ -388,14 +426,14 @@ def recent_log(hand_id: int, version: int | None = None) -> list[dict[str, Any]]
     """The hand's last log lines, newest first (from memory when this version's are known)."""
     if version is not None:
         with _cache_lock:
-            known = _logs.get((_db_key(), hand_id, version))
+            known = _logs.get((app_key(), hand_id, version))
         if known is not None:
             return known
     return _log_json(db.session.scalars(select(HandLogEntry).where(HandLogEntry.hand_id == hand_id)
                                         .order_by(HandLogEntry.id.desc()).limit(LOG_SHOWN)).all())
 
 
-def hand_json(row: DealerHand, hand: Hand | None = None,
+def hand_json(row: AnyRow, hand: Hand | None = None,
               log: list[dict[str, Any]] | None = None, version: int | None = None) -> dict[str, Any]:
     """The tablet's view of the hand (the API contract plus what the screen shows)."""
     hand = hand or _cached(row)
@@ -521,10 +559,14 @@ def _table_state(table: SeatingTable, seated: dict[int, tuple[Player, bool]]) ->
                       vacated=tuple(int(v) for v in (table.vacated or ())))
 
 
-def _seated(table: SeatingTable) -> dict[int, tuple[Player, bool]]:
-    rows = db.session.execute(select(Seat, Player).join(Player, Player.id == Seat.player_id)
-                              .where(Seat.table_id == table.id)).all()
-    return {seat.seat: (player, bool(seat.waiting)) for seat, player in rows}
+def _seat_rows(table: SeatingTable) -> list[tuple[Seat, Player]]:
+    return [(seat, player) for seat, player in db.session.execute(
+        select(Seat, Player).join(Player, Player.id == Seat.player_id).where(Seat.table_id == table.id))]
+
+
+def _seated(table: SeatingTable, rows: list[tuple[Seat, Player]] | None = None) -> dict[int, tuple[Player, bool]]:
+    """Seat number -> (player, waiting for the button) at ``table``."""
+    return {seat.seat: (player, bool(seat.waiting)) for seat, player in rows or _seat_rows(table)}
 
 
 def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
@@ -541,12 +583,12 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
                                           "or call a misdeal first", n=last.number))
     tournament = get_tournament(tournament_id)
     now = utcnow()
-    clock = clock_json(tournament, now)
-    level = clock.get("level") or {}
+    level = current_level(tournament, now) or {}
     if level.get("is_break") or not level.get("game"):
         raise Invalid({"level": _("The clock is on a break: no hand is dealt")})
     game = Game(level["game"])
-    seated = _seated(table)
+    seat_rows = _seat_rows(table)
+    seated = _seated(table, seat_rows)
     redeal = last is not None and last.status == "misdeal"
     if redeal and last is not None:
         positions = dict(last.positions or {})
@@ -579,17 +621,17 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
               "chips": playing[s].chips} for s in seats_in_order]
     try:
         config = _level_config(level, order, positions, absent_seats, game)
-        Hand.start(config)
+        started = Hand.start(config)
     except RuleViolation as exc:
         raise Invalid({"level": translate_violation(exc)}) from None
-    with _WRITE_LOCK:
+    with write_lock:
         if not redeal and not game.is_stud:
             # The button moves on (TDA 32), in this transaction: the table's row only, so
             # that hands starting at fifty tables at once do not queue on the tournament.
             table.button_seat = positions["button"]
             table.sb_seat = positions["small_blind"]
             table.bb_seat = positions["big_blind"]
-            for seat_row in db.session.scalars(select(Seat).where(Seat.table_id == table.id)):
+            for seat_row, _player in seat_rows:
                 if seat_row.seat in waiting:
                     seat_row.waiting = waiting[seat_row.seat]
         number = (last.number + 1) if last is not None else 1
@@ -608,10 +650,15 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
             text += "; " + _("redeal after the misdeal, same button")
         if absent_seats:
             text += "; " + _("absent: seat %(seats)s", seats=", ".join(str(s) for s in absent_seats))
-        db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
+        entry = HandLogEntry(hand_id=row.id, who=who, text=text, at=now)
+        db.session.add(entry)
+        committed = HandRow.of(row)
+        log = _log_json([entry])
         db.session.commit()
-    _publish(row)
-    return Answer(hand_json(row), 201)
+        _remember(committed.id, committed.version, started, log)
+        _keep(committed)
+    _publish(committed)
+    return Answer(hand_json(committed, started, log), 201)
 
 
 def next_hand(table_id: int) -> dict[str, Any]:
@@ -620,7 +667,7 @@ def next_hand(table_id: int) -> dict[str, Any]:
     table = get_table(table_id)
     last = latest_hand(table_id)
     tournament = get_tournament(table.tournament_id)
-    level = clock_json(tournament, utcnow()).get("level") or {}
+    level = current_level(tournament, utcnow()) or {}
     seated = _seated(table)
     positions: dict[str, Any] = {}
     if last is not None and last.status == "misdeal":
@@ -694,15 +741,17 @@ class _Lost(Exception):
     """Another writer moved the hand first."""
 
 
+_ACTION_WORDS = {"fold": N_("folds"), "check": N_("checks"), "call": N_("calls"), "bet": N_("bets"),
+                 "raise": N_("raises to"), "complete": N_("completes to"),
+                 "bring_in": N_("brings in"), "all_in": N_("is all-in")}
+
+
 def describe_event(event: Event, seating: Seating) -> str:
     """The audit log's sentence for an event, naming seats and players."""
     if isinstance(event, Action):
         who = seating.label(event.player)
         amount = f" {_money(event.amount)}" if event.amount is not None else ""
-        word = {"fold": _("folds"), "check": _("checks"), "call": _("calls"), "bet": _("bets"),
-                "raise": _("raises to"), "complete": _("completes to"), "bring_in": _("brings in"),
-                "all_in": _("is all-in")}[event.action.value]
-        return f"{who} {word}{amount}"
+        return f"{who} {_(_ACTION_WORDS[event.action.value])}{amount}"
     if isinstance(event, DealBoard):
         return _("Board: %(cards)s", cards=" ".join(format_card(c, current_language()) for c in event.cards))
     if isinstance(event, DealHole):
@@ -723,7 +772,7 @@ def describe_event(event: Event, seating: Seating) -> str:
 
 
 
-def _lost_race(key: str | None, table_id: int, row: DealerHand) -> Answer:
+def _lost_race(key: str | None, table_id: int, row: AnyRow) -> Answer:
     """Another write got there first: a retry of an applied request gets its stored
     answer; anything else is a 409 carrying the hand as it stands."""
     stored = _stored_answer(key, table_id)
@@ -733,6 +782,75 @@ def _lost_race(key: str | None, table_id: int, row: DealerHand) -> Answer:
                    _("The hand changed on another screen: here it is as it stands"))
 
 
+class _FastSQL:
+    """The fast path's statements in the driver's own parameter style."""
+
+    def __init__(self, dialect: Any) -> None:
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        self.bump = ("UPDATE dealer_hand SET version = ?, last_seq = last_seq + ? "
+                     "WHERE id = ? AND version = ? RETURNING last_seq").replace("?", mark)
+        self.event = DriverInsert(HandEvent.__table__, dialect, [
+            "hand_id", "seq", "event", "idempotency_key", "response", "undone", "created_at"])
+        self.request = DriverInsert(HandRequest.__table__, dialect, [
+            "idempotency_key", "hand_id", "response", "created_at"])
+        self.log = DriverInsert(HandLogEntry.__table__, dialect, ["hand_id", "at", "who", "text"])
+        self.integrity_error = dialect.loaded_dbapi.IntegrityError
+
+
+_fast_sql: dict[str, _FastSQL] = {}
+
+
+def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
+                 entries: list[tuple[str, str]], now: datetime) -> HandRow | None:
+    """Write one accepted change of a hand this process knows at ``row.version``,
+    straight through the driver: the conditional version bump, the events (the last
+    one carrying the idempotency key and the answer), the log lines, one commit.
+    Returns the row as committed, or None when another writer moved the hand first
+    (or the key was used already): nothing is written then."""
+    engine = db.engine
+    sql = _fast_sql.get(engine.dialect.name)
+    if sql is None:
+        sql = _fast_sql[engine.dialect.name] = _FastSQL(engine.dialect)
+    rows = [{"hand_id": row.id, "seq": 0, "event": event_to_json(event), "idempotency_key": None,
+             "response": None, "undone": False, "created_at": now} for event in events]
+    if key is not None and rows:
+        rows[-1].update(idempotency_key=key, response=text)
+    rows = [list(sql.event.params(values)) for values in rows]
+    request = sql.request.params({"idempotency_key": key, "hand_id": row.id, "response": text,
+                                  "created_at": now}) if key is not None and not rows else None
+    logs = [sql.log.params({"hand_id": row.id, "at": now, "who": who, "text": line}) for who, line in entries]
+    raw = engine.raw_connection()      # before the lock: never wait for the pool holding it
+    try:
+        with write_lock:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql.bump, (row.version + 1, len(events), row.id, row.version))
+                found = cursor.fetchone()
+                if found is None:
+                    raw.rollback()
+                    return None
+                first = int(found[0]) - len(events) + 1
+                if rows:
+                    for i, values in enumerate(rows):
+                        values[1] = first + i            # the column "seq"
+                    cursor.executemany(sql.event.sql, rows)
+                if request is not None:
+                    cursor.execute(sql.request.sql, request)
+                if logs:
+                    cursor.executemany(sql.log.sql, logs)
+                raw.commit()
+            except sql.integrity_error:
+                raw.rollback()
+                return None
+            finally:
+                cursor.close()
+            committed = replace(row, version=row.version + 1, last_seq=first + len(events) - 1)
+            _keep(committed)
+            return committed
+    finally:
+        raw.close()
+
+
 def apply_events(table_id: int, make: Any, *, version: int | None, key: str | None,
                  who: str = "dealer", note: str | None = None) -> Answer:
     """Apply the events ``make(hand, seating)`` returns, as one write.
@@ -740,14 +858,20 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     The events are committed before the answer is returned; the answer is
     stored with them for a retry of the same ``key``.  Raises ``Illegal`` with
     the engine's sentence, ``Conflict`` for a stale ``version``.
+
+    The fast path: this process knows the table's hand at ``version`` (it wrote or
+    read it last), so nothing is read; the write is one conditional UPDATE and two
+    INSERTs.  A hand that finishes takes the ORM path, since the players' chips move.
     """
-    row = latest_hand(table_id)
-    if version is None or row is None or row.version != version:
-        # A retry of a write that was applied has a stale version: answer it as before.
-        stored = _stored_answer(key, table_id)
-        if stored is not None:
-            return stored
-        row = _open_hand(table_id, version)
+    row: AnyRow | None = _known_hand(table_id, version)
+    if row is None:
+        row = latest_hand(table_id)
+        if version is None or row is None or row.version != version:
+            # A retry of a write that was applied has a stale version: answer it as before.
+            stored = _stored_answer(key, table_id)
+            if stored is not None:
+                return stored
+            row = _open_hand(table_id, version)
     hand = _cached(row)
     seating = Seating(row.players)
     new_events: list[Event] = list(make(hand, seating))
@@ -758,49 +882,65 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     except RuleViolation as exc:
         db.session.rollback()
         raise Illegal(seating.words(translate_violation(exc))) from None
-    was_finished = row.status != "playing"
+    finishing = new.finished and row.status == "playing"
+    if finishing and isinstance(row, HandRow):
+        known = row
+        row = db.session.get(DealerHand, known.id)
+        if row is None or row.version != known.version:
+            return _lost_race(key, table_id, known)
     log = recent_log(row.id, row.version)
     now = utcnow()
     texts = [describe_event(event, seating) for event in new_events] + ([note] if note else [])
     busted: list[int] = []
-    if new.finished and not was_finished:
+    if finishing:
         busted, sentences = _finish(row, new)
         texts += sentences
-    log = (_log_json(HandLogEntry(at=now, who=who if i < len(new_events) + bool(note) else "engine", text=t)
-                     for i, t in reversed(list(enumerate(texts)))) + log)[:LOG_SHOWN]
+    entries = [(who if i < len(new_events) + bool(note) else "engine", t) for i, t in enumerate(texts)]
+    log = (_log_json(HandLogEntry(at=now, who=w, text=t) for w, t in reversed(entries)) + log)[:LOG_SHOWN]
     body = hand_json(row, new, log, version=row.version + 1)
     text = _encode(body)
-    # Everything is known: now take the lock, write and commit, quickly.
-    with _WRITE_LOCK:
-        try:
-            seq = _bump(row, len(new_events)) - 1
-        except _Lost:
+    if isinstance(row, HandRow):
+        written = _write_known(row, new_events, key, text, entries, now)
+        if written is None:
             return _lost_race(key, table_id, row)
-        _remember(row.id, row.version, new, log)
-        event_rows = []
-        for event in new_events:
-            seq += 1
-            event_rows.append(HandEvent(hand_id=row.id, seq=seq, event=event_to_json(event), created_at=now))
-        if key is not None and event_rows:
-            event_rows[-1].idempotency_key = key
-            event_rows[-1].response = text
-        elif key is not None:
-            db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=text))
-        db.session.add_all(event_rows)
-        db.session.add_all(HandLogEntry(hand_id=row.id, at=now, text=t,
-                                        who=who if i < len(new_events) + bool(note) else "engine")
-                           for i, t in enumerate(texts))
-        tournament_id, hand_id, version = row.tournament_id, row.id, row.version
-        try:
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()
-            return _lost_race(key, table_id, row)
+        committed = written
+        _remember(committed.id, committed.version, new, log)
+    else:
+        # A connection first (never wait for the pool while holding the lock), then
+        # everything is known: take the lock, write and commit, quickly.
+        connection = db.session.connection()
+        with write_lock:
+            try:
+                seq = _bump(row, len(new_events))
+                committed = HandRow.of(row)       # as this transaction leaves it
+            except _Lost:
+                return _lost_race(key, table_id, row)
+            event_rows = [{"hand_id": row.id, "seq": seq + i, "event": event_to_json(event),
+                           "idempotency_key": None, "response": None, "undone": False,
+                           "created_at": now} for i, event in enumerate(new_events)]
+            if key is not None and event_rows:
+                event_rows[-1].update(idempotency_key=key, response=text)
+            elif key is not None:
+                connection.execute(insert(HandRequest.__table__), [
+                    {"idempotency_key": key, "hand_id": row.id, "response": text, "created_at": now}])
+            if event_rows:
+                connection.execute(insert(HandEvent.__table__), event_rows)
+            if entries:
+                connection.execute(insert(HandLogEntry.__table__), [
+                    {"hand_id": row.id, "at": now, "who": w, "text": t} for w, t in entries])
+            try:
+                db.session.commit()
+            except IntegrityError:
+                db.session.rollback()
+                return _lost_race(key, table_id, committed)
+            _remember(committed.id, committed.version, new, log)
+            _keep(committed)
     if busted:
         _after_finish(row, busted)          # eliminations publish the seating and the clock
-    elif new.finished and not was_finished:
-        _publish_chips(tournament_id)
-    broker().publish(tournament_id, "dealer", {"table_id": table_id, "hand_id": hand_id, "version": version})
+    elif finishing:
+        _publish_chips(committed.tournament_id)
+    broker().publish(committed.tournament_id, "dealer",
+                     {"table_id": table_id, "hand_id": committed.id, "version": committed.version})
     return Answer(body, text=text)
 
 
@@ -819,9 +959,11 @@ def _finish_unflushed(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]
     final = hand.stacks
     deltas: dict[str, int] = {}
     busted = []
+    players = {p.id: p for p in db.session.scalars(select(Player).where(
+        Player.id.in_([p["player_id"] for p in row.players])))}
     for i, p in enumerate(row.players):
         delta = final[i] - start[i]
-        player = db.session.get(Player, p["player_id"])
+        player = players.get(p["player_id"])
         if player is None:
             continue
         if delta:
@@ -849,37 +991,64 @@ def _after_finish(row: DealerHand, busted: list[int]) -> None:
         _log_now(row.id, "engine", str(exc))
 
 
-def _publish_chips(tournament_id: int) -> None:
-    """The chip counts changed: the seating screens and the projector hear of it."""
+def _publish_chips(tournament_id: int, *, clock: bool = False) -> None:
+    """The chip counts changed: the seating screens hear of it (and the projector,
+    with ``clock``, when the players left changed too)."""
     from director.services import seating as seating_service  # noqa: PLC0415
 
-    seating_service.publish(tournament_id)
+    seating_service.publish(tournament_id, clock=clock)
 
 
 def _log_now(hand_id: int, who: str, text: str) -> None:
+    """A log line with no change to the hand (its version stays): the log kept in
+    memory for that version is stale now."""
     db.session.add(HandLogEntry(hand_id=hand_id, who=who, text=text))
     db.session.commit()
+    with _cache_lock:
+        for key in [k for k in _logs if k[1] == hand_id]:
+            del _logs[key]
 
 
-def _unfinish(row: DealerHand) -> None:
-    """Reopen a finished hand: take back the chips it moved (refused once a player it
-    busted has been eliminated: the director corrects that on the seating page)."""
-    deltas = row.chips_applied or {}
-    for pid, delta in deltas.items():
-        player = db.session.get(Player, int(pid))
-        if player is None:
+def _unfinish(row: DealerHand) -> bool:
+    """Reopen a finished hand: take back the chips it moved.  The players it busted
+    come back into their seats (``seating.reinstate``, in this transaction); another
+    player who is out (the director eliminated them) makes it refused.  Returns
+    whether anyone came back (the players left changed)."""
+    deltas = {int(pid): int(delta) for pid, delta in (row.chips_applied or {}).items()}
+    players = {p.id: p for p in db.session.scalars(select(Player).where(Player.id.in_(list(deltas))))}
+    busted = {}
+    seats = {int(p["player_id"]): int(p["seat"]) for p in row.players}
+    for pid, player in players.items():
+        if player.status == "active":
             continue
-        if player.status != "active":
+        if player.chips == 0 and deltas[pid] < 0 and pid in seats:
+            busted[pid] = seats[pid]
+            continue
+        db.session.rollback()
+        raise Illegal(_("%(name)s is out of the tournament, and not because this hand took their "
+                        "last chip: the director corrects the hand from the seating page",
+                        name=player.name))
+    if busted:
+        from director.services import seating as seating_service  # noqa: PLC0415
+
+        try:
+            lines = seating_service.reinstate(row.tournament_id, row.table_id, busted)
+        except Invalid as exc:
             db.session.rollback()
-            raise Illegal(_("%(name)s was eliminated by this hand: the director must correct it "
-                            "from the seating page", name=player.name))
-        player.chips = max(0, player.chips - int(delta))
+            raise Illegal(" ".join(exc.errors.values())) from None
+        for line in lines:
+            db.session.add(HandLogEntry(hand_id=row.id, who="engine", text=line))
+    for pid, delta in deltas.items():
+        player = players.get(pid)
+        if player is not None:
+            player.chips = max(0, player.chips - delta)
     row.chips_applied = None
     row.status = "playing"
     row.finished_at = None
+    return bool(busted)
 
 
-def _publish(row: DealerHand) -> None:
+def _publish(row: AnyRow) -> None:
     broker().publish(row.tournament_id, "dealer",
                      {"table_id": row.table_id, "hand_id": row.id, "version": row.version})
 
@@ -965,8 +1134,7 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
     seating = Seating(row.players)
     text = describe_event(event_from_json(last.event), seating)
     reopened = row.status != "playing"
-    if reopened:
-        _unfinish(row)
+    reinstated = reopened and _unfinish(row)
     try:
         _bump(row)
     except _Lost:
@@ -983,7 +1151,7 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
         db.session.rollback()
         return _lost_race(key, table_id, row)
     if reopened:
-        _publish_chips(row.tournament_id)
+        _publish_chips(row.tournament_id, clock=reinstated)
     _publish(row)
     return Answer(body)
 
@@ -1019,9 +1187,9 @@ def correct_hand(hand_id: int, events_json: list[Any]) -> Answer:
     for sentence in sentences:
         db.session.add(HandLogEntry(hand_id=row.id, who="engine", text=sentence))
     db.session.flush()
-    _remember(row.id, row.version, new)
     body = hand_json(row, new)
     db.session.commit()
+    _remember(hand_id, body["version"], new)
     if busted:
         _after_finish(row, busted)
     else:
@@ -1067,11 +1235,11 @@ def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key:
                        _("The hand changed on another screen: here it is as it stands")) from None
     db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
     db.session.flush()
-    _remember(row.id, row.version, hand)
     body = hand_json(row, hand)
     if key is not None:
         db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body)))
     db.session.commit()
+    _remember(body["hand_id"], body["version"], hand)
     _publish(row)
     return Answer(body)
 

@@ -1,24 +1,49 @@
-"""Reading the dealer API's request bodies, in one place.
+"""The dealer tablet's request bodies, declared in one place.
 
-Every field a tablet sends is checked here and turned into a plain value;
-anything wrong raises ``Invalid`` naming the field (a 400), never a 500.
-The plain bodies are declared with the shared schema layer
-(``director.schemas``); cards and seat groups, which need the engine's card
-reader, have their readers below.  The services in ``dealer.py`` take the
-parsed values.
+Every field a tablet (or the director's hands page) sends is declared here
+with the shared schema layer (``director.schemas``) and loaded by the view
+with one call; anything wrong is ``Invalid`` naming the field (a 400), never
+a 500, and nothing is stored.  The services in ``dealer.py`` take the parsed
+values (seats as ``int``, cards as ``Card``/``None``, seat groups as lists).
+
+A ruling's body is the common part (``RULING``) plus the fields its kind
+reads (``RULINGS[kind]``); ``ruling_body`` loads both and names every bad
+field at once.
+
+>>> ruling_body({"ruling": "boxed_cards", "count": 2})["count"]
+2
+>>> ruling_body({"ruling": "boxed_cards", "count": True})
+Traceback (most recent call last):
+...
+director.services.Invalid: count: Give a whole number
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
-
-from director.poker.cards import Card, parse_card
+from director.i18n import N_
+from director.i18n import gettext as _
+from director.poker import rulings as R
 from director.poker.errors import RuleViolation
 from director.poker.events import ActionKind
-from director.schemas import Choice, Int, List, Schema, Str
+from director.schemas import (
+    Bool,
+    Cards,
+    Choice,
+    Code,
+    Field,
+    FieldError,
+    Int,
+    JsonText,
+    List,
+    Schema,
+    SeatCards,
+    SeatGroups,
+    Str,
+)
 from director.services import Invalid
 
 MAX_CHIPS = 10**12
@@ -26,168 +51,137 @@ KEY_MAX = 100
 ACTIONS = tuple(k.value for k in ActionKind)
 
 
+def _no_seat_twice(seats: list[int]) -> str | None:
+    return _("A seat is named twice") if len(set(seats)) != len(seats) else None
+
+
 VERSION = Int(min=0, max=2**31, required=False, nullable=True)
+"""The hand version the tablet saw (optional: without it, no conflict check)."""
 KEY = Str(min_len=1, max_len=KEY_MAX, required=False, nullable=True)
 SEAT = Int(min=1, max=10)
 
 WRITE = Schema({"version": VERSION, "idempotency_key": KEY})
 SEAT_WRITE = Schema({"seat": SEAT, "version": VERSION, "idempotency_key": KEY})
 START = Schema({"absent_seats": List(item=SEAT, max_items=10, required=False, default=[],
-                                     check=lambda v: "A seat is named twice" if len(set(v)) != len(v)
-                                     else None)})
+                                     check=_no_seat_twice)})
 ACTION = Schema({"seat": SEAT, "action": Choice(choices=ACTIONS),
                  "amount": Int(min=0, max=MAX_CHIPS, required=False, nullable=True),
                  "version": VERSION, "idempotency_key": KEY})
 CLOCK = Schema({"seat": Int(min=1, max=10, required=False, nullable=True),
                 "version": VERSION, "idempotency_key": KEY})
 
-
-def body_dict(data: Any) -> Mapping[str, Any]:
-    if not isinstance(data, Mapping):
-        raise Invalid({"body": _("The body must be a JSON object")})
-    return data
-
-
-def integer(data: Mapping[str, Any], name: str, *, low: int = 0, high: int = MAX_CHIPS,
-            required: bool = True, default: int | None = None) -> int | None:
-    value = data.get(name)
-    if value is None:
-        if required:
-            raise Invalid({name: _("%(name)s is required", name=name)})
-        return default
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value.strip())
-        else:
-            raise Invalid({name: _("%(name)s must be a whole number", name=name)})
-    if not low <= value <= high:
-        raise Invalid({name: _("%(name)s must be between %(low)s and %(high)s",
-                               name=name, low=low, high=high)})
-    return int(value)
+BOARD = Schema({"cards": Cards(required=False, nullable=True), "version": VERSION,
+                "idempotency_key": KEY})
+"""The board cards (``null``: dealt unseen)."""
+DEAL = Schema({"cards": SeatCards(required=False, nullable=True), "version": VERSION,
+               "idempotency_key": KEY})
+"""Stud up-cards or Omaha hole cards per seat (``null``: every live player's cards unseen)."""
+SHOW = Schema({"seat": SEAT, "cards": Cards(), "version": VERSION, "idempotency_key": KEY})
+AWARD = Schema({"high": SeatGroups(name="high", required=False, default=[]),
+                "low": SeatGroups(name="low", required=False, default=[]),
+                "version": VERSION, "idempotency_key": KEY})
+"""The winners named by the dealer, best first, ties grouped: ``{"high": [[3], [1, 5]]}``."""
+PAIR = Schema({"code": Code(missing_message=N_("Enter the pairing code shown on the director's page"))})
+CORRECT = Schema({"events": JsonText(kind=list, message=N_("events must be the hand's list of events"),
+                                     missing_message=N_("events must be the hand's list of events"))})
+"""The director's correction of a finished hand (JSON API): its new list of events."""
+CORRECT_FORM = Schema({"events": JsonText(kind=list, message=N_("The events must be a JSON list"),
+                                          missing_message=N_("The events must be a JSON list"))})
+"""The same, typed as JSON text on the director's hands page."""
 
 
-def required_int(data: Mapping[str, Any], name: str, *, low: int = 0, high: int = MAX_CHIPS) -> int:
-    value = integer(data, name, low=low, high=high)
-    assert value is not None
-    return value
+# ---------------------------------------------------------------- rulings
+
+KINDS = (
+    "misdeal", "exposed_card", "boxed_cards", "wrong_number_of_cards", "flop_irregularity",
+    "missing_burn", "premature_card", "stud_exposed_downcards", "absent_player",
+    "clock_expired", "action_out_of_turn", "undercall", "silent_push", "single_chip",
+    "multiple_chips", "fouled_deck",
+)
+IN_TURN = ("all_in", "bet", "call", "check", "complete", "fold", "raise")
 
 
-def version(data: Mapping[str, Any]) -> int | None:
-    """The hand version the tablet saw (optional: without it, no conflict check)."""
-    return integer(data, "version", low=0, high=2**31, required=False)
+@dataclass
+class Policy(Field):
+    """The house's ruling policy (``director.poker.rulings.RulingPolicy``) as an object;
+    absent, ``null`` or not an object: the default policy."""
 
+    required: bool = False
+    nullable: bool = True
 
-def idempotency_key(data: Mapping[str, Any]) -> str | None:
-    value = data.get("idempotency_key")
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value.strip() or len(value) > KEY_MAX:
-        raise Invalid({"idempotency_key": _("idempotency_key must be a text of 1 to %(n)s characters",
-                                            n=KEY_MAX)})
-    return value.strip()
-
-
-def seat(data: Mapping[str, Any], name: str = "seat") -> int:
-    return required_int(data, name, low=1, high=10)
-
-
-def seats(data: Mapping[str, Any], name: str) -> list[int]:
-    value = data.get(name)
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise Invalid({name: _("%(name)s must be a list of seat numbers", name=name)})
-    out: list[int] = []
-    for i, item in enumerate(value):
-        out.append(required_int({f"{name}[{i}]": item}, f"{name}[{i}]", low=1, high=10))
-    if len(set(out)) != len(out):
-        raise Invalid({name: _("A seat is named twice")})
-    return out
-
-
-def seat_groups(data: Mapping[str, Any], name: str) -> list[list[int]]:
-    """``[[3], [1, 5]]``: winners best first, ties grouped (a flat list is one group each)."""
-    value = data.get(name)
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise Invalid({name: _("%(name)s must be a list of seat groups, best first", name=name)})
-    groups: list[list[int]] = []
-    for i, group in enumerate(value):
-        items = group if isinstance(group, list) else [group]
-        groups.append(seats({f"{name}[{i}]": items}, f"{name}[{i}]"))
-    return groups
-
-
-def cards(data: Mapping[str, Any], name: str = "cards", *, required: bool = True,
-          count: int | None = None) -> tuple[Card | None, ...] | None:
-    """Cards as ``["As", "Kd"]`` or ``"AsKd"``; ``"??"`` is a card nobody saw."""
-    value = data.get(name)
-    if value is None:
-        if required:
-            raise Invalid({name: _("Enter the cards")})
-        return None
-    if isinstance(value, str):
-        text = value.replace(" ", "").replace(",", "")
-        if len(text) % 2:
-            raise Invalid({name: _("Cannot read the cards %(text)s", text=value)})
-        value = [text[i:i + 2] for i in range(0, len(text), 2)]
-    if not isinstance(value, list) or len(value) > 7:
-        raise Invalid({name: _("%(name)s must be a list of cards such as [\"As\", \"Kd\"]", name=name)})
-    out: list[Card | None] = []
-    for item in value:
-        if item is None or item == "??":
-            out.append(None)
-            continue
+    def load(self, value: Any, form: bool) -> R.RulingPolicy:
+        if isinstance(value, R.RulingPolicy):
+            return value
+        if not isinstance(value, Mapping):
+            return R.DEFAULT_RULING_POLICY
         try:
-            out.append(parse_card(str(item)))
-        except (RuleViolation, ValueError):
-            raise Invalid({name: _("%(card)s is not a card (write it as As, Td, 7h ...)",
-                                   card=str(item)[:10])}) from None
-    if count is not None and len(out) != count:
-        raise Invalid({name: _("Enter %(count)s card(s), not %(given)s", count=count, given=len(out))})
-    return tuple(out)
+            return R.RulingPolicy.from_json(value)
+        except (RuleViolation, TypeError) as exc:
+            raise FieldError(str(exc)) from None
 
 
-def seat_cards(data: Mapping[str, Any], name: str = "cards") -> dict[int, tuple[Card | None, ...]]:
-    """``{"3": ["??", "??", "As"], ...}``: cards per seat."""
-    value = data.get(name)
-    if not isinstance(value, Mapping) or not value:
-        raise Invalid({name: _("%(name)s must map seat numbers to cards", name=name)})
-    out: dict[int, tuple[Card | None, ...]] = {}
-    for key, item in value.items():
-        number = required_int({f"{name}.{key}": key}, f"{name}.{key}", low=1, high=10)
-        parsed = cards({f"{name}.{key}": item}, f"{name}.{key}")
-        assert parsed is not None
-        out[number] = parsed
-    return out
+RULING = Schema({"ruling": Choice(choices=KINDS), "confirm": Bool(required=False, default=False),
+                 "version": VERSION, "idempotency_key": KEY})
+"""What every ruling sends: which ruling, preview or apply (``confirm``), and the write's
+``version``/``idempotency_key``."""
+
+_POLICY = Policy(default=R.DEFAULT_RULING_POLICY)
 
 
-def flag(data: Mapping[str, Any], name: str, default: bool = False) -> bool:
-    value = data.get(name, default)
-    if not isinstance(value, bool):
-        raise Invalid({name: _("%(name)s must be true or false", name=name)})
-    return value
+def _flag(default: bool) -> Bool:
+    return Bool(required=False, default=default)
 
 
-def text(data: Mapping[str, Any], name: str, *, choices: tuple[str, ...] | None = None,
-         required: bool = True, default: str | None = None, limit: int = 200) -> str | None:
-    value = data.get(name)
-    if value is None:
-        if required:
-            raise Invalid({name: _("%(name)s is required", name=name)})
-        return default
-    if not isinstance(value, str) or len(value) > limit:
-        raise Invalid({name: _("%(name)s must be a text", name=name)})
-    if choices is not None and value not in choices:
-        raise Invalid({name: _("%(name)s must be one of: %(choices)s", name=name,
-                               choices=", ".join(choices))})
-    return value
+def _chips(low: int = 1) -> Int:
+    return Int(min=low, max=MAX_CHIPS)
 
 
-def int_list(data: Mapping[str, Any], name: str, *, low: int = 1, high: int = 52) -> list[int]:
-    value = data.get(name)
-    if not isinstance(value, list) or not value:
-        raise Invalid({name: _("%(name)s must be a list of numbers", name=name)})
-    return [required_int({f"{name}[{i}]": v}, f"{name}[{i}]", low=low, high=high)
-            for i, v in enumerate(value)]
+RULINGS: dict[str, Schema] = {
+    "misdeal": Schema({"reason": Str(required=False, nullable=True, default="")}),
+    "exposed_card": Schema({"positions": List(item=Int(min=1, max=52), min_items=1, max_items=52)}),
+    "boxed_cards": Schema({"count": Int(min=1, max=52), "initial_deal": _flag(True)}),
+    "wrong_number_of_cards": Schema({"seat": SEAT, "cards": Int(min=0, max=10)}),
+    "flop_irregularity": Schema({"cards": Int(min=1, max=6), "burned": _flag(True)}),
+    "missing_burn": Schema({"street": Choice(choices=("turn", "river"))}),
+    "premature_card": Schema({"street": Choice(choices=("flop", "turn", "river", "4th", "5th", "6th",
+                                                        "7th")), "policy": _POLICY}),
+    "stud_exposed_downcards": Schema({"seat": SEAT, "cards": Cards(), "policy": _POLICY}),
+    "absent_player": Schema({"seat": SEAT, "policy": _POLICY,
+                             "back": Choice(choices=("first-card", "end-of-deal", "action"),
+                                            required=False, nullable=True)}),
+    "clock_expired": Schema({"policy": _POLICY}),
+    "action_out_of_turn": Schema({"seat": SEAT, "action": Choice(choices=IN_TURN),
+                                  "amount": Int(min=0, max=MAX_CHIPS, required=False, nullable=True),
+                                  "bet_when_acted": Int(min=0, max=MAX_CHIPS, required=False,
+                                                        nullable=True)}),
+    "undercall": Schema({"seat": SEAT, "pushed": _chips(), "opening_bet": _flag(True),
+                         "declared_call": _flag(False)}),
+    "silent_push": Schema({"seat": SEAT, "pushed": _chips(), "declared_raise": _flag(False)}),
+    "single_chip": Schema({"seat": SEAT, "chip": _chips(), "declared_raise": _flag(False)}),
+    "multiple_chips": Schema({"seat": SEAT, "chips": List(item=_chips(), min_items=1, max_items=100),
+                              "declared_raise": _flag(False)}),
+    "fouled_deck": Schema({}),
+}
+"""The fields each ruling kind reads, besides ``RULING``: what the dealer saw."""
+
+
+def ruling_body(data: Any) -> dict[str, Any]:
+    """A ruling's body: ``RULING`` and its kind's fields in one dict; every bad field
+    (of both) is named at once."""
+    errors: dict[str, str] = {}
+    common: dict[str, Any] = {}
+    try:
+        common = RULING.load(data)
+    except Invalid as exc:
+        errors.update(exc.errors)
+    kind = data.get("ruling") if isinstance(data, Mapping) else None
+    own: dict[str, Any] = {}
+    if isinstance(kind, str) and kind in RULINGS:
+        try:
+            own = RULINGS[kind].load(data)
+        except Invalid as exc:
+            for name, message in exc.errors.items():
+                errors.setdefault(name, message)
+    if errors:
+        raise Invalid(errors)
+    return {**own, **common}

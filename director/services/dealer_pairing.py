@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
 from typing import Any
 
 from flask import g, has_app_context
-from flask_babel import gettext as _
 from sqlalchemy import select, update
 
 from director.db import db, utcnow
+from director.i18n import gettext as _
 from director.models.hands import DealerDevice, TablePairing
 from director.models.seating import SeatingTable
-from director.services import Invalid, NotFound
+from director.services import Invalid, NotFound, app_key
 
 CODE_DIGITS = 6
 
@@ -77,6 +79,14 @@ def pair(code: Any) -> tuple[int, str]:
     return row.table_id, token
 
 
+# A tablet's token is checked on every write: the answer is kept for a moment.  A
+# revoke in this process forgets it at once; another server process sees it within
+# DEVICE_TTL seconds.
+DEVICE_TTL = 2.0
+_devices: dict[tuple[str, str], tuple[int | None, float]] = {}
+_devices_lock = threading.Lock()
+
+
 def device_table(token: str | None) -> int | None:
     """The table a dealer token is paired with, or None (unknown or revoked)."""
     if not token:
@@ -84,10 +94,27 @@ def device_table(token: str | None) -> int | None:
     seen = g.setdefault("dealer_devices", {}) if has_app_context() else {}
     if token in seen:
         return seen[token]
-    device = db.session.scalar(select(DealerDevice).where(DealerDevice.token_hash == _hash(token)))
-    table = None if device is None or device.revoked_at is not None else device.table_id
+    key = (app_key(), _hash(token))
+    now = time.monotonic()
+    known = _devices.get(key)
+    if known is not None and known[1] > now:
+        table: int | None = known[0]
+    else:
+        found = db.session.execute(select(DealerDevice.table_id, DealerDevice.revoked_at)
+                                   .where(DealerDevice.token_hash == key[1])).first()
+        table = None if found is None or found[1] is not None else int(found[0])
+        with _devices_lock:
+            if len(_devices) > 10_000:
+                _devices.clear()
+            _devices[key] = (table, now + DEVICE_TTL)
     seen[token] = table
     return table
+
+
+def _forget_devices(table_id: int) -> None:
+    with _devices_lock:
+        for key in [k for k, (t, _until) in _devices.items() if t == table_id]:
+            del _devices[key]
 
 
 def revoke(table_id: int) -> str:
@@ -105,4 +132,5 @@ def revoke(table_id: int) -> str:
     else:
         row.code = code
     db.session.commit()
+    _forget_devices(table_id)
     return code

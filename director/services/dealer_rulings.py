@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from flask_babel import gettext as _
 from flask_babel import pgettext
 
 from director.i18n import N_, current_language, translate_template
+from director.i18n import gettext as _
 from director.poker import rulings as R
 from director.poker.cards import format_card, parse_card
 from director.poker.errors import RuleViolation
@@ -38,14 +38,7 @@ from director.services.dealer import (
     log_note,
 )
 
-KINDS = (
-    "misdeal", "exposed_card", "boxed_cards", "wrong_number_of_cards", "flop_irregularity",
-    "missing_burn", "premature_card", "stud_exposed_downcards", "absent_player",
-    "clock_expired", "action_out_of_turn", "undercall", "silent_push", "single_chip",
-    "multiple_chips", "fouled_deck",
-)
-
-_IN_TURN = {"fold", "check", "call", "bet", "raise", "complete", "all_in"}
+KINDS = body.KINDS
 
 
 def _substantial(hand: Hand) -> bool:
@@ -64,17 +57,12 @@ def _street_actions(hand: Hand) -> bool:
 
 
 def _seat_index(data: Mapping[str, Any], seating: Seating) -> int:
-    return seating.index(body.seat(data))
+    return seating.index(data["seat"])
 
 
 def _policy(data: Mapping[str, Any]) -> R.RulingPolicy:
-    raw = data.get("policy")
-    if raw is None:
-        return R.DEFAULT_RULING_POLICY
-    try:
-        return R.RulingPolicy.from_json(raw if isinstance(raw, Mapping) else None)
-    except (RuleViolation, TypeError) as exc:
-        raise Invalid({"policy": str(exc)}) from None
+    policy: R.RulingPolicy = data.get("policy") or R.DEFAULT_RULING_POLICY
+    return policy
 
 
 def _chip_situation(hand: Hand, p: int) -> dict[str, Any]:
@@ -88,13 +76,14 @@ def _chip_situation(hand: Hand, p: int) -> dict[str, Any]:
 
 def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
           now: datetime, clock_call: Mapping[str, Any] | None) -> R.Ruling:
-    """The engine's ruling for ``kind`` about ``hand``."""
+    """The engine's ruling for ``kind`` about ``hand``; ``data`` is the loaded body
+    (``dealer_bodies.ruling_body``): the fields of ``RULINGS[kind]``."""
     seats = tuple(int(p["seat"]) for p in seating.players)
     game = hand.config.game
     n = len(seats)
     sa = _substantial(hand)
     if kind == "misdeal":
-        reason = body.text(data, "reason", required=False, default="") or ""
+        reason = data.get("reason") or ""
         if sa:
             return R.Ruling(R.Decision.PLAY_ON, "TDA 35-D",
                             "Substantial action has taken place, so no misdeal can be called: "
@@ -102,36 +91,30 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
         return R.Ruling(R.Decision.MISDEAL, "TDA 35", N_("Misdeal: the hand is void and is redealt "
                                                "with the same button"), {}, Misdeal(reason or "misdeal"))
     if kind == "exposed_card":
-        return R.exposed_card_on_deal(body.int_list(data, "positions", high=52), players=n, game=game,
+        return R.exposed_card_on_deal(data["positions"], players=n, game=game,
                                       substantial_action=sa, seats=seats)
     if kind == "boxed_cards":
-        return R.boxed_cards(body.required_int(data, "count", low=1, high=52),
-                             initial_deal=body.flag(data, "initial_deal", True), substantial_action=sa)
+        return R.boxed_cards(data["count"], initial_deal=data["initial_deal"], substantial_action=sa)
     if kind == "wrong_number_of_cards":
         p = _seat_index(data, seating)
         acted = any(isinstance(e, Action) and e.player == p for e in hand.events)
-        return R.wrong_number_of_cards(p, body.required_int(data, "cards", low=0, high=10), game=game,
+        return R.wrong_number_of_cards(p, data["cards"], game=game,
                                        substantial_action=sa, is_button=(p == n - 1 and not game.is_stud),
                                        has_acted=acted, seats=seats)
     if kind == "fouled_deck":
         return R.fouled_deck(hand_finished=hand.finished)
     if kind == "flop_irregularity":
-        return R.flop_irregularity(body.required_int(data, "cards", low=1, high=6),
-                                   burned=body.flag(data, "burned", True),
+        return R.flop_irregularity(data["cards"], burned=data["burned"],
                                    action_on_flop=hand.street.value == "flop" and _street_actions(hand))
     if kind == "missing_burn":
-        street = body.text(data, "street", choices=("turn", "river"))
-        assert street is not None
+        street = data["street"]
         return R.missing_burn(street, action_on_street=hand.street.value == street
                               and _street_actions(hand))
     if kind == "premature_card":
-        street = body.text(data, "street", choices=("flop", "turn", "river", "4th", "5th", "6th", "7th"))
-        assert street is not None
-        return R.premature_card(street, game=game, policy=_policy(data))
+        return R.premature_card(data["street"], game=game, policy=_policy(data))
     if kind == "stud_exposed_downcards":
         p = _seat_index(data, seating)
-        cards = body.cards(data, "cards")
-        assert cards is not None
+        cards = data["cards"]
         ups = {i: hand.up_cards(i)[0] for i in range(n)
                if hand.up_cards(i) and hand.up_cards(i)[0] is not None}
         ante = hand.config.antes[p] if hand.config.antes else 0
@@ -139,7 +122,7 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
                                         substantial_action=sa, policy=_policy(data), seats=seats)
     if kind == "absent_player":
         p = _seat_index(data, seating)
-        back = body.text(data, "back", choices=("first-card", "end-of-deal", "action"), required=False)
+        back = data.get("back")
         antes, blinds = hand.config.forced_order()
         return R.absent_player(p, back, game=game, forced_bets=antes[p] + blinds[p],
                                bring_in=hand.config.bring_in, policy=_policy(data), seats=seats)
@@ -156,11 +139,11 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
         return R.clock_expiry(legal.call is not None or legal.bring_in, player=p, seats=seats)
     if kind == "action_out_of_turn":
         p = _seat_index(data, seating)
-        what = body.text(data, "action", choices=tuple(sorted(_IN_TURN)))
-        assert what is not None
-        amount = body.integer(data, "amount", required=False)
-        bet_when = body.integer(data, "bet_when_acted", required=False, default=hand.current_bet)
-        assert bet_when is not None
+        what = data["action"]
+        amount = data.get("amount")
+        bet_when = data.get("bet_when_acted")
+        if bet_when is None:
+            bet_when = hand.current_bet
         legal = hand.legal() if hand.to_act == p else None
         return R.action_out_of_turn(p, what, amount, bet_when_acted=bet_when, bet_now=hand.current_bet,
                                     min_raise_to=legal.min_to if legal else None, seats=seats)
@@ -168,24 +151,23 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
     s = _chip_situation(hand, p)
     if kind == "undercall":
         live = sum(hand.live)
-        return R.undercall(body.required_int(data, "pushed", low=1), player=p, current_bet=s["current_bet"],
+        return R.undercall(data["pushed"], player=p, current_bet=s["current_bet"],
                            own=s["own"], heads_up=live == 2,
-                           opening_bet=body.flag(data, "opening_bet", True),
-                           declared_call=body.flag(data, "declared_call"), stack=s["stack"], seats=seats)
+                           opening_bet=data["opening_bet"], declared_call=data["declared_call"], stack=s["stack"], seats=seats)
     if kind == "silent_push":
-        return R.silent_push(body.required_int(data, "pushed", low=1), player=p,
+        return R.silent_push(data["pushed"], player=p,
                              current_bet=s["current_bet"], last_raise=s["last_raise"], own=s["own"],
-                             declared_raise=body.flag(data, "declared_raise"), stack=s["stack"],
+                             declared_raise=data["declared_raise"], stack=s["stack"],
                              max_to=s["max_to"], seats=seats)
     if kind == "single_chip":
-        return R.single_chip(body.required_int(data, "chip", low=1), player=p, current_bet=s["current_bet"],
+        return R.single_chip(data["chip"], player=p, current_bet=s["current_bet"],
                              last_raise=s["last_raise"], own=s["own"],
-                             declared_raise=body.flag(data, "declared_raise"), max_to=s["max_to"],
+                             declared_raise=data["declared_raise"], max_to=s["max_to"],
                              seats=seats)
     if kind == "multiple_chips":
-        return R.multiple_chips(body.int_list(data, "chips", high=10**12), player=p,
+        return R.multiple_chips(data["chips"], player=p,
                                 current_bet=s["current_bet"], last_raise=s["last_raise"], own=s["own"],
-                                declared_raise=body.flag(data, "declared_raise"), stack=s["stack"],
+                                declared_raise=data["declared_raise"], stack=s["stack"],
                                 max_to=s["max_to"], seats=seats)
     raise Invalid({"ruling": _("ruling must be one of: %(kinds)s", kinds=", ".join(KINDS))})
 
@@ -239,12 +221,14 @@ def ruling_json(ruling: R.Ruling, seating: Seating) -> dict[str, Any]:
 
 
 def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> Answer:
-    """Preview a ruling (``confirm`` false) or apply its effect (``confirm`` true)."""
-    kind = body.text(data, "ruling", choices=KINDS)
-    assert kind is not None
-    confirm = body.flag(data, "confirm")
-    version = body.version(data)
-    key = body.idempotency_key(data)
+    """Preview a ruling (``confirm`` false) or apply its effect (``confirm`` true).
+
+    ``data`` is the request body as sent; it is loaded here (``dealer_bodies.ruling_body``),
+    so a bad field is a 400 naming it before the hand is read.
+    """
+    data = body.ruling_body(data)
+    kind, confirm = data["ruling"], data["confirm"]
+    version, key = data["version"], data["idempotency_key"]
     row = _open_hand(table_id, version if confirm else None)
     hand = _cached(row)
     seating = Seating(row.players)

@@ -24,16 +24,15 @@ one payment.
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar
 
-from babel.numbers import UnknownCurrencyError, get_currency_precision, validate_currency
+from babel.numbers import get_currency_precision
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -45,6 +44,15 @@ from director.models.money import MoneySettings, Payment
 from director.models.seating import Player, Seat
 from director.models.tournament import MAX_CHIPS, Tournament
 from director.poker.errors import RuleViolation
+from director.schemas import (
+    MAX_MONEY,
+    MONEY_SETTINGS,
+    FieldError,
+    Labelled,
+    Schema,
+    payout_shares,
+)
+from director.schemas import deal_body as schemas_deal_body
 from director.services import Invalid, all_or_nothing
 from director.services.clock import get_tournament
 from director.tournament import clock as clock_rules
@@ -64,12 +72,9 @@ from director.tournament.payouts import TEMPLATES, PayoutTable, split_tied_place
 T = TypeVar("T")
 P = ParamSpec("P")
 
-MAX_MONEY = 10**14          # minor units: far above any real prize pool
-MAX_LEVEL = 1000
 ENTRY_KINDS = ("buy-in", "re-entry")
 SALE_KINDS = ("buy-in", "re-entry", "rebuy", "add-on")
 PAYOUT = "payout"
-TEMPLATE_CHOICES = (*TEMPLATES, "custom")
 KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # The payment kinds as words in a sentence ("This rebuy was already undone").
 KIND_WORDS = {"buy-in": N_("buy-in"), "re-entry": N_("re-entry"), "rebuy": N_("rebuy"),
@@ -123,40 +128,23 @@ def major_number(amount: int, currency: str) -> float | int:
     return amount // 10**digits if amount % 10**digits == 0 else amount / 10**digits
 
 
-def parse_money(data: Mapping[str, Any], name: str, label: str, currency: str, *,
-                default: int | None = 0, minimum: int = 0) -> int:
-    """An amount typed in the currency ("110", "110.50", "1,250"), as minor units."""
-    value = data.get(name)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if default is None:
-            raise Invalid({name: _("%(label)s is required", label=label)})
-        return default
-    if isinstance(value, bool):
-        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50", label=label)})
-    if isinstance(value, (int, float)):
-        text = repr(value)
-    elif isinstance(value, str):
-        text = value.strip().replace(",", "").replace(" ", "").replace("\u00a0", "")
-    else:
-        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50", label=label)})
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50, not “%(value)s”", label=label, value=str(value)[:30])}) from None
-    if not number.is_finite():
-        raise Invalid({name: _("%(label)s must be an amount like 110 or 110.50", label=label)})
-    if number < 0:
-        raise Invalid({name: _("%(label)s cannot be negative (%(value)s)", label=label, value=value)})
+def minor_units(name: str, amount: Decimal, label: str, currency: str, *, minimum: int = 0) -> int:
+    """An amount in the currency's major units (from ``schemas.Amount``) as minor units.
+
+    The currency says how many decimals an amount may have (EUR 2, IDR 0):
+    ``minor_units("buy_in", Decimal("110.50"), "The buy-in", "EUR") == 11050``.
+    Raises ``Invalid`` naming ``name``.
+    """
     digits = precision(currency)
-    minor = number.scaleb(digits)
+    minor = amount.scaleb(digits)
     if minor != minor.to_integral_value():
-        raise Invalid({name: _("%(label)s has more than %(digits)s decimals: %(value)s", label=label, digits=digits, value=value)})
-    amount = int(minor)
-    if amount > MAX_MONEY:
+        raise Invalid({name: _("%(label)s has more than %(digits)s decimals: %(value)s", label=label, digits=digits, value=amount)})
+    result = int(minor)
+    if result > MAX_MONEY:
         raise Invalid({name: _("%(label)s is too large", label=label)})
-    if amount < minimum:
+    if result < minimum:
         raise Invalid({name: _("%(label)s must be at least %(minimum)s", label=label, minimum=major(minimum, currency))})
-    return amount
+    return result
 
 
 def parse_int(data: Mapping[str, Any], name: str, label: str, *, low: int, high: int,
@@ -179,18 +167,6 @@ def parse_int(data: Mapping[str, Any], name: str, label: str, *, low: int, high:
         raise Invalid({name: _("%(label)s cannot be negative (%(value)s)", label=label, value=value)})
     if not low <= value <= high:
         raise Invalid({name: _("%(label)s must be between %(low)s and %(high)s", label=label, low=number_filter(low), high=number_filter(high))})
-    return value
-
-
-def parse_bool(data: Mapping[str, Any], name: str, label: str) -> bool:
-    value = data.get(name, False)
-    if isinstance(value, str):
-        value = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False,
-                 "no": False, "off": False, "": False}.get(value.strip().lower(), value)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise Invalid({name: _("%(label)s is yes or no", label=label)})
     return value
 
 
@@ -253,82 +229,62 @@ def _configured(tournament_id: int) -> MoneySettings:
 
 @unit_of_work
 def save_settings(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate and save the event's money settings; every error names its field."""
+    """Validate and save the event's money settings; every error names its field.
+
+    ``data`` is the body loaded by ``schemas.MONEY_SETTINGS`` (raw values from a
+    script are loaded here the same way): the whole form, each time.  Left
+    here: the defaults, the currency's decimals and the entry rules
+    (``rules_from``: "The rebuy chips …").
+    """
+    body = MONEY_SETTINGS.load(data)
     tournament = get_tournament(tournament_id)
     row = _settings_row(tournament_id, create=True)
     assert row is not None
     old = settings_dict(row)
+    currency = str(body["currency"] or old["currency"]).upper()
     errors: dict[str, str] = {}
-    new: dict[str, Any] = {}
 
-    def take(name: str, parse: Callable[[], Any]) -> None:
+    def minor(name: str, *, default: int | None = 0, minimum: int = 0) -> int | None:
+        amount = body[name]
+        if amount is None:
+            return default
+        spec = MONEY_SETTINGS.fields[name]
+        assert isinstance(spec, Labelled)
         try:
-            new[name] = parse()
+            return minor_units(name, amount, spec.label_text(), currency, minimum=minimum)
         except Invalid as exc:
             errors.update(exc.errors)
+            return default
 
-    currency = str(data.get("currency") or old["currency"]).strip().upper()
-    try:
-        validate_currency(currency)
-    except (UnknownCurrencyError, ValueError):
-        errors["currency"] = _("“%(code)s” is not a currency code (EUR, USD, SEK, IDR …)", code=currency[:10])
-        currency = "EUR"
-    new["currency"] = currency
-    m = functools.partial(parse_money, data, currency=currency)
-    i = functools.partial(parse_int, data)
-    take("unit", lambda: m("unit", _("The rounding unit"), default=10 ** precision(currency), minimum=1))
-    take("buy_in_prize", lambda: m("buy_in", _("The buy-in"), default=None))
-    take("buy_in_fee", lambda: m("fee", _("The house fee")))
-    take("starting_stack", lambda: i("starting_stack", _("The starting stack"), low=1, high=MAX_CHIPS,
-                                     required=True))
-    take("late_registration_level", lambda: i("late_registration_level",
-                                              _("The late registration level"), low=0,
-                                              high=MAX_LEVEL, default=0))
-    take("re_entry", lambda: parse_bool(data, "re_entry", _("Re-entry")))
-    take("re_entry_max", lambda: i("re_entry_max", _("The number of re-entries"), low=1, high=1000))
-    take("re_entry_until", lambda: i("re_entry_until", _("The last re-entry level"), low=1,
-                                     high=MAX_LEVEL))
-    take("rebuy", lambda: parse_bool(data, "rebuy", _("Rebuys")))
-    take("add_on", lambda: parse_bool(data, "add_on", _("Add-on")))
-    take("guarantee", lambda: m("guarantee", _("The guarantee")))
-    if new.get("rebuy"):
-        take("rebuy_prize", lambda: m("rebuy_price", _("The rebuy price"), default=None))
-        take("rebuy_fee", lambda: m("rebuy_fee", _("The rebuy fee")))
-        take("rebuy_chips", lambda: i("rebuy_chips", _("The rebuy chips"), low=1, high=MAX_CHIPS,
-                                      required=True))
-        take("rebuy_until", lambda: i("rebuy_until", _("The last rebuy level"), low=1,
-                                      high=MAX_LEVEL, required=True))
-        take("rebuy_stack_limit", lambda: i("rebuy_stack_limit", _("The rebuy stack limit"), low=0,
-                                            high=MAX_CHIPS))
-        take("rebuy_max", lambda: i("rebuy_max", _("The number of rebuys"), low=1, high=1000))
-    if new.get("add_on"):
-        take("add_on_prize", lambda: m("add_on_price", _("The add-on price"), default=None))
-        take("add_on_fee", lambda: m("add_on_fee", _("The add-on fee")))
-        take("add_on_chips", lambda: i("add_on_chips", _("The add-on chips"), low=1, high=MAX_CHIPS,
-                                       required=True))
-        take("add_on_break", lambda: i("add_on_break", _("The add-on break (after level)"), low=1,
-                                       high=MAX_LEVEL, required=True))
-    template = str(data.get("payout_template") or old["payout_template"])
-    if template not in TEMPLATE_CHOICES:
-        errors["payout_template"] = _("The payout table is one of: %(choices)s",
-                                      choices=", ".join(TEMPLATE_CHOICES))
+    new: dict[str, Any] = {
+        "currency": currency,
+        "unit": minor("unit", default=10 ** precision(currency), minimum=1),
+        "buy_in_prize": minor("buy_in", default=None),
+        "buy_in_fee": minor("fee"),
+        "starting_stack": body["starting_stack"],
+        "late_registration_level": body["late_registration_level"] or 0,
+        "re_entry": bool(body["re_entry"]),
+        "re_entry_max": body["re_entry_max"],
+        "re_entry_until": body["re_entry_until"],
+        "rebuy": bool(body["rebuy"]),
+        "add_on": bool(body["add_on"]),
+        "guarantee": minor("guarantee"),
+    }
+    if new["rebuy"]:
+        new.update(rebuy_prize=minor("rebuy_price", default=None), rebuy_fee=minor("rebuy_fee"),
+                   rebuy_chips=body["rebuy_chips"], rebuy_until=body["rebuy_until"],
+                   rebuy_stack_limit=body["rebuy_stack_limit"], rebuy_max=body["rebuy_max"])
+    if new["add_on"]:
+        new.update(add_on_prize=minor("add_on_price", default=None), add_on_fee=minor("add_on_fee"),
+                   add_on_chips=body["add_on_chips"], add_on_break=body["add_on_break"])
+    template = str(body["payout_template"] or old["payout_template"])
     new["payout_template"] = template
-    if template == "custom":
-        text = data.get("custom_payouts")
-        if isinstance(text, list):
-            parts = [str(part) for part in text]
-        else:
-            parts = [p for p in re.split(r"[,;\s]+", str(text or "")) if p]
+    new["custom_shares"] = None
+    if template == "custom":        # sent now, or the stored choice with no table sent
         try:
-            new["custom_shares"] = list(PayoutTable.from_percentages(parts).shares) if parts \
-                else None
-        except RuleViolation as exc:
-            errors["custom_payouts"] = translate_violation(exc)
-        if not parts:
-            errors["custom_payouts"] = _("Type the percentage of each paid place, first place "
-                                         "first: 50, 30, 20")
-    else:
-        new["custom_shares"] = None
+            new["custom_shares"] = payout_shares(body["custom_payouts"])
+        except FieldError as exc:
+            errors["custom_payouts"] = str(exc)
     if errors:
         raise Invalid(errors)
     merged = {**old, **new}
@@ -1008,15 +964,31 @@ class DealQuote:
         return sum(self.prizes)
 
 
-def deal_quote(tournament_id: int, data: Mapping[str, Any]) -> tuple[Money, DealQuote]:
-    """ICM or chip-chop from the stacks of the players still in and the prizes still to win."""
-    view = money(tournament_id)
-    method = str(data.get("method") or "icm")
-    if method not in DEAL_METHODS:
-        raise Invalid({"method": _("The deal is one of: %(methods)s", methods=", ".join(DEAL_METHODS))})
-    players = list(db.session.scalars(select(Player).where(
+def _deal_players(tournament_id: int) -> list[Player]:
+    return list(db.session.scalars(select(Player).where(
         Player.tournament_id == tournament_id, Player.status == "active").order_by(
         Player.chips.desc(), Player.id)))
+
+
+def deal_body(tournament_id: int) -> Schema:
+    """The deal's request body for the players still in (``schemas.deal_body``)."""
+    return schemas_deal_body(DEAL_METHODS, [(p.id, p.name, p.chips)
+                                            for p in _deal_players(tournament_id)])
+
+
+def deal_quote(tournament_id: int, data: Mapping[str, Any]) -> tuple[Money, DealQuote]:
+    """ICM or chip-chop from the stacks of the players still in and the prizes still to win.
+
+    ``data`` is the body loaded by :func:`deal_body` (raw values are loaded here the
+    same way): ``method`` and ``stack_<player id>`` (default: his chips now).
+    """
+    return _quote(tournament_id, deal_body(tournament_id).load(data))
+
+
+def _quote(tournament_id: int, body: Mapping[str, Any]) -> tuple[Money, DealQuote]:
+    view = money(tournament_id)
+    method = str(body["method"] or "icm")
+    players = _deal_players(tournament_id)
     if len(players) < 2:
         raise Invalid({"method": _("A deal needs at least 2 players still in")})
     if len(players) > MAX_ICM_PLAYERS:
@@ -1025,17 +997,7 @@ def deal_quote(tournament_id: int, data: Mapping[str, Any]) -> tuple[Money, Deal
                                    max=MAX_ICM_PLAYERS)})
     if not view.amounts:
         raise Invalid({"method": _("There is no prize pool yet")})
-    stacks = []
-    errors: dict[str, str] = {}
-    for player in players:
-        try:
-            stacks.append(parse_int(data, f"stack_{player.id}", _("%(name)s's stack", name=player.name), low=1,
-                                    high=MAX_CHIPS, default=player.chips or None, required=True)
-                          or 0)
-        except Invalid as exc:
-            errors.update(exc.errors)
-    if errors:
-        raise Invalid(errors)
+    stacks = [body.get(f"stack_{player.id}") or player.chips for player in players]
     prizes = list(view.amounts[: len(players)])
     try:
         if method == "icm":
@@ -1053,18 +1015,23 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
     """Save the agreed amounts and pay them: one payout line per player in the deal.
 
     The amounts may differ from the calculation (players negotiate), but they
-    must add up to exactly the money left, and none may be negative.
+    must add up to exactly the money left, and none may be negative.  ``data``:
+    the body of :func:`deal_body`, with ``amount_<player id>`` (default: the
+    calculated amount).
     """
-    view, quote = deal_quote(tournament_id, data)
+    body = deal_body(tournament_id).load(data)
+    view, quote = _quote(tournament_id, body)
     row = _configured(tournament_id)
     if row.deal:
         raise Invalid({"deal": _("A deal is already saved: undo one of its payments to cancel it")})
     errors: dict[str, str] = {}
     agreed: list[int] = []
     for player, calculated in zip(quote.players, quote.amounts, strict=True):
+        amount = body.get(f"amount_{player.id}")
         try:
-            agreed.append(parse_money(data, f"amount_{player.id}", _("%(name)s's amount", name=player.name),
-                                      view.currency, default=calculated))
+            agreed.append(calculated if amount is None else minor_units(
+                f"amount_{player.id}", amount, _("%(name)s's amount", name=player.name),
+                view.currency))
         except Invalid as exc:
             errors.update(exc.errors)
     if errors:

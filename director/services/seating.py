@@ -53,6 +53,7 @@ from director.models.seating import (
 )
 from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
+from director.schemas import SEATING_SETTINGS
 from director.services import Invalid, NotFound, all_or_nothing
 from director.services.clock import get_tournament
 from director.services.events import events
@@ -60,6 +61,7 @@ from director.tournament import clock as clock_rules
 from director.tournament.button import seat_status
 from director.tournament.seating import (
     Bust,
+    Elimination,
     Finish,
     HandForHand,
     Layout,
@@ -80,7 +82,9 @@ from director.tournament.seating import (
     halted_tables,
     next_table_to_break,
     place_busts,
+    places_after_reinstatement,
     plan_seating,
+    reinstate_players,
     remove_players,
     seat_new_player,
     start_hand_for_hand,
@@ -92,7 +96,6 @@ WHOLE = re.compile(r"-?[0-9]{1,18}")  # ASCII digits only (int() refuses "²"), 
 SEARCH_LIMIT = 12
 SEARCH_MAX = 80
 LOG_SHOWN = 40
-TABLE_SIZES = (6, 8, 9, 10)  # the issue's choices; 7 only as a final table
 
 
 # ---------------------------------------------------------------- layout <-> rows
@@ -219,13 +222,17 @@ def _commit(tournament_id: int, settings: SeatingSettings) -> None:
     publish(tournament_id)
 
 
-def publish(tournament_id: int) -> None:
-    """A ``seating`` event for the seating screens, and the clock state for the projector."""
+def publish(tournament_id: int, *, clock: bool = True) -> None:
+    """A ``seating`` event for the seating screens, and (unless ``clock`` is false:
+    only chips moved between players, so the players left and the average stack
+    are the same) the clock state for the projector."""
     from director.services import clock as clock_service  # noqa: PLC0415
 
     stats = field_stats(tournament_id)
     broker = events()
     broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats})
+    if not clock:
+        return
     state = clock_service.clock_state(tournament_id)
     if state.get("players_left") is None:
         state.update(stats)
@@ -276,35 +283,6 @@ def _required_int(data: Mapping[str, Any], field: str, *, low: int, high: int,
     if value is None:
         raise Invalid({field: _("%(label)s is required", label=label)})
     return value
-
-
-def _numbers(data: Mapping[str, Any], field: str, label: str) -> tuple[int, ...]:
-    """A list of table numbers: JSON list or "3, 2, 1"."""
-    value = data.get(field)
-    if value is None:
-        return ()
-    items: list[Any]
-    if isinstance(value, str):
-        items = [part for part in value.replace(";", ",").replace(" ", ",").split(",") if part]
-    elif isinstance(value, list):
-        items = value
-    else:
-        raise Invalid({field: _("%(label)s must be a list of table numbers like 3, 2, 1",
-                                label=label)})
-    numbers = []
-    for item in items:
-        if isinstance(item, bool) or not (isinstance(item, int) or
-                                          (isinstance(item, str) and WHOLE.fullmatch(item.strip()))):
-            raise Invalid({field: _("%(label)s must be a list of table numbers like 3, 2, 1",
-                                    label=label)})
-        number = int(item)
-        if not 1 <= number <= 10_000:
-            raise Invalid({field: _("%(label)s: %(number)s is not a table number", label=label,
-                                    number=number)})
-        numbers.append(number)
-    if len(set(numbers)) != len(numbers):
-        raise Invalid({field: _("%(label)s lists a table twice", label=label)})
-    return tuple(numbers)
 
 
 def check_player_name(name: Any) -> str:
@@ -527,51 +505,32 @@ def draw_view(tournament_id: int) -> dict[str, Any]:
 
 @unit_of_work
 def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
-    """Save the event's seating settings (RULES.md §11.1); each error names its field."""
+    """Save the event's seating settings (RULES.md §11.1); each error names its field.
+
+    ``data`` is the body loaded by ``schemas.SEATING_SETTINGS`` (raw values from
+    a script are loaded here the same way).  A field that is absent keeps its
+    stored value; a blank final table size or table list clears it.
+    """
+    body = SEATING_SETTINGS.load(data)
     settings = _settings(tournament_id)
     old = _policy(settings)
-    errors: dict[str, str] = {}
-    values: dict[str, Any] = {}
 
-    def take(field: str, parse: Callable[[], Any]) -> None:
-        try:
-            values[field] = parse()
-        except Invalid as exc:
-            errors.update(exc.errors)
+    def given(name: str, stored: Any) -> Any:
+        value = body.get(name)
+        return stored if value is None else value
 
-    take("table_size", lambda: _int(data, "table_size", low=6, high=10, default=old.table_size,
-                                    label=_("Table size")))
-    take("balance_threshold", lambda: _int(data, "balance_threshold", low=1, high=5,
-                                           default=old.balance_threshold,
-                                           label=_("Balance threshold")))
-    take("halt_short_by", lambda: _int(data, "halt_short_by", low=2, high=10,
-                                       default=old.halt_short_by,
-                                       label=_("Halt play when short by")))
-    take("final_table_size", lambda: _int(data, "final_table_size", low=6, high=10,
-                                          label=_("Final table size")))
-    take("hand_for_hand_seconds", lambda: _int(
-        data, "hand_for_hand_seconds", low=1, high=180, default=old.hand_for_hand_seconds,
-        label=_("Clock deduction per hand-for-hand hand (seconds)")))
-    take("redraw_at_tables", lambda: _numbers(data, "redraw_at_tables", _("Redraw points"))
-         if "redraw_at_tables" in data else old.redraw_at_tables)
-    take("breaking_order", lambda: _numbers(data, "breaking_order", _("Breaking order"))
-         if "breaking_order" in data else old.breaking_order)
-    take("starting_chips", lambda: _int(data, "starting_chips", low=1, high=MAX_CHIPS,
-                                        default=settings.starting_chips or 10_000,
-                                        label=_("Starting stack")))
-    if values.get("table_size") not in (None, *TABLE_SIZES):
-        errors["table_size"] = _("Tables seat 6, 8, 9 or 10 players")
-    stud = data.get("stud_only", old.stud_only)
-    if isinstance(stud, str):
-        stud = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False,
-                "no": False, "off": False, "": False}.get(stud.strip().lower(), stud)
-    if not isinstance(stud, bool):
-        errors["stud_only"] = _("Stud only is yes or no")
-    if errors:
-        db.session.rollback()
-        raise Invalid(errors)
-    starting = values.pop("starting_chips")
-    policy = _rule("policy", lambda: SeatingPolicy(**values, stud_only=bool(stud)))
+    values = {
+        "table_size": given("table_size", old.table_size),
+        "balance_threshold": given("balance_threshold", old.balance_threshold),
+        "halt_short_by": given("halt_short_by", old.halt_short_by),
+        "final_table_size": body.get("final_table_size", old.final_table_size),
+        "hand_for_hand_seconds": given("hand_for_hand_seconds", old.hand_for_hand_seconds),
+        "redraw_at_tables": body.get("redraw_at_tables", old.redraw_at_tables),
+        "breaking_order": body.get("breaking_order", old.breaking_order),
+        "stud_only": given("stud_only", old.stud_only),
+    }
+    starting = given("starting_chips", settings.starting_chips or 10_000)
+    policy = _rule("policy", lambda: SeatingPolicy(**values))
     settings.policy = policy.to_json()
     settings.starting_chips = starting
     layout = load_layout(tournament_id)
@@ -734,6 +693,151 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     _log(tournament_id, "eliminate", lines)
     _commit(tournament_id, settings)
     return finishes, record
+
+
+@unit_of_work
+def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[str]:
+    """Undo the elimination of players who busted in a hand the dealer is undoing.
+
+    ``seats`` maps player id -> the seat number he had in that hand at table
+    ``table_id`` (``seating_table.id``).  The dealer may take back the last
+    action until the next hand starts (issue 5); a player eliminated by the
+    reopened hand never went out, so, as a director would put it right:
+
+    * he is active again, his place and elimination time cleared, back in the
+      same seat of the same table (:func:`reinstate_players`);
+    * every player who went out after him finishes one place lower, and a tie
+      he shared loses him (:func:`places_after_reinstatement`): 10 players,
+      Ann out 10th, Bo 9th at another table; undo Ann's bust and Bo is 10th;
+    * a winner crowned by the bust is no longer the winner;
+    * the pending seating plan is made again for the seating as it is now.
+
+    Refused (``Invalid({"player_ids": sentence})``, the session rolled back,
+    so the hand's undo is refused as a whole) when a seat is taken, the table
+    was broken, a seating plan was confirmed since the bust, the player has
+    entered again, a prize was paid for a place that would change, or a deal
+    was saved without him.
+
+    Does NOT commit and does not publish: the caller commits in the same
+    transaction as the hand's undo, then calls :func:`publish`.  The settings
+    row (the optimistic lock) is touched and flushed here, so its version
+    moves with that commit.  Returns the log lines (also in the seating log).
+    """
+    settings = _settings(tournament_id)
+    if not seats:
+        return []
+    players = [_player(tournament_id, pid, "player_ids") for pid in seats]
+    for player in players:
+        if player.active:
+            raise Invalid({"player_ids": _("%(name)s is not out of the tournament",
+                                           name=player.name)})
+    names = ", ".join(p.name for p in players)
+    table = db.session.get(SeatingTable, table_id)
+    if table is None or table.tournament_id != tournament_id:
+        raise Invalid({"player_ids": _("The table of that hand has been broken since: seat "
+                                       "%(names)s from the seating page", names=names)})
+    _refuse_reinstating(tournament_id, players)
+    layout = load_layout(tournament_id)
+    back = {int(seats[p.id]): SeatedPlayer(p.id, p.name) for p in players}
+    layout = _rule("player_ids", lambda: reinstate_players(layout, table.number, back))
+    by_id = {p.id: p for p in players}
+    out = _out_players(tournament_id)
+    changed = places_after_reinstatement(_eliminations(out), by_id)
+    crowned = [p for p in _active_players(tournament_id) if p.place is not None]
+    _refuse_paid_places(tournament_id, players,
+                        [*(p for p in out if p.id in changed), *crowned])
+    lines = []
+    for player in players:
+        player.status = "active"
+        player.place = player.place_last = None
+        player.eliminated_at = None
+        lines.append(_("%(name)s reinstated at table %(table)s seat %(seat)s: the hand that "
+                       "eliminated them was undone", name=player.name,
+                       table=table.number, seat=seats[player.id]))
+    for other in out:
+        if other.id in changed:
+            first, last = changed[other.id]
+            other.place, other.place_last = first, (last if last != first else None)
+            lines.append(_("%(name)s now finishes in place %(place)s", name=other.name,
+                           place=place_label(other)))
+    for winner in crowned:
+        winner.place = winner.place_last = None
+        lines.append(_("%(name)s has not won yet: the tournament goes on", name=winner.name))
+    policy = _policy(settings)
+    store_layout(tournament_id, layout, policy)
+    _replan(tournament_id, layout, policy)
+    _log(tournament_id, "reinstate", lines)
+    db.session.flush()
+    return lines
+
+
+def _out_players(tournament_id: int) -> list[Player]:
+    return list(db.session.scalars(select(Player).where(
+        Player.tournament_id == tournament_id, Player.status != "active",
+        Player.place.is_not(None)).order_by(Player.id)))
+
+
+def _eliminations(out: Iterable[Player]) -> list[Elimination]:
+    """The finished players for :func:`places_after_reinstatement`: the busts of one
+    hand share their ``eliminated_at`` (one ``eliminate``), so its rank is the hand."""
+    players = list(out)
+    moments = sorted({p.eliminated_at for p in players if p.eliminated_at is not None})
+    hand = {at: i + 1 for i, at in enumerate(moments)}
+    return [Elimination(p.id, int(p.place or 0), int(p.place_last or p.place or 0),
+                        hand.get(p.eliminated_at, 0) if p.eliminated_at else 0)
+            for p in players]
+
+
+def _refuse_reinstating(tournament_id: int, players: list[Player]) -> None:
+    """What the seating side must refuse: players moved by a plan since the bust, or a
+    player who has entered again (a re-entry, or a new registration in the same name)."""
+    moments = [p.eliminated_at for p in players if p.eliminated_at is not None]
+    names = ", ".join(p.name for p in players)
+    if moments and db.session.scalar(select(func.count(SeatingPlanRecord.id)).where(
+            SeatingPlanRecord.tournament_id == tournament_id,
+            SeatingPlanRecord.status == "confirmed",
+            SeatingPlanRecord.decided_at >= min(moments))):
+        raise Invalid({"player_ids": _(
+            "Players were moved after %(names)s went out (a seating plan was confirmed): the "
+            "director must undo that plan on the seating page before this hand can be undone",
+            names=names)})
+    for player in players:
+        since = player.eliminated_at
+        again = db.session.scalar(select(func.count(Player.id)).where(
+            Player.tournament_id == tournament_id, Player.id != player.id,
+            func.lower(Player.name) == player.name.lower(),
+            (Player.status == "active") | (Player.created_at > since) if since is not None
+            else Player.status == "active"))
+        if again:
+            raise Invalid({"player_ids": _("%(name)s has entered again since going out: undo "
+                                           "that entry first", name=player.name)})
+
+
+def _refuse_paid_places(tournament_id: int, players: list[Player], others: list[Player]) -> None:
+    """The money side: a prize already paid for a place that would change (``players``
+    reinstated, ``others`` moved down or uncrowned), or a deal saved while the players
+    were out, cannot be put right here (``money.undo`` can)."""
+    from director.models.money import MoneySettings, Payment  # noqa: PLC0415
+
+    ids = {p.id: p for p in [*players, *others]}
+    paid = db.session.scalars(select(Payment.player_id).where(
+        Payment.tournament_id == tournament_id, Payment.kind == "payout",
+        Payment.undone_at.is_(None), Payment.player_id.in_(list(ids)))).first()
+    if paid is not None:
+        player = ids[paid]
+        raise Invalid({"player_ids": _(
+            "%(name)s has been paid a prize for place %(place)s, which this undo would change: "
+            "undo that payment on the money page first", name=player.name,
+            place=place_label(player))})
+    money = db.session.get(MoneySettings, tournament_id)
+    deal = money.deal if money is not None else None
+    if deal:
+        dealt = {int(pid) for pid in deal.get("player_ids", [])}
+        missing = [p.name for p in players if p.id not in dealt]
+        if missing:
+            raise Invalid({"player_ids": _(
+                "A deal was saved while %(names)s was out: undo the deal on the money page first",
+                names=", ".join(missing))})
 
 
 @unit_of_work

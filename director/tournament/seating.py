@@ -59,6 +59,7 @@ from director.tournament.button import (
 
 __all__ = [
     "Bust",
+    "Elimination",
     "Finish",
     "HandForHand",
     "Layout",
@@ -82,8 +83,10 @@ __all__ = [
     "halted_tables",
     "next_table_to_break",
     "place_busts",
+    "places_after_reinstatement",
     "plan_seating",
     "redraw",
+    "reinstate_players",
     "remove_players",
     "seat_new_player",
     "share_prizes",
@@ -1130,3 +1133,106 @@ def share_prizes(finishes: Iterable[Finish], payouts: Sequence[int]) -> dict[int
         for i, pid in enumerate(f.player_ids):
             shares[pid] = base + (1 if i < extra else 0)
     return shares
+
+
+# --------------------------------------------------------------------------- undoing a bust
+
+
+def reinstate_players(layout: Layout, table: int, seats: Mapping[int, SeatedPlayer]) -> Layout:
+    """The layout with players whose bust was undone back in their own seats.
+
+    The dealer may take back the last action of a hand until the next hand
+    starts (issue 5); when that reopens a hand that eliminated players, they
+    were never out: each goes back to the seat he played the hand from
+    (``seats`` maps seat number -> player), dealt in (not waiting), and the
+    seat is no longer counted as vacated.  The button and blinds stay those
+    of the hand, which is being played again.  Refused (``RuleViolation``)
+    when the table is gone, the seat no longer exists or is taken, or the
+    player already has a seat.
+
+    >>> t = TableState(1, 6, {1: SeatedPlayer(1, "Ann"), 4: SeatedPlayer(2, "Bo")},
+    ...                button_seat=1, sb_seat=4, bb_seat=1, vacated=(2, 6))
+    >>> back = reinstate_players(Layout((t,)), 1, {6: SeatedPlayer(3, "Cy")}).table(1)
+    >>> sorted(back.seats), back.vacated, back.button_seat
+    ([1, 4, 6], (2,), 1)
+    """
+    if table not in layout.numbers:
+        raise RuleViolation("Table {table} is no longer in play", table=table)
+    state = layout.table(table)
+    seated = {p.player_id: (t.number, s) for t in layout.tables for s, p in t.seats.items()}
+    new_seats = dict(state.seats)
+    for seat, player in sorted(seats.items()):
+        if player.player_id in seated:
+            at_table, at_seat = seated[player.player_id]
+            raise RuleViolation("{name} already has a seat (table {table} seat {seat})",
+                                name=player.name, table=at_table, seat=at_seat)
+        if not 1 <= seat <= state.size:
+            raise RuleViolation("Table {table} has no seat {seat} any more", table=table,
+                                seat=seat)
+        here = new_seats.get(seat)
+        if here is not None:
+            raise RuleViolation("Table {table} seat {seat} is taken by {other}: {name} cannot "
+                                "go back there", table=table, seat=seat, other=here.name,
+                                name=player.name)
+        new_seats[seat] = replace(player, waiting=False)
+    back = replace(state, seats=new_seats,
+                   vacated=tuple(s for s in state.vacated if s not in new_seats))
+    return layout.with_table(back)
+
+
+@dataclass(frozen=True, slots=True)
+class Elimination:
+    """A finished player: places ``first``..``last`` (``last == first`` unless
+    shared) and ``hand``, the order of the busts (players eliminated in the
+    same hand share it; a later hand has a bigger number)."""
+
+    player_id: int
+    first: int
+    last: int
+    hand: int
+
+
+def places_after_reinstatement(eliminations: Iterable[Elimination],
+                               reinstated: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """The places that change when the bust of ``reinstated`` players is undone.
+
+    A place counts the players still in when a player went out (the busts of
+    one hand take places ``left - busts + 1`` .. ``left``, :func:`place_busts`).
+    A reinstated player never went out, so he was still in at every later bust:
+
+    * a player who went out *after* him (a later hand, or the same hand
+      finishing higher) finishes one place lower (the number goes up by 1)
+      for each reinstated player;
+    * a player who *shared* his places (a hand-for-hand tie, [H4H-2]) keeps
+      the last place of the tie, and its first place goes up by 1 for each
+      reinstated player who leaves the tie;
+    * a player who went out *before* him keeps his place.
+
+    Returns ``{player_id: (first, last)}`` for the players whose places change.
+
+    10 players.  Ann busts (10th), then Bo at another table (9th), then Cy
+    and Di tie hand-for-hand for 7th-8th.  Undo Ann's bust: Bo was out with
+    10 players left, so he is 10th; Cy and Di share 8th-9th:
+
+    >>> out = [Elimination(1, 10, 10, hand=1), Elimination(2, 9, 9, hand=2),
+    ...        Elimination(3, 7, 8, hand=3), Elimination(4, 7, 8, hand=3)]
+    >>> places_after_reinstatement(out, [1])
+    {2: (10, 10), 3: (8, 9), 4: (8, 9)}
+
+    [H4H-2] X and Y share 50th-51st; undo Y's bust and X alone is 51st:
+
+    >>> places_after_reinstatement([Elimination(1, 50, 51, 1), Elimination(2, 50, 51, 1)], [2])
+    {1: (51, 51)}
+    """
+    out = list(eliminations)
+    ids = set(reinstated)
+    back = [e for e in out if e.player_id in ids]
+    changed: dict[int, tuple[int, int]] = {}
+    for e in out:
+        if e.player_id in ids:
+            continue
+        later = sum(1 for r in back if r.hand < e.hand or (r.hand == e.hand and r.first > e.last))
+        shared = sum(1 for r in back if r.hand == e.hand and (r.first, r.last) == (e.first, e.last))
+        if later or shared:
+            changed[e.player_id] = (e.first + later + shared, e.last + later)
+    return changed

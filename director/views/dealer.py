@@ -17,7 +17,8 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from director import security
-from director.services import Invalid, NotFound
+from director.schemas import form_body
+from director.services import Invalid, NotFound, dealer_bodies
 from director.services import dealer as dealer_service
 from director.services import dealer_pairing as pairing_service
 from director.services.clock import get_tournament
@@ -42,9 +43,9 @@ def pair_page() -> str:
 @bp.post("/dealer/pair")
 @security.public_write("a tablet types the pairing code the director gave the table")
 def pair_form() -> Any:
-    try:
+    try:  # loaded inside the attempt: a malformed form counts as a wrong guess
         table_id, token = security.guarded_attempt(
-            "pairing", lambda: pairing_service.pair(request.form.get("code")))
+            "pairing", lambda: pairing_service.pair(form_body(dealer_bodies.PAIR)["code"]))
     except Invalid as exc:
         return render_template("dealer/pair.html", code=request.form.get("code", ""),
                                errors=exc.errors), 400
@@ -122,18 +123,16 @@ def hands_page(tournament_id: int, table_id: int) -> tuple[str, int]:
 @director_required
 def correct_hand(tournament_id: int, table_id: int, hand_id: int) -> Any:
     """The director corrects a finished hand: its events, edited as JSON; the stacks follow."""
-    text = request.form.get("events", "")
     try:
-        events = json.loads(text)
-        if not isinstance(events, list):
-            raise ValueError
-    except ValueError:
-        return _hands_page(tournament_id, table_id, {hand_id: _("The events must be a JSON list")},
-                           {hand_id: text}, 400)
+        events = form_body(dealer_bodies.CORRECT_FORM)["events"]
+    except Invalid as exc:
+        return _hands_page(tournament_id, table_id, {hand_id: exc.errors["events"]},
+                           {hand_id: request.form.get("events", "")}, 400)
     try:
         dealer_service.correct_hand(hand_id, events)
     except Illegal as exc:
-        return _hands_page(tournament_id, table_id, {hand_id: exc.message}, {hand_id: text}, 422)
+        return _hands_page(tournament_id, table_id, {hand_id: exc.message},
+                           {hand_id: request.form.get("events", "")}, 422)
     flash(_("Hand corrected: the chip counts follow it"))
     return redirect(url_for("dealer.hands_page", tournament_id=tournament_id, table_id=table_id))
 

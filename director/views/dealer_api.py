@@ -16,13 +16,14 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, jsonify, request, session
-from flask_babel import gettext as _
+from flask import Blueprint, Response, jsonify, session
 
 from director import security
 from director.db import utcnow
+from director.i18n import gettext as _
 from director.poker.events import ActionKind
 from director.poker.rulings import DEFAULT_RULING_POLICY, clock_time
+from director.schemas import json_body
 from director.services import dealer as dealer_service
 from director.services import dealer_bodies as body
 from director.services import dealer_pairing as pairing_service
@@ -112,14 +113,6 @@ def unauthorized(exc: Unauthorized) -> tuple[Response, int]:
                                "director's page), or send the director's token")}), 401
 
 
-def _raw() -> Any:
-    return request.get_json(force=True, silent=True)
-
-
-def _json() -> dict[str, Any]:
-    return dict(body.body_dict(_raw()))
-
-
 def _answer(answer: Answer) -> tuple[Response, int]:
     if answer.text is not None:
         response = Response(answer.text, mimetype="application/json")
@@ -134,7 +127,7 @@ def _answer(answer: Answer) -> tuple[Response, int]:
 @bp.post("/tables/<int:table_id>/hands")
 @table_writer
 def start_hand(table_id: int, who: str) -> tuple[Response, int]:
-    data = body.START.load(_raw())
+    data = json_body(body.START)
     return _answer(dealer_service.start_hand(table_id, data["absent_seats"], who))
 
 
@@ -151,7 +144,7 @@ def next_hand(table_id: int) -> Response:
 @bp.post("/tables/<int:table_id>/hand/actions")
 @table_writer
 def action(table_id: int, who: str) -> tuple[Response, int]:
-    data = body.ACTION.load(_raw())
+    data = json_body(body.ACTION)
     return _answer(dealer_service.act(table_id, data["seat"], ActionKind(data["action"]), data["amount"],
                                       version=data["version"], key=data["idempotency_key"], who=who))
 
@@ -159,35 +152,31 @@ def action(table_id: int, who: str) -> tuple[Response, int]:
 @bp.post("/tables/<int:table_id>/hand/board")
 @table_writer
 def board(table_id: int, who: str) -> tuple[Response, int]:
-    data = _json()
-    cards = body.cards(data, "cards", required=False)
-    return _answer(dealer_service.deal_board(table_id, cards, version=body.version(data),
-                                             key=body.idempotency_key(data), who=who))
+    data = json_body(body.BOARD)
+    return _answer(dealer_service.deal_board(table_id, data["cards"], version=data["version"],
+                                             key=data["idempotency_key"], who=who))
 
 
 @bp.post("/tables/<int:table_id>/hand/deal")
 @table_writer
 def deal(table_id: int, who: str) -> tuple[Response, int]:
-    data = _json()
-    cards = body.seat_cards(data) if data.get("cards") is not None else None
-    return _answer(dealer_service.deal_cards(table_id, cards, version=body.version(data),
-                                             key=body.idempotency_key(data), who=who))
+    data = json_body(body.DEAL)
+    return _answer(dealer_service.deal_cards(table_id, data["cards"], version=data["version"],
+                                             key=data["idempotency_key"], who=who))
 
 
 @bp.post("/tables/<int:table_id>/hand/show")
 @table_writer
 def show(table_id: int, who: str) -> tuple[Response, int]:
-    data = _json()
-    cards = body.cards(data, "cards")
-    assert cards is not None
-    return _answer(dealer_service.show(table_id, body.seat(data), cards, version=body.version(data),
-                                       key=body.idempotency_key(data), who=who))
+    data = json_body(body.SHOW)
+    return _answer(dealer_service.show(table_id, data["seat"], data["cards"], version=data["version"],
+                                       key=data["idempotency_key"], who=who))
 
 
 @bp.post("/tables/<int:table_id>/hand/muck")
 @table_writer
 def muck(table_id: int, who: str) -> tuple[Response, int]:
-    data = body.SEAT_WRITE.load(_raw())
+    data = json_body(body.SEAT_WRITE)
     return _answer(dealer_service.muck(table_id, data["seat"], version=data["version"],
                                        key=data["idempotency_key"], who=who))
 
@@ -195,16 +184,15 @@ def muck(table_id: int, who: str) -> tuple[Response, int]:
 @bp.post("/tables/<int:table_id>/hand/award")
 @table_writer
 def award(table_id: int, who: str) -> tuple[Response, int]:
-    data = _json()
-    return _answer(dealer_service.award(table_id, body.seat_groups(data, "high"),
-                                        body.seat_groups(data, "low"), version=body.version(data),
-                                        key=body.idempotency_key(data), who=who))
+    data = json_body(body.AWARD)
+    return _answer(dealer_service.award(table_id, data["high"], data["low"], version=data["version"],
+                                        key=data["idempotency_key"], who=who))
 
 
 @bp.post("/tables/<int:table_id>/hand/undo")
 @table_writer
 def undo(table_id: int, who: str) -> tuple[Response, int]:
-    data = body.WRITE.load(_raw())
+    data = json_body(body.WRITE)
     return _answer(dealer_service.undo(table_id, version=data["version"],
                                        key=data["idempotency_key"], who=who))
 
@@ -212,13 +200,15 @@ def undo(table_id: int, who: str) -> tuple[Response, int]:
 @bp.post("/tables/<int:table_id>/hand/rulings")
 @table_writer
 def ruling(table_id: int, who: str) -> tuple[Response, int]:
-    return _answer(rulings_service.rule(table_id, _json(), who=who, now=utcnow()))
+    """The body is loaded by the service (``dealer_bodies.ruling_body``: the common part
+    and the ruling kind's own fields)."""
+    return _answer(rulings_service.rule(table_id, json_body(), who=who, now=utcnow()))
 
 
 @bp.post("/tables/<int:table_id>/hand/clock")
 @table_writer
 def call_clock(table_id: int, who: str) -> tuple[Response, int]:
-    data = body.CLOCK.load(_raw())
+    data = json_body(body.CLOCK)
     return _answer(dealer_service.set_clock_call(
         table_id, data["seat"], version=data["version"], key=data["idempotency_key"], who=who,
         now=utcnow(), seconds=clock_time(DEFAULT_RULING_POLICY).total))
@@ -260,13 +250,8 @@ def hand_phh(hand_id: int) -> Response:
 @bp.post("/hands/<int:hand_id>/correct")
 @director_only
 def correct(hand_id: int) -> tuple[Response, int]:
-    data = _json()
-    events = data.get("events")
-    if not isinstance(events, list):
-        from director.services import Invalid  # noqa: PLC0415
-
-        raise Invalid({"events": _("events must be the hand's list of events")})
-    return _answer(dealer_service.correct_hand(hand_id, events))
+    data = json_body(body.CORRECT)
+    return _answer(dealer_service.correct_hand(hand_id, data["events"]))
 
 
 # ---------------------------------------------------------------- pairing
@@ -274,9 +259,9 @@ def correct(hand_id: int) -> tuple[Response, int]:
 @bp.post("/dealer/pair")
 @security.public_write("a tablet sends the pairing code the director gave the table")
 def pair() -> tuple[Response, int]:
-    data = _json()
+    # Loaded inside the attempt: a malformed body counts as a wrong guess.
     table_id, token = security.guarded_attempt(
-        "pairing", lambda: pairing_service.pair(data.get("code")))
+        "pairing", lambda: pairing_service.pair(json_body(body.PAIR)["code"]))
     remember_pairing(table_id, token)
     return jsonify({"table_id": table_id, "token": token,
                     "url": f"/dealer/table/{table_id}"}), 201

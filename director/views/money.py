@@ -22,7 +22,7 @@ from flask import Blueprint, Response, flash, jsonify, redirect, render_template
 from flask_babel import gettext as _
 
 from director.i18n import N_, number_filter
-from director.schemas import form_body, json_body
+from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body
 from director.services import Invalid
 from director.services import money as money_service
 from director.tournament.payouts import TEMPLATES
@@ -57,10 +57,6 @@ KIND_LABELS = {"buy-in": N_("Buy-in"), "re-entry": N_("Re-entry"), "rebuy": N_("
 def kind_labels() -> dict[str, str]:
     """The payment kinds in the user's language."""
     return {kind: _(label) for kind, label in KIND_LABELS.items()}
-
-
-def _form_dict() -> dict[str, Any]:
-    return request.form.to_dict()
 
 
 # ---------------------------------------------------------------- settings
@@ -103,11 +99,10 @@ def _settings_page(tournament_id: int, errors: dict[str, str] | None = None,
 def settings(tournament_id: int) -> Any:
     if request.method == "GET":
         return _settings_page(tournament_id)
-    form = _form_dict()
     try:
-        money_service.save_settings(tournament_id, form)
-    except Invalid as exc:
-        return _settings_page(tournament_id, exc.errors, form, 400)
+        money_service.save_settings(tournament_id, form_body(MONEY_SETTINGS))
+    except Invalid as exc:   # the form again, as typed, with each error beside its field
+        return _settings_page(tournament_id, exc.errors, request.form.to_dict(), 400)
     flash(_("Money settings saved."))
     return redirect(url_for("money.settings", tournament_id=tournament_id))
 
@@ -136,7 +131,7 @@ def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> An
     try:
         message, ticket = action()
     except Invalid as exc:
-        return _desk_page(tournament_id, exc.errors, 400, _form_dict())
+        return _desk_page(tournament_id, exc.errors, 400, request.form.to_dict())
     flash(message)
     args: dict[str, Any] = {"tournament_id": tournament_id}
     if ticket:
@@ -181,27 +176,48 @@ def undo(tournament_id: int, payment_id: int) -> Any:
 @bp.route("/director/<int:tournament_id>/deal", methods=["GET", "POST"])
 @director_required
 def deal(tournament_id: int) -> Any:
-    data = request.args.to_dict() if request.method == "GET" else _form_dict()
+    """The calculator (GET: method and stacks in the query) and the agreed amounts (POST)."""
+    data = (request.args if request.method == "GET" else request.form).to_dict()
+    schema = money_service.deal_body(tournament_id)
     errors: dict[str, str] = {}
-    quote = None
-    if request.method == "POST":
+    body: dict[str, Any] | None
+    try:
+        body = schema.load(data, form=True)
+    except Invalid as exc:
+        errors = exc.errors
+        # Show the calculation again with what was right (the amounts are typed again).
+        body = _first_loadable(schema, data)
+    if request.method == "POST" and body is not None and not errors:
         try:
-            money_service.save_deal(tournament_id, data)
+            money_service.save_deal(tournament_id, body)
         except Invalid as exc:
             errors = exc.errors
         else:
             flash(_("The deal is saved and paid: see the results."))
             return redirect(url_for("money.results", tournament_id=tournament_id))
     view = money_service.money(tournament_id)
-    try:
-        view, quote = money_service.deal_quote(tournament_id, data)
-    except Invalid as exc:
-        errors = {**exc.errors, **errors}
+    quote = None
+    if body is not None:
+        try:
+            view, quote = money_service.deal_quote(tournament_id, body)
+        except Invalid as exc:
+            errors = {**exc.errors, **errors}
     return render_template("money/deal.html", view=view, quote=quote, errors=errors,
                            methods={key: _(label) for key, label in
                                     money_service.DEAL_METHODS.items()},
                            method=data.get("method") or "icm"), 400 if errors and \
         request.method == "POST" else 200
+
+
+def _first_loadable(schema: Schema, data: dict[str, Any]) -> dict[str, Any] | None:
+    """The body without the agreed amounts, or with only the method, or with nothing."""
+    for keep in (lambda key: not key.startswith("amount_"), lambda key: key == "method",
+                 lambda key: False):
+        try:
+            return schema.load({k: v for k, v in data.items() if keep(k)}, form=True)
+        except Invalid:
+            continue
+    return None
 
 
 # ---------------------------------------------------------------- results and summary
@@ -283,7 +299,7 @@ def api_money(tournament_id: int) -> Response:
 @bp.route("/api/tournaments/<int:tournament_id>/money/settings", methods=["PUT", "POST"])
 @director_required
 def api_settings(tournament_id: int) -> Response:
-    money_service.save_settings(tournament_id, json_body())
+    money_service.save_settings(tournament_id, json_body(MONEY_SETTINGS))
     return jsonify(money_json(tournament_id))
 
 
@@ -313,7 +329,8 @@ def api_undo(tournament_id: int, payment_id: int) -> Response:
 @bp.post("/api/tournaments/<int:tournament_id>/money/deal/quote")
 @director_required
 def api_deal_quote(tournament_id: int) -> Response:
-    view, quote = money_service.deal_quote(tournament_id, json_body())
+    body = json_body(money_service.deal_body(tournament_id))
+    view, quote = money_service.deal_quote(tournament_id, body)
     return jsonify({"method": quote.method, "money_left": quote.money_left,
                     "players": [{"player_id": p.id, "name": p.name, "stack": s, "amount": a}
                                 for p, s, a in zip(quote.players, quote.stacks, quote.amounts,
@@ -323,7 +340,7 @@ def api_deal_quote(tournament_id: int) -> Response:
 @bp.post("/api/tournaments/<int:tournament_id>/money/deal")
 @director_required
 def api_deal(tournament_id: int) -> Any:
-    deal = money_service.save_deal(tournament_id, json_body())
+    deal = money_service.save_deal(tournament_id, json_body(money_service.deal_body(tournament_id)))
     return jsonify({"deal": deal}), 201
 
 

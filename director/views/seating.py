@@ -36,7 +36,7 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
-from director.schemas import form_body, json_body
+from director.schemas import SEATING_SETTINGS, form_body, json_body
 from director.services import Invalid
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -130,7 +130,7 @@ def page(tournament_id: int) -> Any:
 @director_required
 def settings(tournament_id: int) -> Any:
     def do() -> str:
-        policy = seating_service.configure(tournament_id, request.form.to_dict())
+        policy = seating_service.configure(tournament_id, form_body(SEATING_SETTINGS))
         return _("Seating settings saved (%(size)s-handed tables).", size=policy.table_size)
     return _act(tournament_id, do)
 
@@ -360,7 +360,7 @@ def _answer(tournament_id: int, status: int = 200, **extra: Any) -> tuple[Respon
 @bp.post("/api/tournaments/<int:tournament_id>/seating/settings")
 @api_director
 def api_settings(tournament_id: int) -> Any:
-    policy = seating_service.configure(tournament_id, json_body())
+    policy = seating_service.configure(tournament_id, json_body(SEATING_SETTINGS))
     return _answer(tournament_id, policy=policy.to_json())
 
 

@@ -200,11 +200,31 @@ def test_a_player_with_no_chips_left_is_eliminated(
     assert cy["status"] == "eliminated" and cy["place"] == 3 and cy["chips"] == 0
     assert sum(p["chips"] for p in seating["players"]) == 20_300
     assert short not in [s["seat"] for s in seating["tables"][0]["seats"]]
-    # the eliminated player's hand cannot be reopened by the tablet
-    undo = client.post(f"{url}/hand/undo", json={}, headers=auth)
-    assert undo.status_code == 422 and "Cy was eliminated" in undo.get_json()["error"]
     nxt = client.post(f"{url}/hands", json={}, headers=auth).get_json()
     assert len(nxt["seats"]) == 2
+
+
+def test_undo_is_refused_for_a_player_the_director_put_out_since_the_hand(
+        client: FlaskClient, auth: dict[str, str], make_tournament: Callable[..., int]) -> None:
+    """The undo brings back only players the hand itself busted; a player the
+    director eliminated afterwards (with chips) makes the tablet's undo refused."""
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    hand = drive(client, url, auth, hand, passive)
+    winner = hand["showdown_order"][0]
+    r = client.post(f"{url}/hand/award", json={"high": [[winner]], "version": hand["version"]}, headers=auth)
+    assert r.status_code == 200 and r.get_json()["finished"]
+    name = next(s["name"] for s in r.get_json()["seats"] if s["seat"] == winner)
+    seating = client.get(f"/api/tournaments/{t['tournament_id']}/seating").get_json()
+    player_id = next(p["id"] for p in seating["players"] if p["name"] == name)
+    out = client.post(f"/api/tournaments/{t['tournament_id']}/seating/eliminate",
+                      json={"player_ids": [player_id]}, headers=auth)
+    assert out.status_code == 200, out.get_json()
+    undo = client.post(f"{url}/hand/undo", json={}, headers=auth)
+    assert undo.status_code == 422
+    assert undo.get_json()["error"].startswith(f"{name} is out of the tournament, and not because this hand")
+    assert client.get(f"{url}/hand").get_json()["finished"] is True
 
 
 def test_the_hand_survives_a_restart(make_app: Callable[..., Flask], client: FlaskClient,
