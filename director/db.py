@@ -78,26 +78,28 @@ class DriverInsert:
     on PostgreSQL.  ``params(row)`` turns a dict into the driver's tuple."""
 
     def __init__(self, table: Any, dialect: Any, columns: list[str]) -> None:
-        mark = "?" if dialect.paramstyle == "qmark" else "%s"
-        sqlite = dialect.name == "sqlite"
         self.columns = columns
         self.processors: list[Any] = []
         marks = []
         for name in columns:
-            column_type = table.c[name].type
-            if isinstance(column_type, JSON) and not sqlite:
-                # psycopg adapts no dict: the JSON goes as text and is cast there
-                self.processors.append(json.dumps)
-                marks.append(f"CAST({mark} AS JSON)")
-            else:
-                self.processors.append(column_type.bind_processor(dialect))
-                marks.append(mark)
+            placeholder, process = self.value(table, dialect, name)
+            marks.append(placeholder)
+            self.processors.append(process)
         self.sql = (f"INSERT INTO {table.name} ({', '.join(columns)}) "
                     f"VALUES ({', '.join(marks)})")
 
+    @staticmethod
+    def value(table: Any, dialect: Any, name: str) -> tuple[str, Any]:
+        """The placeholder and the bind processor (identity if none) of one column."""
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        column_type = table.c[name].type
+        if isinstance(column_type, JSON) and dialect.name != "sqlite":
+            return f"CAST({mark} AS JSON)", json.dumps     # psycopg adapts no dict
+        return mark, column_type.bind_processor(dialect) or (lambda value: value)
+
     def params(self, row: dict[str, Any]) -> tuple[Any, ...]:
         values = (row[name] for name in self.columns)
-        return tuple(value if process is None or value is None else process(value)
+        return tuple(value if value is None else process(value)
                      for value, process in zip(values, self.processors, strict=True))
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, union_all, update
+from sqlalchemy import select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -795,18 +795,35 @@ class _FastSQL:
             "idempotency_key", "hand_id", "response", "created_at"])
         self.log = DriverInsert(HandLogEntry.__table__, dialect, ["hand_id", "at", "who", "text"])
         self.integrity_error = dialect.loaded_dbapi.IntegrityError
+        hands = DealerHand.__table__
+        applied, self.applied = DriverInsert.value(hands, dialect, "chips_applied")
+        self.finished_at = DriverInsert.value(hands, dialect, "finished_at")[1]
+        self.bump_finish = ("UPDATE dealer_hand SET version = ?, last_seq = last_seq + ?, status = ?, "
+                            f"finished_at = ?, clock_call = NULL, chips_applied = {applied} "
+                            "WHERE id = ? AND version = ? RETURNING last_seq").replace("?", mark)
+        self.chips = ("UPDATE player SET chips = CASE WHEN chips + ? < 0 THEN 0 ELSE chips + ? END "
+                      "WHERE id = ?").replace("?", mark)
+        self.mark = mark
+
+    def busted(self, count: int) -> str:
+        """The players of the hand left with no chips who are still in."""
+        return (f"SELECT id FROM player WHERE chips = 0 AND status = 'active' "
+                f"AND id IN ({', '.join([self.mark] * count)})")
 
 
 _fast_sql: dict[str, _FastSQL] = {}
 
 
 def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
-                 entries: list[tuple[str, str]], now: datetime) -> HandRow | None:
-    """Write one accepted change of a hand this process knows at ``row.version``,
-    straight through the driver: the conditional version bump, the events (the last
-    one carrying the idempotency key and the answer), the log lines, one commit.
-    Returns the row as committed, or None when another writer moved the hand first
-    (or the key was used already): nothing is written then."""
+                 entries: list[tuple[str, str]], now: datetime,
+                 finish: Finish | None = None) -> tuple[HandRow, list[int]] | None:
+    """Write one accepted change of the hand ``row`` (as read or last written at
+    ``row.version``) straight through the driver: the conditional version bump
+    (with the status and the chips applied when the hand finishes), the events
+    (the last one carrying the idempotency key and the answer), the log lines,
+    the players' chips, one commit.  Returns the row as committed and the ids of
+    the players left with no chips, or None when another writer moved the hand
+    first (or the key was used already): nothing is written then."""
     engine = db.engine
     sql = _fast_sql.get(engine.dialect.name)
     if sql is None:
@@ -824,7 +841,12 @@ def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
         with write_lock:
             cursor = raw.cursor()
             try:
-                cursor.execute(sql.bump, (row.version + 1, len(events), row.id, row.version))
+                if finish is None:
+                    cursor.execute(sql.bump, (row.version + 1, len(events), row.id, row.version))
+                else:
+                    cursor.execute(sql.bump_finish, (
+                        row.version + 1, len(events), finish.status, sql.finished_at(now),
+                        sql.applied(finish.applied()), row.id, row.version))
                 found = cursor.fetchone()
                 if found is None:
                     raw.rollback()
@@ -838,6 +860,12 @@ def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
                     cursor.execute(sql.request.sql, request)
                 if logs:
                     cursor.executemany(sql.log.sql, logs)
+                busted: list[int] = []
+                if finish is not None:
+                    if finish.chips:
+                        cursor.executemany(sql.chips, [(delta, delta, pid) for pid, delta in finish.chips.items()])
+                    cursor.execute(sql.busted(len(finish.players)), finish.players)
+                    busted = sorted(int(found[0]) for found in cursor.fetchall())
                 raw.commit()
             except sql.integrity_error:
                 raw.rollback()
@@ -845,8 +873,10 @@ def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
             finally:
                 cursor.close()
             committed = replace(row, version=row.version + 1, last_seq=first + len(events) - 1)
+            if finish is not None:
+                committed = replace(committed, status=finish.status, clock_call=None)
             _keep(committed)
-            return committed
+            return committed, busted
     finally:
         raw.close()
 
@@ -859,19 +889,20 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     stored with them for a retry of the same ``key``.  Raises ``Illegal`` with
     the engine's sentence, ``Conflict`` for a stale ``version``.
 
-    The fast path: this process knows the table's hand at ``version`` (it wrote or
-    read it last), so nothing is read; the write is one conditional UPDATE and two
-    INSERTs.  A hand that finishes takes the ORM path, since the players' chips move.
+    When this process knows the table's hand at ``version`` (it wrote it last)
+    nothing is read; otherwise the hand's row is read once.  The write goes
+    straight through the driver (``_write_known``).
     """
-    row: AnyRow | None = _known_hand(table_id, version)
+    row = _known_hand(table_id, version)
     if row is None:
-        row = latest_hand(table_id)
-        if version is None or row is None or row.version != version:
+        loaded = latest_hand(table_id)
+        if version is None or loaded is None or loaded.version != version:
             # A retry of a write that was applied has a stale version: answer it as before.
             stored = _stored_answer(key, table_id)
             if stored is not None:
                 return stored
-            row = _open_hand(table_id, version)
+            loaded = _open_hand(table_id, version)
+        row = HandRow.of(loaded)
     hand = _cached(row)
     seating = Seating(row.players)
     new_events: list[Event] = list(make(hand, seating))
@@ -882,62 +913,28 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     except RuleViolation as exc:
         db.session.rollback()
         raise Illegal(seating.words(translate_violation(exc))) from None
-    finishing = new.finished and row.status == "playing"
-    if finishing and isinstance(row, HandRow):
-        known = row
-        row = db.session.get(DealerHand, known.id)
-        if row is None or row.version != known.version:
-            return _lost_race(key, table_id, known)
+    finish: Finish | None = None
+    if new.finished and row.status == "playing":
+        finish = Finish("misdeal" if new.misdealt else "finished", _chip_changes(row.players, new),
+                        [int(p["player_id"]) for p in row.players])
     log = recent_log(row.id, row.version)
     now = utcnow()
     texts = [describe_event(event, seating) for event in new_events] + ([note] if note else [])
-    busted: list[int] = []
-    if finishing:
-        busted, sentences = _finish(row, new)
-        texts += sentences
+    if finish is not None and not new.misdealt:
+        texts += _awards(new, seating)[1]
     entries = [(who if i < len(new_events) + bool(note) else "engine", t) for i, t in enumerate(texts)]
     log = (_log_json(HandLogEntry(at=now, who=w, text=t) for w, t in reversed(entries)) + log)[:LOG_SHOWN]
-    body = hand_json(row, new, log, version=row.version + 1)
+    after = row if finish is None else replace(row, status=finish.status, clock_call=None)
+    body = hand_json(after, new, log, version=row.version + 1)
     text = _encode(body)
-    if isinstance(row, HandRow):
-        written = _write_known(row, new_events, key, text, entries, now)
-        if written is None:
-            return _lost_race(key, table_id, row)
-        committed = written
-        _remember(committed.id, committed.version, new, log)
-    else:
-        # A connection first (never wait for the pool while holding the lock), then
-        # everything is known: take the lock, write and commit, quickly.
-        connection = db.session.connection()
-        with write_lock:
-            try:
-                seq = _bump(row, len(new_events))
-                committed = HandRow.of(row)       # as this transaction leaves it
-            except _Lost:
-                return _lost_race(key, table_id, row)
-            event_rows = [{"hand_id": row.id, "seq": seq + i, "event": event_to_json(event),
-                           "idempotency_key": None, "response": None, "undone": False,
-                           "created_at": now} for i, event in enumerate(new_events)]
-            if key is not None and event_rows:
-                event_rows[-1].update(idempotency_key=key, response=text)
-            elif key is not None:
-                connection.execute(insert(HandRequest.__table__), [
-                    {"idempotency_key": key, "hand_id": row.id, "response": text, "created_at": now}])
-            if event_rows:
-                connection.execute(insert(HandEvent.__table__), event_rows)
-            if entries:
-                connection.execute(insert(HandLogEntry.__table__), [
-                    {"hand_id": row.id, "at": now, "who": w, "text": t} for w, t in entries])
-            try:
-                db.session.commit()
-            except IntegrityError:
-                db.session.rollback()
-                return _lost_race(key, table_id, committed)
-            _remember(committed.id, committed.version, new, log)
-            _keep(committed)
+    written = _write_known(row, new_events, key, text, entries, now, finish)
+    if written is None:
+        return _lost_race(key, table_id, row)
+    committed, busted = written
+    _remember(committed.id, committed.version, new, log)
     if busted:
-        _after_finish(row, busted)          # eliminations publish the seating and the clock
-    elif finishing:
+        _after_finish(committed, busted)    # eliminations publish the seating and the clock
+    elif finish is not None:
         _publish_chips(committed.tournament_id)
     broker().publish(committed.tournament_id, "dealer",
                      {"table_id": table_id, "hand_id": committed.id, "version": committed.version})
@@ -951,32 +948,45 @@ def _finish(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]]:
         return _finish_unflushed(row, hand)
 
 
+def _chip_changes(players: Sequence[dict[str, Any]], hand: Hand) -> dict[int, int]:
+    """Player id -> the chips the finished hand moved (won: positive), non-zero only."""
+    start, final = hand.config.starting_stacks, hand.stacks
+    return {int(p["player_id"]): final[i] - start[i] for i, p in enumerate(players) if final[i] != start[i]}
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What a hand that finishes writes besides its events: its status, the chips
+    it moved (a stack never goes below 0), and who played it (the ones left with
+    no chips are eliminated after the commit)."""
+
+    status: str
+    chips: dict[int, int]
+    players: list[int]
+
+    def applied(self) -> dict[str, int]:
+        """``DealerHand.chips_applied``: what an undo takes back."""
+        return {str(pid): delta for pid, delta in self.chips.items()}
+
+
 def _finish_unflushed(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]]:
     row.status = "misdeal" if hand.misdealt else "finished"
     row.finished_at = utcnow()
     row.clock_call = None
-    start = hand.config.starting_stacks
-    final = hand.stacks
-    deltas: dict[str, int] = {}
+    changes = _chip_changes(row.players, hand)
     busted = []
-    players = {p.id: p for p in db.session.scalars(select(Player).where(
-        Player.id.in_([p["player_id"] for p in row.players])))}
-    for i, p in enumerate(row.players):
-        delta = final[i] - start[i]
-        player = players.get(p["player_id"])
-        if player is None:
-            continue
-        if delta:
-            player.chips = max(0, player.chips + delta)
-            deltas[str(player.id)] = delta
+    for player in db.session.scalars(select(Player).where(
+            Player.id.in_([p["player_id"] for p in row.players]))):
+        if player.id in changes:
+            player.chips = max(0, player.chips + changes[player.id])
         if player.chips == 0 and player.status == "active":
             busted.append(player.id)
-    row.chips_applied = deltas
+    row.chips_applied = {str(pid): delta for pid, delta in changes.items()}
     sentences = [] if hand.misdealt else _awards(hand, Seating(row.players))[1]
     return busted, sentences
 
 
-def _after_finish(row: DealerHand, busted: list[int]) -> None:
+def _after_finish(row: AnyRow, busted: list[int]) -> None:
     """After the commit: busted players are eliminated (finishing places, balancing)."""
     if not busted:
         return

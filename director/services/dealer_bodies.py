@@ -81,7 +81,8 @@ AWARD = Schema({"high": SeatGroups(name="high", required=False, default=[]),
                 "low": SeatGroups(name="low", required=False, default=[]),
                 "version": VERSION, "idempotency_key": KEY})
 """The winners named by the dealer, best first, ties grouped: ``{"high": [[3], [1, 5]]}``."""
-PAIR = Schema({"code": Code(missing_message=N_("Enter the pairing code shown on the director's page"))})
+PAIR = Schema({"code": Code(min_len=1,
+                            missing_message=N_("Enter the pairing code shown on the director's page"))})
 CORRECT = Schema({"events": JsonText(kind=list, message=N_("events must be the hand's list of events"),
                                      missing_message=N_("events must be the hand's list of events"))})
 """The director's correction of a finished hand (JSON API): its new list of events."""

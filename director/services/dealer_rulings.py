@@ -144,9 +144,9 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
         bet_when = data.get("bet_when_acted")
         if bet_when is None:
             bet_when = hand.current_bet
-        legal = hand.legal() if hand.to_act == p else None
+        min_to = hand.legal().min_to if hand.to_act == p else None
         return R.action_out_of_turn(p, what, amount, bet_when_acted=bet_when, bet_now=hand.current_bet,
-                                    min_raise_to=legal.min_to if legal else None, seats=seats)
+                                    min_raise_to=min_to, seats=seats)
     p = _seat_index(data, seating)
     s = _chip_situation(hand, p)
     if kind == "undercall":
