@@ -24,7 +24,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -548,7 +548,7 @@ def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions:
         dead_players=dead, seats=seat_numbers)
 
 
-def _table_state(table: SeatingTable, seated: dict[int, tuple[Player, bool]]) -> Any:
+def _table_state(table: SeatingTable, seated: dict[int, tuple[Any, bool]]) -> Any:
     """The pure ``TableState`` of this one table (as ``seating.load_layout`` builds it)."""
     from director.tournament.seating import SeatedPlayer, TableState  # noqa: PLC0415
 
@@ -559,14 +559,17 @@ def _table_state(table: SeatingTable, seated: dict[int, tuple[Player, bool]]) ->
                       vacated=tuple(int(v) for v in (table.vacated or ())))
 
 
-def _seat_rows(table: SeatingTable) -> list[tuple[Seat, Player]]:
-    return [(seat, player) for seat, player in db.session.execute(
-        select(Seat, Player).join(Player, Player.id == Seat.player_id).where(Seat.table_id == table.id))]
+def _seat_rows(table: SeatingTable) -> list[Any]:
+    """The table's seats, each with its player's ``id``, ``name``, ``chips`` and
+    ``status`` (plain rows: a hand needs no more of the player)."""
+    return list(db.session.execute(
+        select(Seat.seat, Seat.waiting, Player.id, Player.name, Player.chips, Player.status)
+        .join(Player, Player.id == Seat.player_id).where(Seat.table_id == table.id)))
 
 
-def _seated(table: SeatingTable, rows: list[tuple[Seat, Player]] | None = None) -> dict[int, tuple[Player, bool]]:
+def _seated(table: SeatingTable, rows: list[Any] | None = None) -> dict[int, tuple[Any, bool]]:
     """Seat number -> (player, waiting for the button) at ``table``."""
-    return {seat.seat: (player, bool(seat.waiting)) for seat, player in rows or _seat_rows(table)}
+    return {row.seat: (row, bool(row.waiting)) for row in rows or _seat_rows(table)}
 
 
 def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
@@ -577,10 +580,14 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
 
     table = get_table(table_id)
     tournament_id = table.tournament_id
-    last = latest_hand(table_id)
+    last = db.session.execute(select(DealerHand.number, DealerHand.status, DealerHand.positions)
+                              .where(DealerHand.table_id == table_id)
+                              .order_by(DealerHand.number.desc()).limit(1)).first()
     if last is not None and last.status == "playing":
-        raise Conflict(hand_json(last), _("Hand %(n)s is still being played: finish it, undo, "
-                                          "or call a misdeal first", n=last.number))
+        playing_row = latest_hand(table_id)
+        raise Conflict(hand_json(playing_row) if playing_row is not None else None,
+                       _("Hand %(n)s is still being played: finish it, undo, "
+                         "or call a misdeal first", n=last.number))
     tournament = get_tournament(tournament_id)
     now = utcnow()
     level = current_level(tournament, now) or {}
@@ -624,39 +631,34 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
         started = Hand.start(config)
     except RuleViolation as exc:
         raise Invalid({"level": translate_violation(exc)}) from None
-    with write_lock:
-        if not redeal and not game.is_stud:
-            # The button moves on (TDA 32), in this transaction: the table's row only, so
-            # that hands starting at fifty tables at once do not queue on the tournament.
-            table.button_seat = positions["button"]
-            table.sb_seat = positions["small_blind"]
-            table.bb_seat = positions["big_blind"]
-            for seat_row, _player in seat_rows:
-                if seat_row.seat in waiting:
-                    seat_row.waiting = waiting[seat_row.seat]
-        number = (last.number + 1) if last is not None else 1
-        row = DealerHand(tournament_id=tournament_id, table_id=table_id, table_number=table.number,
-                         number=number, game=game.value, config=config.to_json(),
-                         players=[{k: p[k] for k in ("seat", "player_id", "name")} for p in order],
-                         level=level, positions=positions, status="playing", version=1,
-                         started_at=now)
-        db.session.add(row)
-        db.session.flush()
-        text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=number,
-                 game=game_name(game.value), level=level.get("level_number"), stakes=level.get("stakes_label"))
-        if positions.get("button"):
-            text += "; " + _("button seat %(seat)s", seat=positions["button"])
-        if redeal:
-            text += "; " + _("redeal after the misdeal, same button")
-        if absent_seats:
-            text += "; " + _("absent: seat %(seats)s", seats=", ".join(str(s) for s in absent_seats))
-        entry = HandLogEntry(hand_id=row.id, who=who, text=text, at=now)
-        db.session.add(entry)
-        committed = HandRow.of(row)
-        log = _log_json([entry])
-        db.session.commit()
-        _remember(committed.id, committed.version, started, log)
-        _keep(committed)
+    number = (last.number + 1) if last is not None else 1
+    text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=number,
+             game=game_name(game.value), level=level.get("level_number"), stakes=level.get("stakes_label"))
+    if positions.get("button"):
+        text += "; " + _("button seat %(seat)s", seat=positions["button"])
+    if redeal:
+        text += "; " + _("redeal after the misdeal, same button")
+    if absent_seats:
+        text += "; " + _("absent: seat %(seats)s", seats=", ".join(str(s) for s in absent_seats))
+    dealt_row = HandRow(id=0, tournament_id=tournament_id, table_id=table_id, table_number=table.number,
+                        number=number, game=game.value, config=config.to_json(),
+                        players=[{k: p[k] for k in ("seat", "player_id", "name")} for p in order],
+                        level=level, positions=positions, status="playing", version=1, last_seq=0,
+                        clock_call=None)
+    # The button moves on (TDA 32), in the same transaction: the table's row only, so
+    # that hands starting at fifty tables at once do not queue on the tournament.
+    moves = None
+    if not redeal and not game.is_stud:
+        moves = ((positions["button"], positions["small_blind"], positions["big_blind"]),
+                 [(waiting[seat.seat], seat.seat) for seat in seat_rows
+                  if seat.seat in waiting and bool(seat.waiting) != waiting[seat.seat]])
+    committed = _write_new_hand(dealt_row, moves, who, text, now)
+    if committed is None:
+        current_row = latest_hand(table_id)
+        raise Conflict(hand_json(current_row) if current_row is not None else None,
+                       _("The hand changed on another screen: here it is as it stands"))
+    log = [{"at": now.isoformat().replace("+00:00", "Z"), "who": who, "text": text}]
+    _remember(committed.id, committed.version, started, log)
     _publish(committed)
     return Answer(hand_json(committed, started, log), 201)
 
@@ -804,6 +806,14 @@ class _FastSQL:
         self.chips = ("UPDATE player SET chips = CASE WHEN chips + ? < 0 THEN 0 ELSE chips + ? END "
                       "WHERE id = ?").replace("?", mark)
         self.mark = mark
+        self.hand = DriverInsert(hands, dialect, [
+            "tournament_id", "table_id", "table_number", "number", "game", "config", "players", "level",
+            "positions", "status", "version", "last_seq", "chips_applied", "clock_call", "started_at",
+            "finished_at"])
+        self.positions = ("UPDATE seating_table SET button_seat = ?, sb_seat = ?, bb_seat = ? "
+                          "WHERE id = ?").replace("?", mark)
+        self.waiting = "UPDATE seat SET waiting = ? WHERE table_id = ? AND seat = ?".replace("?", mark)
+        self.boolean = DriverInsert.value(Seat.__table__, dialect, "waiting")[1]
 
     def busted(self, count: int) -> str:
         """The players of the hand left with no chips who are still in."""
@@ -877,6 +887,44 @@ def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
                 committed = replace(committed, status=finish.status, clock_call=None)
             _keep(committed)
             return committed, busted
+    finally:
+        raw.close()
+
+
+def _write_new_hand(row: HandRow, moves: tuple[tuple[int, int, int], list[tuple[bool, int]]] | None,
+                    who: str, text: str, now: datetime) -> HandRow | None:
+    """Write a hand just dealt (``row`` without its id) straight through the driver:
+    the table's button and blinds and the seats that stop or start waiting for the
+    button (``moves``), the hand, its first log line, one commit.  Returns the row
+    as committed, or None when another tablet dealt this hand number first."""
+    engine = db.engine
+    sql = _fast_sql.get(engine.dialect.name)
+    if sql is None:
+        sql = _fast_sql[engine.dialect.name] = _FastSQL(engine.dialect)
+    values = sql.hand.params({**asdict(row), "started_at": now, "finished_at": None, "chips_applied": None})
+    raw = engine.raw_connection()      # before the lock: never wait for the pool holding it
+    try:
+        with write_lock:
+            cursor = raw.cursor()
+            try:
+                if moves is not None:
+                    cursor.execute(sql.positions, (*moves[0], row.table_id))
+                    if moves[1]:
+                        cursor.executemany(sql.waiting, [(sql.boolean(w), row.table_id, seat)
+                                                         for w, seat in moves[1]])
+                cursor.execute(sql.hand.sql + " RETURNING id", values)
+                hand_id = int(cursor.fetchone()[0])
+                cursor.execute(sql.log.sql, sql.log.params({"hand_id": hand_id, "at": now, "who": who,
+                                                            "text": text}))
+                raw.commit()
+            except sql.integrity_error:
+                raw.rollback()
+                return None
+            finally:
+                cursor.close()
+            committed = replace(row, id=hand_id)
+            _keep(committed)
+            return committed
     finally:
         raw.close()
 
