@@ -32,7 +32,7 @@ from sqlalchemy import select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from director.db import DriverInsert, db, utcnow, write_lock
+from director.db import DriverInsert, db, group_commit, utcnow
 from director.i18n import (
     N_,
     award_sentences,
@@ -846,49 +846,43 @@ def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
     request = sql.request.params({"idempotency_key": key, "hand_id": row.id, "response": text,
                                   "created_at": now}) if key is not None and not rows else None
     logs = [sql.log.params({"hand_id": row.id, "at": now, "who": who, "text": line}) for who, line in entries]
-    raw = engine.raw_connection()      # before the lock: never wait for the pool holding it
-    try:
-        with write_lock:
-            cursor = raw.cursor()
-            try:
-                if finish is None:
-                    cursor.execute(sql.bump, (row.version + 1, len(events), row.id, row.version))
-                else:
-                    cursor.execute(sql.bump_finish, (
-                        row.version + 1, len(events), finish.status, sql.finished_at(now),
-                        sql.applied(finish.applied()), row.id, row.version))
-                found = cursor.fetchone()
-                if found is None:
-                    raw.rollback()
-                    return None
-                first = int(found[0]) - len(events) + 1
-                if rows:
-                    for i, values in enumerate(rows):
-                        values[1] = first + i            # the column "seq"
-                    cursor.executemany(sql.event.sql, rows)
-                if request is not None:
-                    cursor.execute(sql.request.sql, request)
-                if logs:
-                    cursor.executemany(sql.log.sql, logs)
-                busted: list[int] = []
-                if finish is not None:
-                    if finish.chips:
-                        cursor.executemany(sql.chips, [(delta, delta, pid) for pid, delta in finish.chips.items()])
-                    cursor.execute(sql.busted(len(finish.players)), finish.players)
-                    busted = sorted(int(found[0]) for found in cursor.fetchall())
-                raw.commit()
-            except sql.integrity_error:
-                raw.rollback()
-                return None
-            finally:
-                cursor.close()
-            committed = replace(row, version=row.version + 1, last_seq=first + len(events) - 1)
-            if finish is not None:
-                committed = replace(committed, status=finish.status, clock_call=None)
-            _keep(committed)
-            return committed, busted
-    finally:
-        raw.close()
+
+    def work(cursor: Any) -> tuple[int, list[int]] | None:
+        if finish is None:
+            cursor.execute(sql.bump, (row.version + 1, len(events), row.id, row.version))
+        else:
+            cursor.execute(sql.bump_finish, (
+                row.version + 1, len(events), finish.status, sql.finished_at(now),
+                sql.applied(finish.applied()), row.id, row.version))
+        found = cursor.fetchone()
+        if found is None:
+            return None
+        first = int(found[0]) - len(events) + 1
+        if rows:
+            for i, values in enumerate(rows):
+                values[1] = first + i            # the column "seq"
+            cursor.executemany(sql.event.sql, rows)
+        if request is not None:
+            cursor.execute(sql.request.sql, request)
+        if logs:
+            cursor.executemany(sql.log.sql, logs)
+        busted: list[int] = []
+        if finish is not None:
+            if finish.chips:
+                cursor.executemany(sql.chips, [(delta, delta, pid) for pid, delta in finish.chips.items()])
+            cursor.execute(sql.busted(len(finish.players)), finish.players)
+            busted = sorted(int(found[0]) for found in cursor.fetchall())
+        return first, busted
+
+    written = group_commit().submit(work)
+    if written is None:
+        return None
+    first, busted = written
+    committed = replace(row, version=row.version + 1, last_seq=first + len(events) - 1)
+    if finish is not None:
+        committed = replace(committed, status=finish.status, clock_call=None)
+    _keep(committed)
+    return committed, busted
 
 
 def _write_new_hand(row: HandRow, moves: tuple[tuple[int, int, int], list[tuple[bool, int]]] | None,
@@ -902,31 +896,23 @@ def _write_new_hand(row: HandRow, moves: tuple[tuple[int, int, int], list[tuple[
     if sql is None:
         sql = _fast_sql[engine.dialect.name] = _FastSQL(engine.dialect)
     values = sql.hand.params({**asdict(row), "started_at": now, "finished_at": None, "chips_applied": None})
-    raw = engine.raw_connection()      # before the lock: never wait for the pool holding it
-    try:
-        with write_lock:
-            cursor = raw.cursor()
-            try:
-                if moves is not None:
-                    cursor.execute(sql.positions, (*moves[0], row.table_id))
-                    if moves[1]:
-                        cursor.executemany(sql.waiting, [(sql.boolean(w), row.table_id, seat)
-                                                         for w, seat in moves[1]])
-                cursor.execute(sql.hand.sql + " RETURNING id", values)
-                hand_id = int(cursor.fetchone()[0])
-                cursor.execute(sql.log.sql, sql.log.params({"hand_id": hand_id, "at": now, "who": who,
-                                                            "text": text}))
-                raw.commit()
-            except sql.integrity_error:
-                raw.rollback()
-                return None
-            finally:
-                cursor.close()
-            committed = replace(row, id=hand_id)
-            _keep(committed)
-            return committed
-    finally:
-        raw.close()
+
+    def work(cursor: Any) -> int:
+        if moves is not None:
+            cursor.execute(sql.positions, (*moves[0], row.table_id))
+            if moves[1]:
+                cursor.executemany(sql.waiting, [(sql.boolean(w), row.table_id, seat) for w, seat in moves[1]])
+        cursor.execute(sql.hand.sql + " RETURNING id", values)
+        hand_id = int(cursor.fetchone()[0])
+        cursor.execute(sql.log.sql, sql.log.params({"hand_id": hand_id, "at": now, "who": who, "text": text}))
+        return hand_id
+
+    hand_id = group_commit().submit(work)
+    if hand_id is None:
+        return None
+    committed = replace(row, id=hand_id)
+    _keep(committed)
+    return committed
 
 
 def apply_events(table_id: int, make: Any, *, version: int | None, key: str | None,
