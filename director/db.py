@@ -65,11 +65,17 @@ db = SQLAlchemy(model_class=Base)
 
 # One writer at a time in this process.  SQLite takes one writer anyway, and a
 # writer that finds the database busy sleeps in growing steps (its busy handler)
-# instead of queueing, so the writes that come in bursts (the dealer tablets' and
-# the audit log's) take this lock from their first write to their commit.  Take a
-# connection first (``db.session.connection()``): never wait for the pool while
-# holding it.
+# instead of queueing, so the writes that come in bursts (``GroupCommit``: the
+# dealer tablets' and the audit log's) and the WAL checkpoint take this lock from
+# their first write to their commit.  Take a connection first: never wait for
+# the pool while holding it.
 write_lock = threading.Lock()
+
+
+def driver_sql(dialect: Any, text: str) -> str:
+    """SQL written with ``?`` placeholders, in the driver's own parameter style
+    (``?`` for sqlite3, ``%s`` for psycopg)."""
+    return text if dialect.paramstyle == "qmark" else text.replace("?", "%s")
 
 
 class DriverInsert:
@@ -93,7 +99,7 @@ class DriverInsert:
     @staticmethod
     def value(table: Any, dialect: Any, name: str) -> tuple[str, Any]:
         """The placeholder and the bind processor (identity if none) of one column."""
-        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        mark = driver_sql(dialect, "?")
         column_type = table.c[name].type
         if isinstance(column_type, JSON) and dialect.name != "sqlite":
             return f"CAST({mark} AS JSON)", json.dumps     # psycopg adapts no dict

@@ -34,7 +34,7 @@ from typing import Any
 from flask import Flask, current_app, has_request_context, request
 from werkzeug.wrappers import Response
 
-from director.db import DriverInsert, db, utcnow, write_lock
+from director.db import DriverInsert, db, group_commit, utcnow
 
 logger = logging.getLogger("director.audit")
 
@@ -148,15 +148,8 @@ class AuditWriter:
                         statement = self._insert[engine.dialect.name] = DriverInsert(
                             AuditEntry.__table__, engine.dialect, list(COLUMNS))
                     rows = [statement.params(entry) for entry in batch]
-                    raw = engine.raw_connection()   # before the lock: never wait for the pool in it
-                    try:
-                        with write_lock:        # one executemany and one commit, nothing else
-                            cursor = raw.cursor()
-                            cursor.executemany(statement.sql, rows)
-                            cursor.close()
-                            raw.commit()
-                    finally:
-                        raw.close()
+                    # one executemany, committed with whatever the tablets write meanwhile
+                    group_commit().submit(lambda cursor: cursor.executemany(statement.sql, rows))
             except Exception:  # noqa: BLE001 - the log must never break the app
                 logger.exception("could not write %d audit entries", len(batch))
                 return 0

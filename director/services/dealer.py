@@ -32,7 +32,7 @@ from sqlalchemy import select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from director.db import DriverInsert, db, group_commit, utcnow
+from director.db import DriverInsert, db, driver_sql, group_commit, utcnow
 from director.i18n import (
     N_,
     award_sentences,
@@ -414,9 +414,13 @@ def _awards(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[st
     return out, sentences
 
 
+def _log_line(at: datetime, who: str, text: str) -> dict[str, Any]:
+    """One line of the hand's log as the tablet shows it."""
+    return {"at": at.isoformat().replace("+00:00", "Z"), "who": who, "text": text}
+
+
 def _log_json(entries: Iterable[HandLogEntry]) -> list[dict[str, Any]]:
-    return [{"at": e.at.isoformat().replace("+00:00", "Z"), "who": e.who, "text": e.text}
-            for e in entries]
+    return [_log_line(e.at, e.who, e.text) for e in entries]
 
 
 _logs: OrderedDict[tuple[str, int, int], list[dict[str, Any]]] = OrderedDict()
@@ -657,7 +661,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
         current_row = latest_hand(table_id)
         raise Conflict(hand_json(current_row) if current_row is not None else None,
                        _("The hand changed on another screen: here it is as it stands"))
-    log = [{"at": now.isoformat().replace("+00:00", "Z"), "who": who, "text": text}]
+    log = [_log_line(now, who, text)]
     _remember(committed.id, committed.version, started, log)
     _publish(committed)
     return Answer(hand_json(committed, started, log), 201)
@@ -788,31 +792,29 @@ class _FastSQL:
     """The fast path's statements in the driver's own parameter style."""
 
     def __init__(self, dialect: Any) -> None:
-        mark = "?" if dialect.paramstyle == "qmark" else "%s"
-        self.bump = ("UPDATE dealer_hand SET version = ?, last_seq = last_seq + ? "
-                     "WHERE id = ? AND version = ? RETURNING last_seq").replace("?", mark)
+        self.bump = driver_sql(dialect, "UPDATE dealer_hand SET version = ?, last_seq = last_seq + ? "
+                                        "WHERE id = ? AND version = ? RETURNING last_seq")
         self.event = DriverInsert(HandEvent.__table__, dialect, [
             "hand_id", "seq", "event", "idempotency_key", "response", "undone", "created_at"])
         self.request = DriverInsert(HandRequest.__table__, dialect, [
             "idempotency_key", "hand_id", "response", "created_at"])
         self.log = DriverInsert(HandLogEntry.__table__, dialect, ["hand_id", "at", "who", "text"])
-        self.integrity_error = dialect.loaded_dbapi.IntegrityError
         hands = DealerHand.__table__
         applied, self.applied = DriverInsert.value(hands, dialect, "chips_applied")
         self.finished_at = DriverInsert.value(hands, dialect, "finished_at")[1]
-        self.bump_finish = ("UPDATE dealer_hand SET version = ?, last_seq = last_seq + ?, status = ?, "
-                            f"finished_at = ?, clock_call = NULL, chips_applied = {applied} "
-                            "WHERE id = ? AND version = ? RETURNING last_seq").replace("?", mark)
-        self.chips = ("UPDATE player SET chips = CASE WHEN chips + ? < 0 THEN 0 ELSE chips + ? END "
-                      "WHERE id = ?").replace("?", mark)
-        self.mark = mark
+        self.bump_finish = driver_sql(dialect, (
+            "UPDATE dealer_hand SET version = ?, last_seq = last_seq + ?, status = ?, finished_at = ?, "
+            f"clock_call = NULL, chips_applied = {applied} WHERE id = ? AND version = ? RETURNING last_seq"))
+        self.chips = driver_sql(dialect, "UPDATE player SET chips = CASE WHEN chips + ? < 0 THEN 0 "
+                                         "ELSE chips + ? END WHERE id = ?")
+        self.mark = driver_sql(dialect, "?")
         self.hand = DriverInsert(hands, dialect, [
             "tournament_id", "table_id", "table_number", "number", "game", "config", "players", "level",
             "positions", "status", "version", "last_seq", "chips_applied", "clock_call", "started_at",
             "finished_at"])
-        self.positions = ("UPDATE seating_table SET button_seat = ?, sb_seat = ?, bb_seat = ? "
-                          "WHERE id = ?").replace("?", mark)
-        self.waiting = "UPDATE seat SET waiting = ? WHERE table_id = ? AND seat = ?".replace("?", mark)
+        self.positions = driver_sql(dialect, "UPDATE seating_table SET button_seat = ?, sb_seat = ?, "
+                                             "bb_seat = ? WHERE id = ?")
+        self.waiting = driver_sql(dialect, "UPDATE seat SET waiting = ? WHERE table_id = ? AND seat = ?")
         self.boolean = DriverInsert.value(Seat.__table__, dialect, "waiting")[1]
 
     def busted(self, count: int) -> str:
@@ -822,6 +824,15 @@ class _FastSQL:
 
 
 _fast_sql: dict[str, _FastSQL] = {}
+
+
+def _statements() -> _FastSQL:
+    """This database's fast-path statements (built once per dialect)."""
+    dialect = db.engine.dialect
+    found = _fast_sql.get(dialect.name)
+    if found is None:
+        found = _fast_sql[dialect.name] = _FastSQL(dialect)
+    return found
 
 
 def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
@@ -834,10 +845,7 @@ def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
     the players' chips, one commit.  Returns the row as committed and the ids of
     the players left with no chips, or None when another writer moved the hand
     first (or the key was used already): nothing is written then."""
-    engine = db.engine
-    sql = _fast_sql.get(engine.dialect.name)
-    if sql is None:
-        sql = _fast_sql[engine.dialect.name] = _FastSQL(engine.dialect)
+    sql = _statements()
     rows = [{"hand_id": row.id, "seq": 0, "event": event_to_json(event), "idempotency_key": None,
              "response": None, "undone": False, "created_at": now} for event in events]
     if key is not None and rows:
@@ -891,10 +899,7 @@ def _write_new_hand(row: HandRow, moves: tuple[tuple[int, int, int], list[tuple[
     the table's button and blinds and the seats that stop or start waiting for the
     button (``moves``), the hand, its first log line, one commit.  Returns the row
     as committed, or None when another tablet dealt this hand number first."""
-    engine = db.engine
-    sql = _fast_sql.get(engine.dialect.name)
-    if sql is None:
-        sql = _fast_sql[engine.dialect.name] = _FastSQL(engine.dialect)
+    sql = _statements()
     values = sql.hand.params({**asdict(row), "started_at": now, "finished_at": None, "chips_applied": None})
 
     def work(cursor: Any) -> int:
@@ -957,7 +962,7 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     if finish is not None and not new.misdealt:
         texts += _awards(new, seating)[1]
     entries = [(who if i < len(new_events) + bool(note) else "engine", t) for i, t in enumerate(texts)]
-    log = (_log_json(HandLogEntry(at=now, who=w, text=t) for w, t in reversed(entries)) + log)[:LOG_SHOWN]
+    log = ([_log_line(now, w, t) for w, t in reversed(entries)] + log)[:LOG_SHOWN]
     after = row if finish is None else replace(row, status=finish.status, clock_call=None)
     body = hand_json(after, new, log, version=row.version + 1)
     text = _encode(body)
@@ -973,13 +978,6 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     broker().publish(committed.tournament_id, "dealer",
                      {"table_id": table_id, "hand_id": committed.id, "version": committed.version})
     return Answer(body, text=text)
-
-
-def _finish(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]]:
-    """The hand is over: every player's chips follow it (in this transaction).
-    Returns the ids of players left with no chips, and the award sentences to log."""
-    with db.session.no_autoflush:   # nothing is written before the caller takes the write lock
-        return _finish_unflushed(row, hand)
 
 
 def _chip_changes(players: Sequence[dict[str, Any]], hand: Hand) -> dict[int, int]:
@@ -1003,7 +1001,10 @@ class Finish:
         return {str(pid): delta for pid, delta in self.chips.items()}
 
 
-def _finish_unflushed(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]]:
+def _finish(row: DealerHand, hand: Hand) -> tuple[list[int], list[str]]:
+    """The director's corrected hand is over: every player's chips follow it (in this
+    transaction; ``Finish`` is the same through the driver).  Returns the ids of
+    players left with no chips, and the award sentences to log."""
     row.status = "misdeal" if hand.misdealt else "finished"
     row.finished_at = utcnow()
     row.clock_call = None

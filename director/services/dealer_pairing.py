@@ -16,7 +16,6 @@ import threading
 import time
 from typing import Any
 
-from flask import g, has_app_context
 from sqlalchemy import select, update
 
 from director.db import db, utcnow
@@ -91,9 +90,6 @@ def device_table(token: str | None) -> int | None:
     """The table a dealer token is paired with, or None (unknown or revoked)."""
     if not token:
         return None
-    seen = g.setdefault("dealer_devices", {}) if has_app_context() else {}
-    if token in seen:
-        return seen[token]
     key = (app_key(), _hash(token))
     now = time.monotonic()
     known = _devices.get(key)
@@ -107,7 +103,6 @@ def device_table(token: str | None) -> int | None:
             if len(_devices) > 10_000:
                 _devices.clear()
             _devices[key] = (table, now + DEVICE_TTL)
-    seen[token] = table
     return table
 
 
