@@ -36,7 +36,7 @@ director.poker.errors.RuleViolation: Pot-limit: the most player 4 may raise to i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, cast
 
@@ -61,7 +61,7 @@ from director.poker.events import (
 from director.poker.games import Betting, Game
 from director.poker.hands import HighHand, LowHand, exposed_strength
 from director.poker.policy import DEFAULT_POLICY, Policy
-from director.poker.pots import Award, Pot, award_pots, build_pots, uncontested
+from director.poker.pots import Award, Pot, award_pots, build_pots, pot_name, uncontested
 
 __all__ = [
     "Hand",
@@ -1395,8 +1395,27 @@ class Hand:
         return build_pots(contrib, live, dead, killed=self._killed_players())
 
     def pots(self) -> list[Pot]:
-        """The main pot and side pots as they stand, current bets included (RULES.md §8.1)."""
-        return self._build_pots()[0]
+        """The main pot and side pots as they stand, current bets included (RULES.md §8.1).
+
+        While the hand goes on, only an all-in player closes a pot: a live player
+        who has not matched the bet yet (the small blind before he acts) can still
+        put chips in, so he is eligible for every pot, and no side pot is shown
+        for him.  At the end everybody live has matched or is all-in, so the pots
+        are those of :func:`~director.poker.pots.build_pots` as they are.
+        """
+        pots = self._build_pots()[0]
+        if self.finished:
+            return pots
+        can_call = {i for i, (live, all_in) in enumerate(zip(self.live, self.all_in, strict=True))
+                    if live and not all_in}
+        merged: list[Pot] = []
+        for pot in pots:
+            eligible = tuple(sorted(set(pot.eligible) | can_call))
+            if merged and merged[-1].eligible == eligible:
+                merged[-1] = replace(merged[-1], amount=merged[-1].amount + pot.amount)
+            else:
+                merged.append(replace(pot, eligible=eligible))
+        return [replace(pot, name=pot_name(i)) for i, pot in enumerate(merged)]
 
     def returned(self) -> list[int]:
         """The uncalled chips each player gets back (RULES.md §8.1 step 1, SP-5)."""
