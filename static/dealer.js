@@ -18,6 +18,7 @@
   var csrf = root.dataset.csrf;
   var hand = null;          // the last hand JSON
   var next = null;          // the next hand's seats (before a deal)
+  var nextSeen = null;      // its JSON as last drawn: the idle screen is redrawn only when it changes
   var absent = {};          // seats marked absent for the next deal
   var busy = false;
   var picker = null;        // {count, title, done(cards)}
@@ -122,7 +123,7 @@
     return request("GET", "/hand").then(function (res) {
       net(T.online, false);
       if (res.status === 200) {
-        if (res.data.hand_id === dismissed) { return; }
+        if (res.data.hand_id === dismissed) { loadNext(); return; }   // idle: the next hand, or why it holds
         if (!hand || res.data.version !== hand.version || res.data.hand_id !== hand.hand_id) { render(res.data); }
       } else if (res.status === 404 && !hand) {
         loadNext();
@@ -132,7 +133,9 @@
 
   function loadNext() {
     return request("GET", "/next").then(function (res) {
-      if (res.status === 200) { next = res.data; renderIdle(); }
+      if (res.status !== 200) { return; }
+      var seen = JSON.stringify(res.data);
+      if (seen !== nextSeen) { nextSeen = seen; next = res.data; renderIdle(); }
     });
   }
 
@@ -167,7 +170,7 @@
   function renderIdle() {
     hand = null;
     $("hand-title").textContent = "";
-    $("prompt").textContent = next ? T.mark_absent : T.no_hand;
+    $("prompt").textContent = next ? (next.hold ? T.hold : T.mark_absent) : T.no_hand;
     var view = $("table-view");
     view.innerHTML = "";
     (next ? next.seats : []).forEach(function (s) {
@@ -182,7 +185,12 @@
     $("board").innerHTML = ""; $("pots").innerHTML = ""; $("awards").innerHTML = "";
     var controls = $("controls");
     controls.innerHTML = "";
-    controls.appendChild(el("button", {className: "big primary", id: "deal-button", text: T.deal, onclick: deal}));
+    var dealButton = el("button", {className: "big primary", id: "deal-button", text: T.deal, onclick: deal});
+    if (next && next.hold) {
+      dealButton.disabled = true;
+      controls.appendChild(el("p", {className: "hold", id: "hold", role: "status", text: next.hold}));
+    }
+    controls.appendChild(dealButton);
     $("undo-button").disabled = true;
     if (next && next.level) { $("level").textContent = next.level; }
   }
@@ -194,6 +202,7 @@
 
   function render(data) {
     hand = data;
+    nextSeen = null;
     closeKeypad(); closePicker();
     $("hand-title").textContent = "#" + data.hand_number + " · " + (L.gameName(data.game) || data.game_label);
     $("level").textContent = data.level && data.level.stakes_label ? data.level.stakes_label : "";

@@ -62,7 +62,7 @@ from director.poker.events import (
 )
 from director.poker.games import Betting, Game
 from director.poker.state import Hand, HandConfig, Phase
-from director.services import Invalid, NotFound, app_key
+from director.services import Invalid, NotFound, app_key, dealer_hold
 from director.services.clock import current_level, get_tournament
 from director.services.events import events as broker
 
@@ -584,7 +584,8 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
 
     table = get_table(table_id)
     tournament_id = table.tournament_id
-    last = db.session.execute(select(DealerHand.number, DealerHand.status, DealerHand.positions)
+    last = db.session.execute(select(DealerHand.number, DealerHand.status, DealerHand.positions,
+                                     DealerHand.finished_at)
                               .where(DealerHand.table_id == table_id)
                               .order_by(DealerHand.number.desc()).limit(1)).first()
     if last is not None and last.status == "playing":
@@ -599,6 +600,9 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
         raise Invalid({"level": _("The clock is on a break: no hand is dealt")})
     game = Game(level["game"])
     seat_rows = _seat_rows(table)
+    held = dealer_hold.hold(table, len(seat_rows), last)
+    if held is not None:
+        raise Illegal(held)
     seated = _seated(table, seat_rows)
     redeal = last is not None and last.status == "misdeal"
     if redeal and last is not None:
@@ -688,9 +692,15 @@ def next_hand(table_id: int) -> dict[str, Any]:
     label = ""
     if level:
         label = _("Level %(n)s", n=level.get("level_number")) + " · " + str(level.get("stakes_label") or "")
+    in_progress = last is not None and last.status == "playing"
+    held = None
+    if level.get("is_break"):
+        held = _("The clock is on a break: no hand is dealt")
+    elif not in_progress:
+        held = dealer_hold.hold(table, len(seated), last)
     return {"table_id": table_id, "table_number": table.number, "seats": seats,
             "positions": positions, "level": label, "is_break": bool(level.get("is_break")),
-            "hand_in_progress": last is not None and last.status == "playing"}
+            "hand_in_progress": in_progress, "hold": held}
 
 
 # ---------------------------------------------------------------- applying events
@@ -975,6 +985,8 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
         _after_finish(committed, busted)    # eliminations publish the seating and the clock
     elif finish is not None:
         _publish_chips(committed.tournament_id)
+    if finish is not None and finish.status == "finished":
+        dealer_hold.finish_round(committed.tournament_id)   # the last table of a hand-for-hand hand
     broker().publish(committed.tournament_id, "dealer",
                      {"table_id": table_id, "hand_id": committed.id, "version": committed.version})
     return Answer(body, text=text)

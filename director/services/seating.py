@@ -23,7 +23,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
@@ -641,9 +641,22 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     Places follow ``place_busts``: the bigger starting stack finishes higher
     at one table; during hand-for-hand players at different tables tie, and
     busts in the announcement hand share the places in play ([H4H-1],
-    [H4H-2]).  ``starting_chips`` maps player id -> chips at the start of
-    the hand (default: the player's recorded chips).  The moves that follow
-    (balance, break, redraw) are only proposed: see :func:`confirm_plan`.
+    [H4H-2]; TDA RP-8, WSOP-T 126).  ``starting_chips`` maps player id ->
+    chips at the start of the hand (default: the player's recorded chips).
+    The moves that follow (balance, break, redraw) are only proposed: see
+    :func:`confirm_plan`.
+
+    During hand-for-hand (announced or on) each table's tablet reports its
+    busts as its hand finishes, one call per table, so a call is placed
+    together with the busts recorded earlier in the same round
+    (``HandForHand.busts``, emptied when the next round begins): with 51
+    left, X busts at table 1 (51st for a moment), then Y at table 4: X and Y
+    share 50th-51st, and X's place is rewritten ("now finishes in place").
+    Every bust of a round gets the round's first bust moment as
+    ``eliminated_at``, so an undo sees them as one hand
+    (:func:`places_after_reinstatement`).  Refused when a prize was already
+    paid for a place this would change.  Returns the finishes of the players
+    of this call (a tie names the earlier players who share it).
     """
     settings = _settings(tournament_id)
     ids = _player_ids(player_ids)
@@ -666,20 +679,34 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         busts.append(Bust(player.id, where.get(player.id, 0), int(chips or 0)))
     left = len(_active_players(tournament_id))
     h4h = HandForHand.from_json(settings.hand_for_hand or {})
+    earlier = _round_busts(tournament_id, h4h) if h4h.on or h4h.announced else {}
+    round_busts = [*(bust for bust, _player_row in earlier.values()), *busts]
     finishes = _rule("player_ids", lambda: list(place_busts(
-        busts, left, hand_for_hand=h4h.on, announcement_hand=h4h.announced)))
+        round_busts, left + len(earlier), hand_for_hand=h4h.on,
+        announcement_hand=h4h.announced)))
+    places = {pid: (f.first, f.last if f.tied else None)
+              for f in finishes for pid in f.player_ids}
+    moved = [row for _bust, row in earlier.values() if places[row.id] != (row.place, row.place_last)]
+    _refuse_paid_bust(tournament_id, moved)
     now = utcnow()
+    moment = min([now, *(row.eliminated_at for _bust, row in earlier.values()
+                         if row.eliminated_at is not None)])
     by_id = {p.id: p for p in players}
     lines = []
-    for finish in finishes:
-        for pid in finish.player_ids:
-            player = by_id[pid]
-            player.status = "eliminated"
-            player.place = finish.first
-            player.place_last = finish.last if finish.tied else None
-            player.eliminated_at = now
-            lines.append(_("%(name)s eliminated in place %(place)s", name=player.name,
-                           place=place_label(player)))
+    for player in players:
+        player.status = "eliminated"
+        player.place, player.place_last = places[player.id]
+        player.eliminated_at = moment
+        lines.append(_("%(name)s eliminated in place %(place)s", name=player.name,
+                       place=place_label(player)))
+    for _bust, other in earlier.values():
+        other.eliminated_at = moment
+        if other in moved:
+            other.place, other.place_last = places[other.id]
+            lines.append(_("%(name)s now finishes in place %(place)s", name=other.name,
+                           place=place_label(other)))
+    if h4h.on or h4h.announced:
+        settings.hand_for_hand = replace(h4h, busts=tuple(round_busts)).to_json()
     if left - len(players) == 1:
         winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
         winner.place = 1
@@ -692,7 +719,39 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         record = _replan(tournament_id, layout, policy, rng)
     _log(tournament_id, "eliminate", lines)
     _commit(tournament_id, settings)
-    return finishes, record
+    return [f for f in finishes if any(pid in by_id for pid in f.player_ids)], record
+
+
+def _round_busts(tournament_id: int, h4h: HandForHand) -> dict[int, tuple[Bust, Player]]:
+    """The busts recorded earlier in the current hand-for-hand round, with their rows
+    (player id -> (bust, player)); a player who is no longer out is left aside."""
+    earlier: dict[int, tuple[Bust, Player]] = {}
+    for bust in h4h.busts:
+        row = db.session.get(Player, bust.player_id)
+        if row is not None and row.tournament_id == tournament_id and not row.active \
+                and row.place is not None:
+            earlier[bust.player_id] = (bust, row)
+    return earlier
+
+
+def _refuse_paid_bust(tournament_id: int, moved: list[Player]) -> None:
+    """A prize already paid for a place that a bust later in the same hand-for-hand round
+    would change (a tie it would now share) cannot be put right here (``money.undo`` can)."""
+    from director.models.money import Payment  # noqa: PLC0415
+
+    if not moved:
+        return
+    ids = {p.id: p for p in moved}
+    paid = db.session.scalars(select(Payment.player_id).where(
+        Payment.tournament_id == tournament_id, Payment.kind == "payout",
+        Payment.undone_at.is_(None), Payment.player_id.in_(list(ids)))).first()
+    if paid is not None:
+        player = ids[paid]
+        db.session.rollback()
+        raise Invalid({"player_ids": _(
+            "%(name)s has been paid a prize for place %(place)s, which this bust in the same "
+            "hand-for-hand hand would change: undo that payment on the money page first",
+            name=player.name, place=place_label(player))})
 
 
 @unit_of_work
@@ -710,6 +769,9 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
       he shared loses him (:func:`places_after_reinstatement`): 10 players,
       Ann out 10th, Bo 9th at another table; undo Ann's bust and Bo is 10th;
     * a winner crowned by the bust is no longer the winner;
+    * during hand-for-hand he is no longer one of the round's busts
+      (``HandForHand.busts``), so a bust recorded later in the round is
+      placed without him;
     * the pending seating plan is made again for the seating as it is now.
 
     Refused (``Invalid({"player_ids": sentence})``, the session rolled back,
@@ -763,6 +825,10 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
     for winner in crowned:
         winner.place = winner.place_last = None
         lines.append(_("%(name)s has not won yet: the tournament goes on", name=winner.name))
+    h4h = HandForHand.from_json(settings.hand_for_hand or {})
+    if any(b.player_id in by_id for b in h4h.busts):     # never out: not a bust of the round
+        settings.hand_for_hand = replace(
+            h4h, busts=tuple(b for b in h4h.busts if b.player_id not in by_id)).to_json()
     policy = _policy(settings)
     store_layout(tournament_id, layout, policy)
     _replan(tournament_id, layout, policy)
@@ -1035,20 +1101,21 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     state = HandForHand.from_json(settings.hand_for_hand or {})
     policy = _policy(settings)
     seconds = 0
+    now = utcnow()
     if action == "announce":
         if state.on or state.announced:
             db.session.rollback()
             raise Invalid({"action": _("Hand-for-hand is already announced")})
-        state = announce_hand_for_hand(state)
+        state = announce_hand_for_hand(state, now)
         line = _("Hand-for-hand announced: finish the current hand, then hold")
     elif action == "start":
         if state.on:
             db.session.rollback()
             raise Invalid({"action": _("Hand-for-hand is already on")})
-        state = start_hand_for_hand(state)
+        state = start_hand_for_hand(state, now)
         line = _("Hand-for-hand: every table deals one hand and waits")
     elif action == "finish":
-        state, seconds = _rule("action", lambda: finish_hand_for_hand_hand(state, policy))
+        state, seconds = _rule("action", lambda: finish_hand_for_hand_hand(state, policy, now))
         line = _("Hand-for-hand hand %(hand)s finished: %(seconds)s s off the clock",
                  hand=state.hands_played, seconds=seconds)
     else:
@@ -1059,7 +1126,6 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
         line = _("Hand-for-hand is over")
     settings.hand_for_hand = state.to_json()
     tournament = get_tournament(tournament_id)
-    now = utcnow()
     if seconds:
         structure = tournament.structure
         caught_up = clock_rules.advance_due(tournament.clock, structure, now)

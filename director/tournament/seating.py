@@ -41,6 +41,7 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -984,33 +985,46 @@ class HandForHand:
     ``announced``: "finish the current hand, then hold" has been called; busts
     in that hand share the places in play ([H4H-1]).  ``on``: every table
     deals one hand and waits.  ``hands_played`` counts hand-for-hand hands.
+    ``since``: when the current round began (the announcement, the start, or
+    the end of the last hand-for-hand hand): a table that has finished a hand
+    dealt since then waits for the others.  ``busts``: the players eliminated
+    in the current round so far, so that busts at different tables, recorded
+    as each table finishes, are placed together ([H4H-1], [H4H-2]).
     """
 
     on: bool = False
     announced: bool = False
     hands_played: int = 0
+    since: datetime | None = None
+    busts: tuple[Bust, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"on": self.on, "announced": self.announced, "hands_played": self.hands_played}
+        return {"on": self.on, "announced": self.announced, "hands_played": self.hands_played,
+                "since": self.since.isoformat() if self.since is not None else None,
+                "busts": [[b.player_id, b.table, b.starting_chips] for b in self.busts]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandForHand:
+        since = data.get("since")
         return cls(bool(data.get("on", False)), bool(data.get("announced", False)),
-                   int(data.get("hands_played", 0)))
+                   int(data.get("hands_played", 0)),
+                   datetime.fromisoformat(since) if isinstance(since, str) else None,
+                   tuple(Bust(int(p), int(t), int(c)) for p, t, c in data.get("busts") or ()))
 
 
-def announce_hand_for_hand(state: HandForHand) -> HandForHand:
-    return replace(state, announced=True)
+def announce_hand_for_hand(state: HandForHand, now: datetime | None = None) -> HandForHand:
+    """"Finish the current hand, then hold": the announcement hand's round begins."""
+    return replace(state, announced=True, since=now, busts=())
 
 
-def start_hand_for_hand(state: HandForHand) -> HandForHand:
+def start_hand_for_hand(state: HandForHand, now: datetime | None = None) -> HandForHand:
     """Every table has finished the announcement hand: hand-for-hand begins."""
-    return replace(state, on=True, announced=False)
+    return replace(state, on=True, announced=False, since=now, busts=())
 
 
-def finish_hand_for_hand_hand(state: HandForHand,
-                              policy: SeatingPolicy) -> tuple[HandForHand, int]:
-    """All tables have finished a hand-for-hand hand.
+def finish_hand_for_hand_hand(state: HandForHand, policy: SeatingPolicy,
+                              now: datetime | None = None) -> tuple[HandForHand, int]:
+    """All tables have finished a hand-for-hand hand: the next round begins at ``now``.
 
     Returns the new state and the seconds to take off the clock (TDA RP-8:
     per hand, not in batches); the service passes them to
@@ -1018,7 +1032,8 @@ def finish_hand_for_hand_hand(state: HandForHand,
     """
     if not state.on:
         raise RuleViolation("Hand-for-hand is not on")
-    return replace(state, hands_played=state.hands_played + 1), policy.hand_for_hand_seconds
+    return (replace(state, hands_played=state.hands_played + 1, since=now, busts=()),
+            policy.hand_for_hand_seconds)
 
 
 def end_hand_for_hand(state: HandForHand) -> HandForHand:

@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
 from director.schemas import SEATING_SETTINGS, form_body, json_body
-from director.services import Invalid
+from director.services import Invalid, dealer_hold
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
 from director.tournament.seating import Move, SeatingPlan, TableState
@@ -105,8 +105,9 @@ def _page(tournament_id: int, errors: dict[str, str] | None = None, status: int 
           form: Any = None) -> tuple[str, int]:
     view = seating_service.overview(tournament_id)
     positions = {t.number: _positions(t) for t in view.layout.tables}
+    h4h_waiting = dealer_hold.waiting_for(tournament_id, view.hand_for_hand)
     return render_template("seating/director.html", view=view, positions=positions,
-                           errors=errors or {}, form=form or {}), status
+                           h4h_waiting=h4h_waiting, errors=errors or {}, form=form or {}), status
 
 
 def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:

@@ -262,3 +262,41 @@ def test_the_tablet_continues_after_the_server_is_killed(chromium: Any, restarta
     calls = [line for line in third["log"] if line["text"].endswith("calls")]
     assert len(calls) == 2                                      # nothing lost, nothing twice
     assert third["hand_id"] == first["hand_id"]
+
+
+def test_hand_for_hand_the_tablet_holds_until_every_table_has_played(
+        chromium: Any, live_server: Server, artifacts: Path) -> None:
+    """TDA RP-8: the tablet's table has played its hand-for-hand hand; "Deal" is greyed out
+    and the tablet names the table still playing, until that table finishes."""
+    names = [f"Player {i}" for i in range(1, 13)]
+    t = setup(live_server, names, PLO)
+    tid = t["tournament_id"]
+    assert call(live_server, "POST", f"/api/tournaments/{tid}/seating/settings", {"table_size": 6})[0] == 200
+    tables = call(live_server, "GET", f"/api/tournaments/{tid}/dealer/pairing")[1]["tables"]
+    assert len(tables) == 2
+    mine, other = tables[0], tables[1]
+    for action in ("announce", "start"):
+        assert call(live_server, "POST", f"/api/tournaments/{tid}/seating/hand-for-hand",
+                    {"action": action})[0] == 200
+    page = tablet(chromium, live_server, mine["code"])
+    deal(page)
+    while not hand(live_server, mine["table_id"])["finished"]:
+        tap(page, page.get_by_role("button", name="Fold"))
+    page.get_by_role("button", name="Deal the next hand").click()
+    hold = page.locator("#hold")
+    hold.wait_for(state="visible")
+    assert hold.inner_text() == ("Hand-for-hand: this table has played hand 1; wait for table "
+                                 f"{other['number']} to finish it (TDA RP-8)")
+    assert page.locator("#deal-button").is_disabled()
+    page.screenshot(path=str(artifacts / "dealer-hand-for-hand-hold.png"))
+
+    url = f"/api/tables/{other['table_id']}"            # the other table plays its hand
+    status, other_hand = call(live_server, "POST", f"{url}/hands", {"absent_seats": []})
+    assert status == 201, other_hand
+    while not other_hand["finished"]:
+        status, other_hand = call(live_server, "POST", f"{url}/hand/actions", {
+            "seat": other_hand["to_act"], "action": "fold", "version": other_hand["version"]})
+        assert status == 200, other_hand
+    hold.wait_for(state="detached")                     # the tablet's poll hears of it
+    assert page.locator("#deal-button").is_enabled()
+    deal(page)                                          # hand-for-hand hand 2

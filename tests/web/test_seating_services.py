@@ -263,7 +263,10 @@ def test_hand_for_hand_takes_two_minutes_per_hand_off_the_clock(
     seating.hand_for_hand(tid, "start")
     result = seating.hand_for_hand(tid, "finish")
     assert result["seconds_deducted"] == 120
-    assert result["hand_for_hand"] == {"on": True, "announced": False, "hands_played": 1}
+    state = result["hand_for_hand"]
+    assert (state["on"], state["announced"], state["hands_played"], state["busts"]) == \
+        (True, False, 1, [])
+    assert state["since"] is not None        # the next hand-for-hand hand begins now
     after = clock_service.clock_state(tid)["seconds_remaining"]
     assert before - after == pytest.approx(120, abs=0.01)
     seating.hand_for_hand(tid, "finish")
