@@ -19,9 +19,16 @@ Output contract (the CLI wires it as ``director replay [--json] [--trace] FILE..
   hand).  An action line outside the PHH grammar counts as an illegal
   action (1).
 
-Policy: a hand replays under the TDA 2024 defaults (:class:`Policy`), except
-that a file whose ``event`` names the World Series of Poker uses the WSOP
-house cap for limit games, bet + 4 raises (WSOP-T 100-b).  (The 41 hands of
+Policy: a hand replays under the policy its file writes in ``_policy`` (the
+dealer tablet's export writes every flag that is not the default), else under
+the TDA 2024 defaults (:class:`Policy`), except that a file whose ``event``
+names the World Series of Poker uses the WSOP house cap for limit games,
+bet + 4 raises (WSOP-T 100-b).
+
+The tablet's other user-defined fields (``_dead_players``, ``_events`` for
+kills, clock checks, awards by hand and misdeals; see
+:mod:`director.poker.phh`) are applied as the engine events they stand for,
+so a downloaded hand replays to the stacks it finished with on the server.  (The 41 hands of
 the 2023 WSOP Poker Players Championship never go past bet + 3 raises, so
 they replay under either.)
 
@@ -41,7 +48,7 @@ from typing import Any, TextIO, cast
 from director.poker import hands, phh
 from director.poker.cards import Card
 from director.poker.errors import RuleViolation
-from director.poker.events import Event, Muck, Show
+from director.poker.events import Event, Kill, Misdeal, Muck, Show
 from director.poker.policy import Policy
 from director.poker.pots import describe_awards
 from director.poker.state import Hand
@@ -73,6 +80,9 @@ class Replay:
 
 def policy_for(history: phh.HandHistory) -> Policy:
     """The house policy a file's hand was played under (see the module docstring)."""
+    written = phh.file_policy(history)
+    if written is not None:
+        return written
     event = str(history.extra.get("event", ""))
     if "world series of poker" in event.lower() or event.upper().startswith("WSOP"):
         return WSOP_POLICY
@@ -249,15 +259,25 @@ def describe(result: Replay) -> str:
                 lines.append(f"Shows: {who(i)} {cards}")
         if mucked:
             lines.append("Mucked: " + ", ".join(who(i) for i in mucked))
+        if hand.config.dead_players:
+            lines.append("Dead at the deal (TDA 30): "
+                         + ", ".join(who(i) for i in hand.config.dead_players))
+        for event in hand.events:
+            if isinstance(event, Kill):
+                lines.append(f"Hand killed: {who(event.player)} ({event.reason})")
+        misdeal = next((e for e in hand.events if isinstance(e, Misdeal)), None)
+        if misdeal is not None:
+            reason = f" ({misdeal.reason})" if misdeal.reason else ""
+            lines.append(f"Misdeal{reason}: the hand is void and every chip goes back (TDA 35)")
         try:
-            pots = hand.pots()
+            pots = [] if misdeal is not None else hand.pots()
         except RuleViolation:
             pots = []
         so_far = "" if hand.finished else " (so far)"
         for pot in pots:
             lines.append(f"{pot.name}{so_far} {pot.amount:,}, eligible: "
                          + ", ".join(who(i) for i in pot.eligible))
-        if hand.finished:
+        if hand.finished and misdeal is None:
             for i, chips in enumerate(hand.returned()):
                 if chips:
                     lines.append(f"Uncalled {chips:,} returned to {who(i)}")

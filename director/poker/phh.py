@@ -25,6 +25,56 @@ Three layers:
 * :func:`hand_config`, :func:`events` and :func:`to_phh` map to and from the
   engine (:mod:`director.poker.state`).
 
+User-defined fields (our extensions).  The PHH spec lets a file carry fields
+of its own whose names start with an underscore; other readers keep them aside
+(pokerkit in ``user_defined_fields``) and every standard field stays valid.
+The dealer tablet's export writes, and :func:`hand_config` /
+:func:`paired_events` (hence ``director replay``) read, these:
+
+* ``_dead_players = ["p5"]``: seats absent when the initial deal ended; their
+  forced bets are posted and their hands are dead (TDA 2024 rule 30;
+  ``HandConfig.dead_players``).  They have no action lines, so a reader that
+  ignores this field stops at their first turn.
+* ``_small_blind``, ``_big_blind``: the level's nominal blinds, for a dead or
+  short blind (TDA 54-B); ``_chip_unit``; ``_event_heads_up = true`` (TDA 48).
+* ``_policy = {limit_raise_cap = 4}``: the house policy flags that differ from
+  the TDA defaults (:class:`~director.poker.policy.Policy`); an unlimited
+  raise cap is written ``"none"`` (TOML has no null).
+* ``_events``: an array of tables, one per engine event PHH has no notation
+  for.  ``action`` is the 1-based number of the line of ``actions`` that the
+  event stands on; the line is kept so the file reads in order:
+
+  ========================================================  ==========================
+  entry                                                     its action line
+  ========================================================  ==========================
+  ``{action = 9, type = "kill", player = "p3",              ``# p3's hand is killed
+  reason = "absent"}`` (TDA 29 clock, TDA 30 absent,        (absent)``, or ``p3 f #
+  wrong number of cards)                                    ...`` when p3 was to act
+                                                            facing a bet (a fold to
+                                                            other readers)
+  ``{action = 7, type = "check_by_clock", player = "p2"}``  ``p2 cc # checked by the
+  (TDA 29)                                                  clock (TDA 29)``
+  ``{action = 20, type = "manual_award", high = [["p1"],    ``# the dealer awarded the
+  ["p2", "p3"]], low = []}``: the dealer's ranking, best    pots by hand``
+  first, ties grouped (``ManualAward``)
+  ``{action = 1, type = "misdeal", reason = "exposed        ``# misdeal: exposed card``
+  card"}`` (TDA 35): every chip goes back
+  ========================================================  ==========================
+
+  Players are named ``"pN"`` as in the actions.  A malformed entry, or one
+  whose line does not fit (a kill on another player's fold), is a
+  :class:`PHHError`.
+
+>>> from director.poker.events import Misdeal
+>>> t = write_phh(from_hand(Hand.replay(HandConfig("PO", (500, 500, 500), blinds_or_straddles=(5, 10, 0),
+...                                                 min_bet=10), [Misdeal("exposed card")])))
+>>> print(t[t.index("actions"):], end="")
+actions = ["# misdeal: exposed card"]
+_events = [{action = 1, type = "misdeal", reason = "exposed card"}]
+finishing_stacks = [500, 500, 500]
+>>> replay(parse_phh(t)).misdealt
+True
+
 >>> h = parse_phh('''
 ... variant = "PO"
 ... antes = [0, 0, 0]
@@ -64,6 +114,7 @@ from director.poker.events import (
     Event,
     Kill,
     ManualAward,
+    Misdeal,
     Muck,
     Show,
 )
@@ -382,6 +433,7 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
                        got=len(finishing), count=count)
     known = set(_GAME_FIELDS) | set(_TAIL_FIELDS)
     extra = {k: v for k, v in data.items() if k not in known}
+    _check_extensions(extra, count, actions)
     return HandHistory(variant=variant, starting_stacks=stacks, antes=antes, actions=actions,
                        blinds_or_straddles=blinds, bring_in=bring_in or 0, small_bet=small_bet,
                        big_bet=big_bet, min_bet=min_bet, ante_trimming_status=trimming,
@@ -495,6 +547,175 @@ def _toml_value(value: Any) -> str:
     raise PHHError("Cannot write {value} to a PHH file", value=repr(value))
 
 
+# --------------------------------------------------------------------------- extensions
+
+# PHH user-defined fields (names start with "_", as the spec asks; other PHH
+# readers keep them aside, pokerkit in ``user_defined_fields``).  See the
+# module docstring for what each one means.
+DEAD_PLAYERS = "_dead_players"
+SMALL_BLIND = "_small_blind"
+BIG_BLIND = "_big_blind"
+CHIP_UNIT = "_chip_unit"
+EVENT_HEADS_UP = "_event_heads_up"
+POLICY = "_policy"
+RULINGS = "_events"
+
+_KILL, _CLOCK_CHECK, _MANUAL_AWARD, _MISDEAL = "kill", "check_by_clock", "manual_award", "misdeal"
+
+
+def _player_name(player: int) -> str:
+    return f"p{player + 1}"
+
+
+def _ext_player(value: Any, count: int, field_name: str) -> int:
+    """A player written ``"p3"`` in a user-defined field: his 0-based index."""
+    match = _PLAYER_RE.fullmatch(value) if isinstance(value, str) else None
+    if match is None or not 1 <= int(match.group(1)) <= count:
+        raise PHHError('"{field}": {value} is not a player of this hand (p1 to p{count})',
+                       field=field_name, value=repr(value), count=count)
+    return int(match.group(1)) - 1
+
+
+def _ext_chips(extra: Mapping[str, Any], name: str, *, least: int = 0) -> int | None:
+    value = extra.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise PHHError('The field "{name}" must be a whole number of chips, at least {least}, '
+                       "not {value}", name=name, least=least, value=repr(value))
+    return value
+
+
+def config_extensions(history: HandHistory) -> dict[str, Any]:
+    """The :class:`HandConfig` settings a file carries in user-defined fields
+    (keyword arguments; empty for a plain PHH file).
+
+    >>> h = parse_phh('variant = "PO"\\nantes = 0\\nblinds_or_straddles = [100, 200, 0]\\n'
+    ...               'min_bet = 200\\nstarting_stacks = [5000, 5000, 5000]\\nactions = []\\n'
+    ...               '_dead_players = ["p2"]\\n_policy = {limit_raise_cap = "none"}')
+    >>> ext = config_extensions(h)
+    >>> ext["dead_players"], ext["policy"].limit_raise_cap
+    ((1,), None)
+    """
+    return _config_extensions(history.extra, history.players_count)
+
+
+def _config_extensions(extra: Mapping[str, Any], count: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    dead = extra.get(DEAD_PLAYERS)
+    if dead is not None:
+        if not isinstance(dead, list):
+            raise PHHError('The field "{name}" must be an array of players ("p1", "p2", ...)',
+                           name=DEAD_PLAYERS)
+        players = tuple(sorted({_ext_player(p, count, DEAD_PLAYERS) for p in dead}))
+        if len(players) >= count:
+            raise PHHError("Every player is absent: there is no hand to play", rule="TDA 30")
+        out["dead_players"] = players
+    for name, key, least in ((SMALL_BLIND, "small_blind", 0), (BIG_BLIND, "big_blind", 0),
+                             (CHIP_UNIT, "chip_unit", 1)):
+        value = _ext_chips(extra, name, least=least)
+        if value is not None:
+            out[key] = value
+    heads_up = extra.get(EVENT_HEADS_UP)
+    if heads_up is not None:
+        if not isinstance(heads_up, bool):
+            raise PHHError('The field "{name}" must be true or false', name=EVENT_HEADS_UP)
+        out["event_heads_up"] = heads_up
+    flags = extra.get(POLICY)
+    if flags is not None:
+        if not isinstance(flags, Mapping):
+            raise PHHError('The field "{name}" must be a table of house policy flags', name=POLICY)
+        # TOML has no null: an unlimited raise cap is written "none".
+        values = {k: None if v == "none" else v for k, v in flags.items()}
+        try:
+            out["policy"] = Policy.from_json(values)
+        except (RuleViolation, TypeError) as e:
+            raise PHHError('The field "{name}": {error}', name=POLICY, error=str(e)) from None
+    return out
+
+
+def _policy_flags(policy: Policy) -> dict[str, Any]:
+    """The flags of ``policy`` that differ from the TDA defaults (``_policy``)."""
+    default = Policy().to_json()
+    return {k: "none" if v is None else v for k, v in policy.to_json().items() if default[k] != v}
+
+
+def ruling_events(history: HandHistory) -> dict[int, Event]:
+    """The engine events a file carries in ``_events``, by the number of the
+    action line each one stands on (see the module docstring).
+
+    >>> h = parse_phh('variant = "PO"\\nantes = 0\\nblinds_or_straddles = [100, 200, 0]\\n'
+    ...               'min_bet = 200\\nstarting_stacks = [5000, 5000, 5000]\\n'
+    ...               'actions = ["# misdeal: exposed card"]\\n'
+    ...               '_events = [{action = 1, type = "misdeal", reason = "exposed card"}]')
+    >>> ruling_events(h)
+    {1: Misdeal(reason='exposed card')}
+    """
+    return _ruling_events(history.extra, history.players_count, history.actions)
+
+
+def _ruling_events(extra: Mapping[str, Any], count: int,
+                   actions: Sequence[Action]) -> dict[int, Event]:
+    raw = extra.get(RULINGS)
+    if raw is None:
+        return {}
+    if not isinstance(raw, list):
+        raise PHHError('The field "{name}" must be an array of tables', name=RULINGS)
+    lines = {a.number: a for a in actions}
+    out: dict[int, Event] = {}
+    for entry in raw:
+        if not isinstance(entry, Mapping):
+            raise PHHError('Each entry of "{name}" must be a table, not {value}', name=RULINGS,
+                           value=repr(entry))
+        number = entry.get("action")
+        if isinstance(number, bool) or not isinstance(number, int) or number not in lines:
+            raise PHHError('"{name}": action {number} is not a line of "actions"', name=RULINGS,
+                           number=repr(number))
+        if number in out:
+            raise PHHError('"{name}": action {number} has two events', name=RULINGS, number=number)
+        line = lines[number]
+        kind = entry.get("type")
+        event: Event
+        if kind == _KILL:
+            player = _ext_player(entry.get("player"), count, RULINGS)
+            fits = line.kind is ActionKind.COMMENT or (line.kind is ActionKind.FOLD
+                                                       and line.player == player)
+            event = Kill(player, str(entry.get("reason", "absent")))
+        elif kind == _CLOCK_CHECK:
+            player = _ext_player(entry.get("player"), count, RULINGS)
+            fits = line.kind is ActionKind.CHECK_OR_CALL and line.player == player
+            event = CheckByClock(player)
+        elif kind == _MANUAL_AWARD:
+            fits = line.kind is ActionKind.COMMENT
+            event = ManualAward(_groups(entry.get("high", []), count),
+                                _groups(entry.get("low", []), count))
+        elif kind == _MISDEAL:
+            fits = line.kind is ActionKind.COMMENT
+            event = Misdeal(str(entry.get("reason", "")))
+        else:
+            raise PHHError('"{name}": "{kind}" is not an event we record (kill, check_by_clock, '
+                           "manual_award, misdeal)", name=RULINGS, kind=str(kind))
+        if not fits:
+            raise PHHError('"{name}": the {kind} cannot stand on action {number} "{line}"',
+                           name=RULINGS, kind=kind, number=number, line=str(line))
+        out[number] = event
+    return out
+
+
+def _groups(value: Any, count: int) -> tuple[tuple[int, ...], ...]:
+    """``[["p1"], ["p2", "p3"]]``: players best first, ties grouped."""
+    if not isinstance(value, list) or not all(isinstance(g, list) for g in value):
+        raise PHHError('"{name}": an award is an array of groups of players, e.g. [["p1"], ["p2", "p3"]]',
+                       name=RULINGS)
+    return tuple(tuple(_ext_player(p, count, RULINGS) for p in g) for g in value)
+
+
+def _check_extensions(extra: Mapping[str, Any], count: int, actions: Sequence[Action]) -> None:
+    """Refuse a file whose user-defined fields of ours are malformed."""
+    _config_extensions(extra, count)
+    _ruling_events(extra, count, actions)
+
+
 # --------------------------------------------------------------------------- the engine
 
 # A PHH action maps to one engine event (comments map to none).  ``cbr`` is a
@@ -517,13 +738,19 @@ def hand_config(history: HandHistory, policy: Policy | None = None) -> HandConfi
     heads-up reversal of the forced bets (p1 posts the big blind, p2 is the
     button) is the engine's job (``HandConfig.forced_order``), so
     ``blinds_or_straddles`` goes in as written.  ``ante_trimming_status``
-    becomes ``ante_trimming``.
+    becomes ``ante_trimming``.  Our user-defined fields (``_dead_players``,
+    ``_small_blind``, ``_big_blind``, ``_chip_unit``, ``_event_heads_up``,
+    ``_policy``) fill in the rest; ``policy``, when given, overrides the
+    file's ``_policy``.
 
     >>> h = parse_phh('variant = "NO"\\nantes = [0, 0]\\nblinds_or_straddles = [1, 2]\\n'
     ...               'min_bet = 2\\nstarting_stacks = [100, 100]\\nactions = []')
     >>> hand_config(h).forced_order()[1]      # heads-up: p1 posts the big blind
     (2, 1)
     """
+    settings = config_extensions(history)
+    if policy is not None:
+        settings["policy"] = policy
     return HandConfig(
         game=history.variant,
         starting_stacks=history.starting_stacks,
@@ -534,8 +761,14 @@ def hand_config(history: HandHistory, policy: Policy | None = None) -> HandConfi
         big_bet=history.big_bet or 0,
         min_bet=history.min_bet or 0,
         ante_trimming=history.ante_trimming_status,
-        policy=policy if policy is not None else Policy(),
+        **settings,
     )
+
+
+def file_policy(history: HandHistory) -> Policy | None:
+    """The house policy written in the file's ``_policy`` field, if any."""
+    policy = config_extensions(history).get("policy")
+    return policy if isinstance(policy, Policy) else None
 
 
 def to_event(action: Action) -> Event | None:
@@ -557,8 +790,15 @@ def to_event(action: Action) -> Event | None:
 
 
 def paired_events(history: HandHistory) -> list[tuple[Action, Event | None]]:
-    """Each PHH action with its engine event (``None`` for comments)."""
-    return [(a, to_event(a)) for a in history.actions]
+    """Each PHH action with its engine event (``None`` for comments).
+
+    A line named in ``_events`` stands for that event instead: a comment for
+    a kill, a misdeal or an award by hand, ``pN f`` for a hand killed in turn,
+    ``pN cc`` for a check by the clock.
+    """
+    rulings = ruling_events(history)
+    return [(a, rulings[a.number] if a.number in rulings else to_event(a))
+            for a in history.actions]
 
 
 def events(history: HandHistory) -> list[Event]:
@@ -578,20 +818,41 @@ def from_hand(hand: Hand, extra: Mapping[str, Any] | None = None) -> HandHistory
     Actions are written as PHH reads them: a bet, raise or completion is
     ``cbr`` to the player's street total, a check or call (an all-in for less
     too) is ``cc``.  Hole cards the dealer never entered are written as
-    ``??``.  Events PHH cannot express (a hand killed by the floor, a manual
-    award, a misdeal) become ``#`` comments.  ``finishing_stacks`` is written
-    once the hand is over.
+    ``??``.  ``finishing_stacks`` is written once the hand is over.
+
+    What PHH has no notation for goes in user-defined fields (module
+    docstring), so that ``director replay`` rebuilds the very same hand: the
+    seats dead at the deal (TDA 30) in ``_dead_players``; a hand killed by
+    the floor (TDA 29 clock, TDA 30 absent, a wrong number of cards), a check
+    by the clock, an award by hand and a misdeal (TDA 35) in ``_events``,
+    each standing on its own action line (a ``#`` comment, or the ``f`` /
+    ``cc`` other PHH readers should apply); the level's nominal blinds, the
+    chip unit and any house policy flag that is not the default.
     """
     config = hand.config
     lines: list[Action] = []
+    rulings: list[dict[str, Any]] = []
     current = Hand.start(config)
     dealt: set[int] = set()
 
     def add(kind: ActionKind, **kw: Any) -> None:
         lines.append(Action(kind, number=len(lines) + 1, **kw))
 
-    for event in hand.events:
-        if isinstance(event, EngineAction | CheckByClock) and not config.game.is_stud:
+    def ruling(kind: str, **kw: Any) -> None:
+        rulings.append({"action": len(lines), "type": kind, **kw})
+
+    def killed_in_turn(at: int, event: Kill) -> bool:
+        """A hand killed when its player was to act facing a bet: other
+        readers may apply it as his fold (Omaha: unless hole cards are still
+        to be entered after it, since the fold line comes after the deal)."""
+        p = event.player
+        return (current.to_act == p and current.bets[p] < current.current_bet
+                and (config.game.is_stud
+                     or not any(isinstance(e, DealHole) for e in hand.events[at + 1:])))
+
+    for at, event in enumerate(hand.events):
+        in_turn = isinstance(event, Kill) and killed_in_turn(at, event)
+        if (isinstance(event, EngineAction | CheckByClock) or in_turn) and not config.game.is_stud:
             for p in range(config.players):  # cards dealt but never entered
                 if p not in dealt:
                     add(ActionKind.DEAL_HOLE, player=p, cards=(None,) * 4)
@@ -608,7 +869,8 @@ def from_hand(hand: Hand, extra: Mapping[str, Any] | None = None) -> HandHistory
         elif isinstance(event, Muck):
             add(ActionKind.MUCK, player=event.player)
         elif isinstance(event, CheckByClock):
-            add(ActionKind.CHECK_OR_CALL, player=event.player, comment="checked by the clock")
+            add(ActionKind.CHECK_OR_CALL, player=event.player, comment="checked by the clock (TDA 29)")
+            ruling(_CLOCK_CHECK, player=_player_name(event.player))
         elif isinstance(event, EngineAction):
             p = event.player
             kind = event.action
@@ -622,11 +884,36 @@ def from_hand(hand: Hand, extra: Mapping[str, Any] | None = None) -> HandHistory
             else:
                 add(ActionKind.CHECK_OR_CALL, player=p)
         elif isinstance(event, Kill):
-            add(ActionKind.COMMENT, comment=f"p{event.player + 1}'s hand is killed ({event.reason})")
+            p = event.player
+            text = f"{_player_name(p)}'s hand is killed ({event.reason})"
+            if in_turn:
+                add(ActionKind.FOLD, player=p, comment=text)  # a fold to other readers
+            else:
+                add(ActionKind.COMMENT, comment=text)
+            ruling(_KILL, player=_player_name(p), reason=event.reason)
         elif isinstance(event, ManualAward):
             add(ActionKind.COMMENT, comment="the dealer awarded the pots by hand")
+            ruling(_MANUAL_AWARD, high=[[_player_name(p) for p in g] for g in event.high],
+                   low=[[_player_name(p) for p in g] for g in event.low])
         else:
-            add(ActionKind.COMMENT, comment=f"misdeal {getattr(event, 'reason', '')}".strip())
+            add(ActionKind.COMMENT, comment=f"misdeal: {event.reason}" if event.reason else "misdeal")
+            ruling(_MISDEAL, reason=event.reason)
+    fields: dict[str, Any] = dict(extra or {})
+    if config.dead_players:
+        fields[DEAD_PLAYERS] = [_player_name(p) for p in config.dead_players]
+    if config.small_blind is not None:
+        fields[SMALL_BLIND] = config.small_blind
+    if config.big_blind is not None:
+        fields[BIG_BLIND] = config.big_blind
+    if config.chip_unit != 1:
+        fields[CHIP_UNIT] = config.chip_unit
+    if config.event_heads_up:
+        fields[EVENT_HEADS_UP] = True
+    flags = _policy_flags(config.policy)
+    if flags:
+        fields[POLICY] = flags
+    if rulings:
+        fields[RULINGS] = rulings
     return HandHistory(
         variant=config.game,
         starting_stacks=config.starting_stacks,
@@ -639,7 +926,7 @@ def from_hand(hand: Hand, extra: Mapping[str, Any] | None = None) -> HandHistory
         min_bet=None if config.game.betting is Betting.FIXED_LIMIT else config.min_bet,
         ante_trimming_status=config.ante_trimming,
         finishing_stacks=hand.stacks if hand.finished else None,
-        extra=dict(extra or {}),
+        extra=fields,
     )
 
 
