@@ -728,6 +728,7 @@ SEATING_SETTINGS = Schema({
     "starting_chips": Whole(label=N_("Starting stack"), min=1, max=MAX_CHIPS, required=False),
     "stud_only": Bool(text=True, message=N_("Stud only is yes or no"), required=False,
                       nullable=True),
+    "smallest_chip": Whole(label=N_("Smallest chip in play"), min=0, max=MAX_CHIPS, required=False),
 }, partial=True)
 """The seating settings (RULES.md §11.1): absent, blank or ``null`` keeps the stored value,
 except ``final_table_size`` and the table lists, which blank or ``null`` clears."""

@@ -9,6 +9,12 @@
  */
 (function () {
   "use strict";
+  // The director's pairing page: a form with data-confirm asks before it acts (unpairing a table).
+  Array.prototype.forEach.call(document.querySelectorAll("form[data-confirm]"), function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.dataset.confirm)) { event.preventDefault(); }
+    });
+  });
   var root = document.getElementById("dealer");
   if (!root) { return; }
   var T = JSON.parse(document.getElementById("dealer-i18n").textContent);
@@ -56,10 +62,27 @@
     for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
     return Date.now().toString(16) + "-" + r;
   }
+  /* The refusal goes where the dealer is looking: inside the open keypad or card
+   * picker (under its title), else under the prompt; and it is scrolled into view. */
   function showError(text) {
     var box = $("error");
     box.textContent = text || "";
     box.hidden = !text;
+    placeError();
+  }
+  function placeError() {
+    var box = $("error");
+    var pad = $("keypad"), pick = $("picker");
+    var panel = !pad.hidden ? pad : (!pick.hidden ? pick : null);
+    var head = panel && panel.firstElementChild;      // the panel's title (and Cancel)
+    if (head) { panel.insertBefore(box, head.nextSibling); }
+    else if (box.parentNode !== root) { root.insertBefore(box, $("prompt").nextSibling); }
+    if (!box.hidden && box.scrollIntoView) { box.scrollIntoView({block: "nearest"}); }
+  }
+  /* Before a panel is redrawn, its error box goes home so that it survives. */
+  function rescueError(panel) {
+    var box = $("error");
+    if (box.parentNode === panel) { root.insertBefore(box, $("prompt").nextSibling); }
   }
   function net(text, bad) {
     var n = $("net");
@@ -150,9 +173,12 @@
     var box = el("div", {className: "seat " + (s.status || "active") + (extra || ""), "data-seat": s.seat}, [
       el("div", {className: "seat-head"}, [el("span", {className: "seat-no", text: T.seat + " " + s.seat})].concat(marks)),
       el("div", {className: "seat-name", text: s.name}),
-      el("div", {className: "seat-stack", text: chips(s.stack !== undefined ? s.stack : s.chips)}),
+      el("div", {className: "seat-line"}, [
+        el("span", {className: "seat-stack", text: chips(s.stack !== undefined ? s.stack : s.chips)}),
+        // chips in front of the seat; once the round is over they are in the pot
+        s.bet && !(hand && (hand.finished || ["board", "street", "showdown"].indexOf(hand.awaiting) >= 0)) ? el("span", {className: "seat-bet", text: chips(s.bet)}) : null,
+      ]),
     ]);
-    if (s.bet) { box.appendChild(el("div", {className: "seat-bet", text: chips(s.bet)})); }
     if (s.cards && s.cards.length) {
       box.appendChild(el("div", {className: "seat-cards"}, s.cards.map(cardNode)));
     }
@@ -256,11 +282,12 @@
     }
     if (data.awaiting === "board") {
       var label = {flop: T.flop_dealt, turn: T.turn_dealt, river: T.river_dealt}[data.street];
+      var instruction = {flop: T.pick_flop, turn: T.pick_turn, river: T.pick_river}[data.street];
       var count = data.street === "flop" ? 3 : 1;
       c.appendChild(el("button", {className: "big primary", id: "board-dealt", text: label,
         onclick: function () { send("/hand/board", {cards: null}); }}));
       c.appendChild(el("button", {className: "big", id: "board-cards", text: T.enter_cards, onclick: function () {
-        openPicker(count, label, function (cards) { send("/hand/board", {cards: cards}); });
+        openPicker(count, instruction, function (cards) { send("/hand/board", {cards: cards}); });
       }}));
       return;
     }
@@ -278,7 +305,7 @@
           if (i >= live.length) { send("/hand/deal", {cards: picked}); return; }
           var s = live[i];
           var already = Object.keys(picked).map(function (k) { return picked[k][0]; });
-          openPicker(1, T.up_cards + ": " + T.seat + " " + s.seat + " (" + s.name + ")", function (cards) {
+          openPicker(1, fill(T.pick_up, {who: T.seat + " " + s.seat + " (" + s.name + ")"}), function (cards) {
             picked[String(s.seat)] = cards; i += 1; ask();
           }, already);
         };
@@ -297,7 +324,7 @@
         ]);
         if (!shown) {
           row.appendChild(el("button", {className: "big", text: T.show, onclick: function () {
-            openPicker(holes, T.cards_for + " " + T.seat + " " + seat, function (cards) {
+            openPicker(holes, fill(T.pick_shown, {who: T.seat + " " + seat + " (" + s.name + ")", n: holes}), function (cards) {
               send("/hand/show", {seat: seat, cards: cards});
             });
           }}));
@@ -317,12 +344,14 @@
 
   function openKeypad() {
     keypadValue = "";
+    showError("");
     var pad = $("keypad");
     pad.hidden = false;
     drawKeypad();
   }
   function drawKeypad() {
     var pad = $("keypad");
+    rescueError(pad);
     pad.innerHTML = "";
     var shown = el("output", {className: "keypad-value", id: "keypad-value", text: keypadValue ? chips(keypadValue) : "—"});
     var hint = el("p", {className: "keypad-hint",
@@ -336,8 +365,7 @@
     });
     var raiseWord = hand.current_bet > 0 ? "raise" : "bet";
     pad.appendChild(el("h2", {text: raiseWord === "raise" ? T.amount : T.amount_bet}));
-    pad.appendChild(shown);
-    pad.appendChild(hint);
+    pad.appendChild(el("div", {className: "keypad-head"}, [shown, hint]));
     pad.appendChild(keys);
     pad.appendChild(el("div", {className: "keypad-actions"}, [
       el("button", {className: "big", text: T.cancel, onclick: closeKeypad}),
@@ -346,8 +374,14 @@
         send("/hand/actions", {seat: hand.to_act, action: raiseWord, amount: Number(keypadValue)});
       }}),
     ]));
+    placeError();
   }
-  function closeKeypad() { var pad = $("keypad"); pad.hidden = true; pad.innerHTML = ""; }
+  function closeKeypad() {
+    var pad = $("keypad");
+    rescueError(pad);
+    pad.hidden = true; pad.innerHTML = "";
+    placeError();
+  }
 
   // ------------------------------------------------------------ card picker
 
@@ -368,8 +402,12 @@
   }
   function drawPicker(title) {
     var box = $("picker");
+    rescueError(box);
     box.innerHTML = "";
-    box.appendChild(el("h2", {text: title + " (" + picker.cards.length + "/" + picker.count + ")"}));
+    box.appendChild(el("div", {className: "picker-head"}, [
+      el("h2", {text: title + " (" + picker.cards.length + "/" + picker.count + ")"}),
+      el("button", {className: "big", id: "picker-cancel", text: T.cancel, onclick: closePicker}),
+    ]));
     var grid = el("div", {className: "card-grid"});
     "shdc".split("").forEach(function (suit) {
       "AKQJT98765432".split("").forEach(function (rank) {
@@ -391,9 +429,15 @@
       });
     });
     box.appendChild(grid);
-    box.appendChild(el("button", {className: "big", text: T.cancel, onclick: closePicker}));
+    placeError();
   }
-  function closePicker() { picker = null; var box = $("picker"); box.hidden = true; box.innerHTML = ""; }
+  function closePicker() {
+    picker = null;
+    var box = $("picker");
+    rescueError(box);
+    box.hidden = true; box.innerHTML = "";
+    placeError();
+  }
 
   // ------------------------------------------------------------ winners by hand
 

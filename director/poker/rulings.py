@@ -51,6 +51,7 @@ from director.poker.events import (
     Action,
     ActionKind,
     CheckByClock,
+    DealHole,
     Kill,
     Misdeal,
     event_to_json,
@@ -58,6 +59,7 @@ from director.poker.events import (
 from director.poker.games import Game
 from director.poker.hands import bring_in_order
 from director.poker.policy import FlagSet
+from director.poker.state import Hand, Street
 
 OMAHA_HOLE_CARDS = 4
 STUD_INITIAL_CARDS = 3
@@ -253,6 +255,7 @@ class Decision(StrEnum):
     RAISE_TO = "raise_to"
     ALL_IN = "all_in"
     FLOOR_DECIDES = "floor_decides"
+    BACKS_UP = "backs_up"
 
 
 @dataclass(frozen=True, slots=True)
@@ -770,6 +773,42 @@ def stud_exposed_downcards(
                   params, Misdeal("exposed down-cards"))
 
 
+def up_card_deal(hand: Hand, effect: UpCard) -> DealHole | None:
+    """The event that records an exposed down-card as the player's up-card (TDA RP-10-A).
+
+    On the third-street deal, before his cards are entered: his three cards are the
+    two down-cards nobody saw and the exposed card face up (the PHH order: down,
+    down, up), so the engine names the bring-in with it.  None when there is nothing
+    to record: the card is not known, or his cards were entered with that up-card.
+    Refused when his cards were entered with another up-card, or the deal is over.
+
+    >>> from director.poker.cards import parse_card
+    >>> from director.poker.games import Game
+    >>> from director.poker.state import HandConfig
+    >>> h = Hand.start(HandConfig(game=Game.F7S, starting_stacks=(1000,) * 3, antes=(10,) * 3,
+    ...                           bring_in=25, small_bet=100, big_bet=200))
+    >>> up_card_deal(h, UpCard(1, parse_card("2c")))
+    DealHole(player=1, cards=(None, None, Card(rank=2, suit='c')))
+    """
+    card = effect.card
+    p = effect.player
+    if not hand.config.game.is_stud:
+        raise RuleViolation("An exposed down-card becomes an up-card only in stud", rule="TDA RP-10-A")
+    up = hand.up_cards(p)
+    if up:
+        if up[0] is None or card is None or up[0] == card:
+            return None
+        raise RuleViolation("{who}'s up-card is entered as {entered}: undo the deal and enter the exposed "
+                            "{card} as his up-card", rule="TDA RP-10-A", who=hand.name(p),
+                            entered=up[0].symbol, card=card.symbol)
+    if hand.street is not Street.THIRD or hand.awaiting != "street":
+        raise RuleViolation("The initial deal is over: the exposed card cannot become his up-card now",
+                            rule="TDA RP-10-A")
+    if card is None:
+        return None
+    return DealHole(p, (None, None, card))
+
+
 def stub_before_seventh(players_per_street: Sequence[int]) -> int:
     """Cards left in the stub before 7th street: 52 minus the cards dealt on 3rd-6th
     street minus the 4th, 5th and 6th street burns (no burn before 3rd street).
@@ -993,9 +1032,10 @@ def action_out_of_turn(
     bet_when_acted: int,
     bet_now: int,
     min_raise_to: int | None = None,
+    to_act: int | None = None,
     seats: Sequence[int] | None = None,
 ) -> Ruling:
-    """An action out of turn, ruled when the turn comes back to the player (TDA 53).
+    """An action out of turn (TDA 53; RULES.md §2.8).
 
     ``bet_when_acted`` is the bet he faced when he acted out of turn, ``bet_now``
     the bet he faces now that the skipped players have acted (street totals).  The
@@ -1004,11 +1044,23 @@ def action_out_of_turn(
     his chips go back and he has all his options.  An out-of-turn fold is always
     binding.
 
+    ``to_act`` is the player whose turn it is when the floor is called.  If that is
+    not the out-of-turn player, the skipped players have not acted yet: play backs
+    up to ``to_act`` and nothing can be ruled binding or not yet (decision
+    ``backs_up``, no effect: rule again when the action reaches him).  A fold out
+    of turn is binding at once: his hand is killed (``Kill``), so the action never
+    stops at him.
+
     [OOT-1] Seat 6 raised to 800 out of turn over a 300 bet; seat 5 calls, so the
     raise stands:
 
     >>> action_out_of_turn(5, "raise", 800, bet_when_acted=300, bet_now=300).effect
     Action(player=5, action=<ActionKind.RAISE: 'raise'>, amount=800)
+
+    The same raise, ruled while seat 5 is still to act: play backs up to seat 5.
+
+    >>> action_out_of_turn(5, "raise", 800, bet_when_acted=300, bet_now=300, to_act=4).decision
+    'backs_up'
     """
     kind = ActionKind(action)
     _chips("The bet he faced", bet_when_acted)
@@ -1018,6 +1070,25 @@ def action_out_of_turn(
                             seat=_seat(player, seats), then=bet_when_acted, now=bet_now)
     params: dict[str, Any] = {"seat": _seat(player, seats), "action": kind.value,
                               "amount": amount if amount is not None else "", "bet_now": bet_now}
+    if to_act is not None and to_act != player:
+        params["to_act"] = _seat(to_act, seats)
+        if kind is ActionKind.FOLD:
+            return Ruling(Decision.BINDING, "TDA 53",
+                          N_("Seat {seat} folded out of turn: a fold out of turn is always binding, his "
+                             "hand is dead. The action backs up to seat {to_act}"),
+                          params, Kill(player, "fold out of turn"))
+        return Ruling(
+            Decision.BACKS_UP, "TDA 53",
+            N_("The action backs up to seat {to_act}. Seat {seat}'s {action} to {amount} out of turn "
+               "stands only if the action to him does not change: if everyone before him checks, "
+               "calls or folds it is binding; if anyone bets or raises, his chips go back and he has "
+               "all his options. Rule it when the action reaches seat {seat}")
+            if amount is not None else
+            N_("The action backs up to seat {to_act}. Seat {seat}'s {action} out of turn stands only "
+               "if the action to him does not change: if everyone before him checks, calls or folds "
+               "it is binding; if anyone bets or raises, he has all his options. Rule it when the "
+               "action reaches seat {seat}"),
+            params, None)
     if kind is ActionKind.FOLD:
         return Ruling(Decision.BINDING, "TDA 53",
                       N_("Seat {seat} folded out of turn: a fold out of turn is always binding"),
@@ -1152,6 +1223,81 @@ def silent_push(
                    "needed: it is a call of {to}, {change} goes back"), params, stack)
 
 
+class Faced(StrEnum):
+    """What a player facing a bet faces: the words an undercall ruling uses."""
+
+    BIG_BLIND = "big blind"
+    BRING_IN = "bring-in"
+    COMPLETION = "completion"
+    BET = "bet"
+    RAISE = "raise"
+
+    @property
+    def opening(self) -> bool:
+        """Is it the opening bet of the street (TDA 51-B)?  Pre-flop the big blind
+        is (TDA 51-B); in stud we count the bring-in and the completion, which is not
+        a raise but the round's first bet (RRP *Stud* 3), as the opening bet."""
+        return self is not Faced.RAISE
+
+
+def bet_faced(hand: Hand) -> Faced | None:
+    """What the bet on the current street of ``hand`` is: the big blind, the bring-in,
+    the completion, the street's first bet, or a raise (None: there is no bet).
+
+    Replays the hand and keeps the actions of this street that raised the bet.
+
+    >>> from director.poker.games import Game
+    >>> from director.poker.state import HandConfig
+    >>> h = Hand.start(HandConfig(game=Game.NO, starting_stacks=(10_000,) * 3,
+    ...                           blinds_or_straddles=(100, 200, 0), min_bet=200))
+    >>> str(bet_faced(h))
+    'big blind'
+    >>> str(bet_faced(h.apply(Action(2, ActionKind.RAISE, 600))))
+    'raise'
+    """
+    if hand.current_bet <= 0:
+        return None
+    replayed = Hand.start(hand.config)
+    raised: list[ActionKind] = []
+    for event in hand.events:
+        street, level = replayed.street, replayed.current_bet
+        replayed = replayed.apply(event)
+        if replayed.street != street:
+            raised = []
+        elif isinstance(event, Action) and replayed.current_bet > level:
+            raised.append(event.action)
+    if hand.config.game.is_stud and hand.street is Street.THIRD:
+        bets = [k for k in raised if k is not ActionKind.BRING_IN]
+        return Faced.BRING_IN if not bets else Faced.COMPLETION if len(bets) == 1 else Faced.RAISE
+    if hand.street is Street.PRE_FLOP:
+        return Faced.RAISE if raised else Faced.BIG_BLIND
+    return Faced.BET if len(raised) <= 1 else Faced.RAISE
+
+
+_UNDERCALL_HEADS_UP: dict[Faced, str] = {
+    Faced.BIG_BLIND: N_("Heads-up, seat {seat}'s {pushed} is short of the big blind of {current_bet}: "
+                        "it is a full call of {to} ({more} more)"),
+    Faced.BRING_IN: N_("Heads-up, seat {seat}'s {pushed} is short of the bring-in of {current_bet}: "
+                       "it is a full call of {to} ({more} more)"),
+    Faced.COMPLETION: N_("Heads-up, seat {seat}'s {pushed} is short of the completion to {current_bet}: "
+                         "it is a full call of {to} ({more} more)"),
+    Faced.BET: N_("Heads-up, seat {seat}'s {pushed} is short of the bet of {current_bet}: "
+                  "it is a full call of {to} ({more} more)"),
+    Faced.RAISE: N_("Heads-up, seat {seat}'s {pushed} is short of the raise to {current_bet}: "
+                    "it is a full call of {to} ({more} more)"),
+}
+_UNDERCALL_OPENING: dict[Faced, str] = {
+    Faced.BIG_BLIND: N_("Seat {seat}'s {pushed} is short of the big blind of {current_bet}, the opening "
+                        "bet: it is a full call of {to} ({more} more)"),
+    Faced.BRING_IN: N_("Seat {seat}'s {pushed} is short of the bring-in of {current_bet}, the opening "
+                       "bet: it is a full call of {to} ({more} more)"),
+    Faced.COMPLETION: N_("Seat {seat}'s {pushed} is short of the completion to {current_bet}, the "
+                         "opening bet: it is a full call of {to} ({more} more)"),
+    Faced.BET: N_("Seat {seat}'s {pushed} is short of the bet of {current_bet}, the opening bet: "
+                  "it is a full call of {to} ({more} more)"),
+}
+
+
 def undercall(
     pushed: int,
     *,
@@ -1159,7 +1305,8 @@ def undercall(
     current_bet: int,
     own: int = 0,
     heads_up: bool,
-    opening_bet: bool,
+    opening_bet: bool | None = None,
+    faced: Faced | str | None = None,
     declared_call: bool = False,
     stack: int | None = None,
     seats: Sequence[int] | None = None,
@@ -1171,11 +1318,18 @@ def undercall(
     multi-way pot (pre-flop the big blind is the opening bet); otherwise it is the
     floor's decision.  A player who puts in all his chips is all-in.
 
+    ``faced`` is what he faced (:func:`bet_faced`): the sentence names it, and it
+    decides ``opening_bet`` when that is not given (only a raise is not the opening
+    bet).  Without either, the bet is taken to be the opening bet.
+
     [UC-1] Four-handed, A opens 8000 on the flop, B silently pushes 2000: B must call 8000.
 
-    >>> undercall(2000, player=1, current_bet=8000, heads_up=False, opening_bet=True).params["to"]
-    8000
+    >>> undercall(2000, player=1, current_bet=8000, heads_up=False, faced="bet").text
+    "Seat 2's 2000 is short of the bet of 8000, the opening bet: it is a full call of 8000 (6000 more)"
     """
+    faced = Faced(faced) if faced is not None else None
+    if opening_bet is None:
+        opening_bet = faced is None or faced.opening
     _chips("The current bet", current_bet, minimum=1)
     _chips("The chips already in", own)
     _chips("The chips pushed", pushed, minimum=1)
@@ -1191,11 +1345,16 @@ def undercall(
         return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 51-A",
                        N_("Seat {seat} said call: he must call the full {to} ({more} more)"), params, stack)
     if heads_up or opening_bet:
-        return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 51-B",
-                       N_("Seat {seat}'s {pushed} is short of the heads-up bet: it is a full call of "
-                          "{to} ({more} more)") if heads_up else
-                       N_("Seat {seat}'s {pushed} is short of the opening bet: it is a full call of "
-                          "{to} ({more} more)"), params, stack)
+        if faced is not None and (heads_up or faced in _UNDERCALL_OPENING):
+            template = (_UNDERCALL_HEADS_UP if heads_up else _UNDERCALL_OPENING)[faced]
+        elif heads_up:
+            template = N_("Seat {seat}'s {pushed} is short of the heads-up bet: it is a full call of "
+                          "{to} ({more} more)")
+        else:
+            template = N_("Seat {seat}'s {pushed} is short of the opening bet: it is a full call of "
+                          "{to} ({more} more)")
+        return _result(ActionKind.CALL, player, current_bet, own, pushed, "TDA 51-B", template,
+                       params, stack)
     return Ruling(Decision.FLOOR_DECIDES, "TDA 51-B",
                   N_("Seat {seat}'s {pushed} is short of the {current_bet} to call, facing a raise in a "
                   "multi-way pot: the floor decides whether it is a full call or the chips go back "
@@ -1362,8 +1521,10 @@ __all__ = [
     "ScrambleBurn",
     "SeventhStreet",
     "UpCard",
+    "Faced",
     "absent_player",
     "action_out_of_turn",
+    "bet_faced",
     "boxed_cards",
     "clock_ends_at",
     "clock_expired",
@@ -1385,5 +1546,6 @@ __all__ = [
     "stud_exposed_downcards",
     "under_raise",
     "undercall",
+    "up_card_deal",
     "wrong_number_of_cards",
 ]

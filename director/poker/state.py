@@ -590,6 +590,11 @@ class Hand:
     def hole_cards(self) -> tuple[tuple[Card | None, ...], ...]:
         return tuple(self._holes)
 
+    @property
+    def dealt_this_street(self) -> tuple[bool, ...]:
+        """While hole cards (stud: a street's cards) are being entered: who has his already."""
+        return tuple(self._dealt)
+
     def up_cards(self, player: int) -> tuple[Card | None, ...]:
         """Stud: the player's face-up cards (3rd to 6th street cards)."""
         return self._holes[player][2:6] if self._stud else ()

@@ -61,8 +61,12 @@ def level_json(structure: Structure, index: int | None) -> dict[str, Any] | None
 
 def current_level(tournament: Tournament, now: datetime) -> dict[str, Any] | None:
     """The level being played at ``now`` (``clock_json``'s ``level``, without the rest)."""
-    structure = tournament.structure
-    state = clock.advance_due(tournament.clock, structure, now)
+    return level_at(tournament.structure, tournament.clock, now)
+
+
+def level_at(structure: Structure, state: ClockState, now: datetime) -> dict[str, Any] | None:
+    """The level being played at ``now`` by a clock in ``state`` (``current_level``)."""
+    state = clock.advance_due(state, structure, now)
     return level_json(structure, min(state.level_index, len(structure.levels) - 1))
 
 

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, union_all, update
+from sqlalchemy import func, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -42,8 +42,9 @@ from director.i18n import (
     translate_violation,
 )
 from director.i18n import gettext as _
+from director.models import Tournament
 from director.models.hands import DealerHand, HandEvent, HandLogEntry, HandRequest
-from director.models.seating import Player, Seat, SeatingTable
+from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
 from director.poker.cards import Card, format_card
 from director.poker.errors import RuleViolation
 from director.poker.events import (
@@ -63,10 +64,14 @@ from director.poker.events import (
 from director.poker.games import Betting, Game
 from director.poker.state import Hand, HandConfig, Phase
 from director.services import Invalid, NotFound, app_key, dealer_hold
-from director.services.clock import current_level, get_tournament
+from director.services.clock import current_level, get_tournament, level_at
 from director.services.events import events as broker
+from director.tournament.clock import ClockState
+from director.tournament.seating import HandForHand, SeatingPolicy, hand_chip_unit
+from director.tournament.structure import Structure, parse_levels
 
 LOG_SHOWN = 12
+UNDO_GROUP_MAX = 32     # more events than one write records (a street's up-cards: 8)
 CACHE_SIZE = 512
 _BOARD_COUNT = {"flop": 3, "turn": 1, "river": 1}
 
@@ -294,7 +299,7 @@ def _card_words(card: Card | None) -> str:
 def _seat_status(hand: Hand, i: int, dead: set[int]) -> str:
     if hand.misdealt:
         return "misdeal"
-    if i in dead and hand.folded[i]:
+    if i in dead:                      # absent when the deal ended: dead from the start (TDA 30)
         return "dead"
     if hand.folded[i]:
         return "folded"
@@ -333,6 +338,12 @@ def _buttons(hand: Hand) -> list[dict[str, Any]]:
         if legal.complete_to is not None and hand.config.game.is_stud:
             out.append({"action": "complete", "amount": legal.complete_to,
                         "label": _("Complete to %(amount)s", amount=_money(legal.complete_to))})
+        elif legal.all_in_to is not None and legal.min_to == legal.all_in_to:
+            # Too short for a full raise (or just enough): all-in is the only raise there is
+            # (TDA 43-B: a short all-in does not reopen the betting); never "Min raise to".
+            out.append({"action": "all_in", "amount": legal.all_in_to,
+                        "label": _("All-in %(amount)s", amount=_money(legal.all_in_to))})
+            return out
         elif fixed:
             label = _("Raise to %(amount)s", amount=_money(legal.min_to)) if bet_word \
                 else _("Bet %(amount)s", amount=_money(legal.min_to))
@@ -351,9 +362,7 @@ def _buttons(hand: Hand) -> list[dict[str, Any]]:
                 out.append({"action": "raise" if bet_word else "bet", "amount": legal.pot_to,
                             "label": label})
         if legal.all_in_to is not None and legal.max_to == legal.all_in_to \
-                and legal.all_in_to > legal.min_to or (legal.all_in_to == legal.min_to and not fixed
-                                                       and legal.max_to == legal.all_in_to
-                                                       and legal.min_to != legal.pot_to):
+                and legal.all_in_to > legal.min_to:
             out.append({"action": "all_in", "amount": legal.all_in_to,
                         "label": _("All-in %(amount)s", amount=_money(legal.all_in_to))})
     return out
@@ -368,9 +377,14 @@ def _prompt(hand: Hand, seating: Seating, row: DealerHand) -> str:
     awaiting = hand.awaiting
     p = hand.to_act
     legal = hand.legal()
-    if p is not None and legal.bring_in:
+    if p is not None and legal.bring_in and legal.fold:       # [ST-5]: the duty passed on
         up = hand.up_cards(p)
         return _("%(who)s has the lowest up-card, %(card)s: bring in %(amount)s, complete or fold",
+                 who=seating.label(p), card=_card_words(up[0] if up else None),
+                 amount=_money(hand.config.bring_in))
+    if p is not None and legal.bring_in:
+        up = hand.up_cards(p)
+        return _("%(who)s has the lowest up-card, %(card)s: bring in %(amount)s or complete",
                  who=seating.label(p), card=_card_words(up[0] if up else None),
                  amount=_money(hand.config.bring_in))
     if p is not None:
@@ -513,19 +527,22 @@ def get_table_or_history(table_id: int) -> None:
 # ---------------------------------------------------------------- starting a hand
 
 def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions: dict[str, Any],
-                  absent: list[int], game: Game) -> HandConfig:
-    """The engine's HandConfig: stacks in PHH order, forced bets from the level."""
+                  absent: list[int], game: Game, policy: SeatingPolicy) -> HandConfig:
+    """The engine's HandConfig: stacks in PHH order, forced bets from the level, odd
+    chips in units of the smallest chip in play (TDA 20)."""
     n = len(order)
     stacks = tuple(int(p["chips"]) for p in order)
     seat_numbers = tuple(int(p["seat"]) for p in order)
     dead = tuple(i for i, p in enumerate(order) if int(p["seat"]) in absent)
     ante = int(level.get("ante") or 0)
+    unit = hand_chip_unit(policy, (int(level.get(k) or 0) for k in (
+        "small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet")), stacks)
     if game.is_stud:
         return HandConfig(game=game, starting_stacks=stacks, antes=(ante,) * n if ante else (),
                           bring_in=int(level.get("bring_in") or 0),
                           small_bet=int(level.get("small_bet") or 0),
                           big_bet=int(level.get("big_bet") or 0),
-                          dead_players=dead, seats=seat_numbers)
+                          dead_players=dead, seats=seat_numbers, chip_unit=unit)
     sb, bb = int(level.get("small_blind") or 0), int(level.get("big_blind") or 0)
     blinds = [0] * n
     antes = [0] * n
@@ -549,7 +566,7 @@ def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions:
         big_bet=int(level.get("big_bet") or 0) if fixed else 0,
         min_bet=0 if fixed else bb, ante_trimming=not bba,
         small_blind=sb or None, big_blind=(bb or None) if not fixed else None,
-        dead_players=dead, seats=seat_numbers)
+        dead_players=dead, seats=seat_numbers, chip_unit=unit)
 
 
 def _table_state(table: SeatingTable, seated: dict[int, tuple[Any, bool]]) -> Any:
@@ -576,13 +593,52 @@ def _seated(table: SeatingTable, rows: list[Any] | None = None) -> dict[int, tup
     return {row.seat: (row, bool(row.waiting)) for row in rows or _seat_rows(table)}
 
 
+@dataclass(frozen=True)
+class _DealContext:
+    """What dealing a hand reads besides the seats, in one query: the table's row,
+    its tournament's structure and clock, the seating policy and hand-for-hand
+    state, and the player count of the fullest table (play halts, TDA 11-D)."""
+
+    table: Any
+    structure: Structure
+    clock: ClockState
+    policy: SeatingPolicy
+    hand_for_hand: HandForHand
+    most: int
+
+
+def _deal_context(table_id: int) -> _DealContext:
+    fullest = (select(func.count(Seat.id)).where(Seat.tournament_id == SeatingTable.tournament_id)
+               .group_by(Seat.table_id).order_by(func.count(Seat.id).desc()).limit(1)
+               .correlate(SeatingTable).scalar_subquery())
+    row = db.session.execute(
+        select(SeatingTable.id, SeatingTable.tournament_id, SeatingTable.number, SeatingTable.size,
+               SeatingTable.button_seat, SeatingTable.sb_seat, SeatingTable.bb_seat,
+               SeatingTable.game_is_stud, SeatingTable.vacated, Tournament.name, Tournament.levels,
+               Tournament.level_index, Tournament.started_at, Tournament.elapsed_before,
+               Tournament.running, SeatingSettings.policy, SeatingSettings.hand_for_hand,
+               fullest.label("most"))
+        .join(Tournament, Tournament.id == SeatingTable.tournament_id)
+        .outerjoin(SeatingSettings, SeatingSettings.tournament_id == SeatingTable.tournament_id)
+        .where(SeatingTable.id == table_id)).first() if 0 < table_id < 2**63 else None
+    if row is None:
+        raise NotFound(_("There is no table %(id)s", id=table_id))
+    return _DealContext(
+        table=row, structure=Structure(levels=parse_levels(row.levels), name=row.name),
+        clock=ClockState(level_index=row.level_index or 0, started_at=row.started_at,
+                         elapsed_before=row.elapsed_before or 0.0, running=bool(row.running)),
+        policy=SeatingPolicy.from_json(row.policy) if row.policy else SeatingPolicy(),
+        hand_for_hand=HandForHand.from_json(row.hand_for_hand or {}), most=int(row.most or 0))
+
+
 def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
     """Deal the next hand at the table: seats and button from the seating, forced
     bets from the clock's current level (TDA RP-7); absent seats are dead (TDA 30).
     After a misdeal the hand is redealt with the same button (TDA 35)."""
     from director.tournament.seating import deal_hand  # noqa: PLC0415
 
-    table = get_table(table_id)
+    deal = _deal_context(table_id)
+    table = deal.table
     tournament_id = table.tournament_id
     last = db.session.execute(select(DealerHand.number, DealerHand.status, DealerHand.positions,
                                      DealerHand.finished_at)
@@ -593,14 +649,14 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
         raise Conflict(hand_json(playing_row) if playing_row is not None else None,
                        _("Hand %(n)s is still being played: finish it, undo, "
                          "or call a misdeal first", n=last.number))
-    tournament = get_tournament(tournament_id)
     now = utcnow()
-    level = current_level(tournament, now) or {}
+    level = level_at(deal.structure, deal.clock, now) or {}
     if level.get("is_break") or not level.get("game"):
         raise Invalid({"level": _("The clock is on a break: no hand is dealt")})
     game = Game(level["game"])
     seat_rows = _seat_rows(table)
-    held = dealer_hold.hold(table, len(seat_rows), last)
+    rules = deal.policy, deal.hand_for_hand
+    held = dealer_hold.hold(table, len(seat_rows), last, rules, most=deal.most)
     if held is not None:
         raise Illegal(held)
     seated = _seated(table, seat_rows)
@@ -635,7 +691,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     order = [{"seat": s, "player_id": playing[s].id, "name": playing[s].name,
               "chips": playing[s].chips} for s in seats_in_order]
     try:
-        config = _level_config(level, order, positions, absent_seats, game)
+        config = _level_config(level, order, positions, absent_seats, game, rules[0])
         started = Hand.start(config)
     except RuleViolation as exc:
         raise Invalid({"level": translate_violation(exc)}) from None
@@ -1147,11 +1203,15 @@ def deal_cards(table_id: int, by_seat: dict[int, tuple[Card | None, ...]] | None
                 raise Invalid({"cards": _("Enter the cards per seat")})
             return [DealHole(i, (None,)) for i in range(len(seating.players)) if not hand.folded[i]]
         out: list[Event] = []
+        dealt = hand.dealt_this_street
         for number in sorted(by_seat, key=lambda s: seating.index(s, "cards")):
             p = seating.index(number, "cards")
             cards = by_seat[number]
             if hand.config.game.is_stud and hand.street.value == "third street" and len(cards) == 1:
                 cards = (None, None, *cards)
+            held = hand.hole_cards[p]
+            if dealt[p] and cards and held[-len(cards):] == tuple(cards):
+                continue    # entered already (a ruling on an exposed card): the same card again
             out.append(DealHole(p, cards))
         return out
     return apply_events(table_id, make, version=version, key=key, who=who)
@@ -1179,24 +1239,33 @@ def award(table_id: int, high: list[list[int]], low: list[list[int]], *,
 
 
 def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dealer") -> Answer:
-    """Take back the last event of the table's latest hand (before the next hand starts)."""
+    """Take back the last tap of the table's latest hand (before the next hand starts):
+    every event that one write recorded, e.g. all the up-cards of a stud street."""
     stored = _stored_answer(key, table_id)
     if stored is not None:
         return stored
     row = _open_hand(table_id, version)
-    last = db.session.scalar(select(HandEvent).where(
-        HandEvent.hand_id == row.id, HandEvent.undone.is_(False)).order_by(HandEvent.seq.desc()).limit(1))
-    if last is None:
+    recent = db.session.scalars(select(HandEvent).where(
+        HandEvent.hand_id == row.id, HandEvent.undone.is_(False))
+        .order_by(HandEvent.seq.desc()).limit(UNDO_GROUP_MAX)).all()
+    if not recent:
         raise Illegal(_("Nothing to undo: no action has been recorded in this hand"))
+    # One write's events share its moment and follow each other (``_write_known``).
+    taken = [recent[0]]
+    for event in recent[1:]:
+        if event.created_at != taken[-1].created_at or event.seq != taken[-1].seq - 1:
+            break
+        taken.append(event)
     seating = Seating(row.players)
-    text = describe_event(event_from_json(last.event), seating)
+    text = "; ".join(describe_event(event_from_json(e.event), seating) for e in reversed(taken))
     reopened = row.status != "playing"
     reinstated = reopened and _unfinish(row)
     try:
         _bump(row)
     except _Lost:
         return _lost_race(key, table_id, row)
-    last.undone = True
+    for event in taken:
+        event.undone = True
     db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_("Undo: %(what)s", what=text)))
     db.session.flush()
     body = hand_json(row)

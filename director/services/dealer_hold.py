@@ -34,7 +34,8 @@ from director.models.seating import Seat, SeatingSettings, SeatingTable
 from director.tournament.seating import HandForHand, SeatingPolicy, halted_tables
 
 
-def _settings(tournament_id: int) -> tuple[SeatingPolicy, HandForHand]:
+def settings(tournament_id: int) -> tuple[SeatingPolicy, HandForHand]:
+    """The event's seating policy and hand-for-hand state (read only)."""
     found = db.session.execute(select(SeatingSettings.policy, SeatingSettings.hand_for_hand)
                                .where(SeatingSettings.tournament_id == tournament_id)).first()
     if found is None:
@@ -74,11 +75,13 @@ def waiting_for(tournament_id: int, state: HandForHand) -> list[int] | None:
     return sorted(number for table_id, number in tables.items() if done.get(table_id) != "finished")
 
 
-def _halted(table: SeatingTable, policy: SeatingPolicy, seats_here: int) -> int | None:
-    """How many players short the table is, when play is halted at it."""
-    counts = db.session.execute(select(func.count(Seat.id)).where(
-        Seat.tournament_id == table.tournament_id).group_by(Seat.table_id)).scalars().all()
-    most = max(counts, default=0)
+def _halted(table: Any, policy: SeatingPolicy, seats_here: int, most: int | None) -> int | None:
+    """How many players short the table is, when play is halted at it.  ``most``: the
+    player count of the fullest table, when the caller has read it."""
+    if most is None:
+        counts = db.session.execute(select(func.count(Seat.id)).where(
+            Seat.tournament_id == table.tournament_id).group_by(Seat.table_id)).scalars().all()
+        most = max(counts, default=0)
     if most - seats_here < policy.halt_short_by:
         return None                                   # the usual case: one cheap query
     from director.services.seating import load_layout  # noqa: PLC0415 - import cycle
@@ -87,10 +90,14 @@ def _halted(table: SeatingTable, policy: SeatingPolicy, seats_here: int) -> int 
     return most - seats_here if table.number in halted_tables(layout, policy) else None
 
 
-def hold(table: SeatingTable, seats_here: int, last: Any) -> str | None:
-    """Why the table must not deal its next hand now, or None.  ``last`` is the
-    table's latest hand (``number``, ``status``, ``finished_at``) or None."""
-    policy, state = _settings(table.tournament_id)
+def hold(table: Any, seats_here: int, last: Any,
+         rules: tuple[SeatingPolicy, HandForHand] | None = None, *, most: int | None = None) -> str | None:
+    """Why the table must not deal its next hand now, or None.  ``table`` has the
+    ``id``, ``tournament_id`` and ``number`` of a ``SeatingTable``; ``last`` is the
+    table's latest hand (``number``, ``status``, ``finished_at``) or None;
+    ``rules`` is :func:`settings` and ``most`` the fullest table's player count
+    when the caller has read them."""
+    policy, state = rules or settings(table.tournament_id)
     if state.announced:
         redeal = last is not None and last.status == "misdeal" and state.since is not None \
             and last.finished_at is not None and last.finished_at >= state.since
@@ -110,7 +117,7 @@ def hold(table: SeatingTable, seats_here: int, last: Any) -> str | None:
                                 tables=", ".join(str(n) for n in waiting))
             return _("Hand-for-hand: every table has played hand %(hand)s; wait for the director",
                      hand=state.hands_played + 1)
-    short = _halted(table, policy, seats_here)
+    short = _halted(table, policy, seats_here, most)
     if short is not None:
         return _("Play is halted at this table: it is %(short)s players short of the fullest "
                  "table (TDA 11-D). Wait until the director balances the tables", short=short)
@@ -128,12 +135,12 @@ def finish_round(tournament_id: int) -> bool:
     the state is read again under a lock before it is changed."""
     from director.services import seating as seating_service  # noqa: PLC0415 - import cycle
 
-    _, state = _settings(tournament_id)
+    _, state = settings(tournament_id)
     if not state.on or waiting_for(tournament_id, state) != []:
         return False
     with _round_lock:
         db.session.rollback()                       # read what is committed now
-        _, again = _settings(tournament_id)
+        _, again = settings(tournament_id)
         if again.since != state.since or waiting_for(tournament_id, again) != []:
             return False
         seating_service.hand_for_hand(tournament_id, "finish")

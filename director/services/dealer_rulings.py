@@ -39,6 +39,9 @@ from director.services.dealer import (
 )
 
 KINDS = body.KINDS
+_BY_POLICY = ("stud_exposed_downcards",)
+"""Rulings whose answer depends on a house policy flag that sources disagree on: the
+text names the rule and where the policy comes from."""
 
 
 def _substantial(hand: Hand) -> bool:
@@ -61,8 +64,20 @@ def _seat_index(data: Mapping[str, Any], seating: Seating) -> int:
 
 
 def _policy(data: Mapping[str, Any]) -> R.RulingPolicy:
+    """The house's ruling policy (RULES.md §11.1).
+
+    No tournament setting holds these flags yet, so it is the TDA 2024 default
+    (``R.DEFAULT_RULING_POLICY``) unless the request names a policy (the JSON API).
+    """
     policy: R.RulingPolicy = data.get("policy") or R.DEFAULT_RULING_POLICY
     return policy
+
+
+def _policy_source(data: Mapping[str, Any]) -> str:
+    """How the dealer is told where the policy a ruling used comes from."""
+    if data.get("policy") not in (None, R.DEFAULT_RULING_POLICY):
+        return _("house policy sent with the ruling")
+    return _("the TDA default (RULES.md §11.1): this tournament sets no other")
 
 
 def _chip_situation(hand: Hand, p: int) -> dict[str, Any]:
@@ -139,6 +154,10 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
         return R.clock_expiry(legal.call is not None or legal.bring_in, player=p, seats=seats)
     if kind == "action_out_of_turn":
         p = _seat_index(data, seating)
+        if hand.to_act is None:
+            raise Illegal(_("Nobody is to act: an action out of turn is ruled during a betting round"))
+        if hand.folded[p] or hand.all_in[p]:
+            raise Illegal(_("%(who)s has no action left in this hand", who=seating.label(p)))
         what = data["action"]
         amount = data.get("amount")
         bet_when = data.get("bet_when_acted")
@@ -146,14 +165,15 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
             bet_when = hand.current_bet
         min_to = hand.legal().min_to if hand.to_act == p else None
         return R.action_out_of_turn(p, what, amount, bet_when_acted=bet_when, bet_now=hand.current_bet,
-                                    min_raise_to=min_to, seats=seats)
+                                    min_raise_to=min_to, to_act=hand.to_act, seats=seats)
     p = _seat_index(data, seating)
     s = _chip_situation(hand, p)
     if kind == "undercall":
         live = sum(hand.live)
+        # What he faced is read from the hand (the body's ``opening_bet`` is not trusted).
         return R.undercall(data["pushed"], player=p, current_bet=s["current_bet"],
-                           own=s["own"], heads_up=live == 2,
-                           opening_bet=data["opening_bet"], declared_call=data["declared_call"], stack=s["stack"], seats=seats)
+                           own=s["own"], heads_up=live == 2, faced=R.bet_faced(hand),
+                           declared_call=data["declared_call"], stack=s["stack"], seats=seats)
     if kind == "silent_push":
         return R.silent_push(data["pushed"], player=p,
                              current_bet=s["current_bet"], last_raise=s["last_raise"], own=s["own"],
@@ -209,14 +229,39 @@ def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def ruling_json(ruling: R.Ruling, seating: Seating) -> dict[str, Any]:
+def effect_event(ruling: R.Ruling, hand: Hand) -> Event | None:
+    """The hand event the dealer's confirm applies, or None (a procedure to log).
+
+    A call ruled by chips is the engine's call (its amount is the engine's); an
+    exposed stud down-card that becomes the up-card is his third-street deal
+    (``rulings.up_card_deal``).  Raises ``RuleViolation`` if the event cannot be
+    applied to ``hand`` now, so a preview that rules it never precedes a refused
+    confirm.
+    """
+    effect = ruling.effect
+    event: Event | None = None
+    if isinstance(effect, Misdeal | Kill | CheckByClock):
+        event = effect
+    elif isinstance(effect, Action):
+        event = Action(effect.player, ActionKind.CALL) \
+            if effect.action is ActionKind.CALL and effect.amount is not None else effect
+    elif isinstance(effect, R.UpCard):
+        event = R.up_card_deal(hand, effect)
+    if event is not None:
+        problem = hand.why_not(event)
+        if problem is not None:
+            raise problem
+    return event
+
+
+def ruling_json(ruling: R.Ruling, seating: Seating, event: Event | None = None) -> dict[str, Any]:
     data = ruling.to_json()
     try:
         text = translate_template(ruling.template, _shown_params(ruling.params))
     except (KeyError, ValueError, IndexError):
         text = ruling.text
     data["text"] = seating.words(text)
-    data["applies"] = isinstance(ruling.effect, Misdeal | Kill | CheckByClock | Action)
+    data["applies"] = event is not None
     return data
 
 
@@ -232,21 +277,31 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
     row = _open_hand(table_id, version if confirm else None)
     hand = _cached(row)
     seating = Seating(row.players)
+    from director.i18n import translate_violation  # noqa: PLC0415
+
     try:
         ruling = build(kind, data, hand, seating, now, row.clock_call)
     except RuleViolation as exc:
-        from director.i18n import translate_violation  # noqa: PLC0415
-
         raise Illegal(seating.words(translate_violation(exc))) from None
-    shown = ruling_json(ruling, seating)
+    blocked: str | None = None
+    try:
+        event = effect_event(ruling, hand)
+    except RuleViolation as exc:
+        # The ruling stands, but its effect is not legal in the hand as entered: the
+        # preview says so and the confirm only logs it (never a refused confirm).
+        event, blocked = None, seating.words(translate_violation(exc))
+    shown = ruling_json(ruling, seating, event)
+    if blocked is not None:
+        shown["blocked"] = blocked
+        shown["text"] = _("%(text)s. It cannot be entered as ruled: %(reason)s", text=shown["text"],
+                          reason=blocked)
+    if kind in _BY_POLICY:
+        shown["text"] = _("%(text)s. Rule: %(rule)s, %(source)s", text=shown["text"], rule=ruling.rule,
+                          source=_policy_source(data))
     if not confirm:
         return Answer({"ruling": shown, "hand": hand_json(row, hand)})
     note = _("Ruling (%(rule)s): %(text)s", rule=ruling.rule, text=shown["text"])
-    effect = ruling.effect
-    if isinstance(effect, Misdeal | Kill | CheckByClock | Action):
-        event: Event = effect
-        if isinstance(effect, Action) and effect.action is ActionKind.CALL and effect.amount is not None:
-            event = Action(effect.player, ActionKind.CALL)
+    if event is not None:
         made: Callable[[Hand, Seating], list[Event]] = lambda h, s: [event]  # noqa: E731
         answer = apply_events(table_id, made, version=version, key=key, who=who, note=note)
     else:

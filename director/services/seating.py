@@ -528,6 +528,7 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         "redraw_at_tables": body.get("redraw_at_tables", old.redraw_at_tables),
         "breaking_order": body.get("breaking_order", old.breaking_order),
         "stud_only": given("stud_only", old.stud_only),
+        "smallest_chip": given("smallest_chip", old.smallest_chip),
     }
     starting = given("starting_chips", settings.starting_chips or 10_000)
     policy = _rule("policy", lambda: SeatingPolicy(**values))

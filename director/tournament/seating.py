@@ -372,6 +372,10 @@ class SeatingPolicy:
     * ``hand_for_hand_seconds``: clock time deducted per hand-for-hand hand
       (TDA RP-8: 2 minutes, at most 3).
     * ``stud_only``: a stud event; tables have no button.
+    * ``smallest_chip``: the smallest chip in play, in which odd chips are
+      counted (TDA 20; RULES.md §7.3); the director changes it at a colour-up
+      (TDA 24).  0: the largest chip that every forced bet of the level and
+      every stack at the table is made of (``hand_chip_unit``).
     """
 
     table_size: int = 9
@@ -382,8 +386,11 @@ class SeatingPolicy:
     breaking_order: tuple[int, ...] = ()
     hand_for_hand_seconds: int = HAND_FOR_HAND_SECONDS
     stud_only: bool = False
+    smallest_chip: int = 0
 
     def __post_init__(self) -> None:
+        if self.smallest_chip < 0:
+            raise RuleViolation("The smallest chip cannot be {unit}", unit=self.smallest_chip)
         if self.table_size not in TABLE_SIZES:
             raise RuleViolation("Tables seat 6 to 10 players, not {size}", size=self.table_size)
         if self.balance_threshold < 1:
@@ -418,7 +425,8 @@ class SeatingPolicy:
                 "halt_short_by": self.halt_short_by, "final_table_size": self.final_table_size,
                 "redraw_at_tables": list(self.redraw_at_tables),
                 "breaking_order": list(self.breaking_order),
-                "hand_for_hand_seconds": self.hand_for_hand_seconds, "stud_only": self.stud_only}
+                "hand_for_hand_seconds": self.hand_for_hand_seconds, "stud_only": self.stud_only,
+                "smallest_chip": self.smallest_chip}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatingPolicy:
@@ -976,6 +984,25 @@ def plan_seating(layout: Layout, policy: SeatingPolicy,
 
 
 # --------------------------------------------------------------------------- hand-for-hand
+
+
+def hand_chip_unit(policy: SeatingPolicy, forced_bets: Iterable[int], stacks: Iterable[int]) -> int:
+    """The smallest chip in play for a hand (TDA 20; RULES.md §7.3 step 1): the
+    director's setting, else the largest chip that every forced bet of the level
+    and every stack at the table is made of.
+
+    Blinds 25/50 and stacks of 10,000 and 9,875: T25.
+
+    >>> hand_chip_unit(SeatingPolicy(), [25, 50], [10_000, 9_875])
+    25
+    >>> hand_chip_unit(SeatingPolicy(), [100, 200], [10_000, 12_000])
+    100
+    >>> hand_chip_unit(SeatingPolicy(smallest_chip=25), [100, 200], [10_000, 12_000])
+    25
+    """
+    if policy.smallest_chip:
+        return policy.smallest_chip
+    return math.gcd(*(v for v in (*forced_bets, *stacks) if v > 0)) or 1
 
 
 @dataclass(frozen=True)

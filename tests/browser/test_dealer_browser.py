@@ -9,6 +9,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser.conftest import Server, start_server
 
 TABLET = {"width": 1024, "height": 768}
@@ -172,7 +174,7 @@ def test_stud_bring_in_is_named_by_suit(chromium: Any, live_server: Server) -> N
         page.click(f".pick[data-card='{card}']")
     wait_prompt(page, "lowest up-card")
     assert prompt(page) == (f"Seat {seats[1]} ({hand(live_server, t['table_id'])['to_act_name']}) has the "
-                            "lowest up-card, 2♣ (clubs): bring in 25, complete or fold")
+                            "lowest up-card, 2♣ (clubs): bring in 25 or complete")
     assert page.get_by_role("button", name="Bring in 25").is_visible()
     assert page.get_by_role("button", name="Complete to 100").is_visible()
 
@@ -300,3 +302,226 @@ def test_hand_for_hand_the_tablet_holds_until_every_table_has_played(
     hold.wait_for(state="detached")                     # the tablet's poll hears of it
     assert page.locator("#deal-button").is_enabled()
     deal(page)                                          # hand-for-hand hand 2
+
+
+# ---------------------------------------------------------------- what the dealer sees (issue 5 QA)
+
+LANDSCAPE = {"width": 1024, "height": 768}
+PORTRAIT = {"width": 768, "height": 1024}
+NINE = ["Dewi Lestari", "Sofia Nyström", "Siti Rahmawati", "Jan Kowalski", "Olga Ivanova",
+        "Rizky Pratama", "Karin Sjöberg", "Nguyễn Văn An", "Ahmet Yılmaz"]
+
+
+def tablet_in(chromium: Any, server: Server, code: str, viewport: dict[str, int]) -> Any:
+    """A tablet paired in its own context with the given screen."""
+    context = chromium.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(f"{server.url}/dealer/?code={code}")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/dealer/table/\d+"))
+    page.wait_for_selector("#deal-button")
+    return page
+
+
+def on_screen(page: Any, target: Any) -> bool:
+    """The whole of the element's box is inside the viewport (nothing cut off, no scrolling)."""
+    box = target.bounding_box()
+    size = page.viewport_size
+    return bool(box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
+                and box["y"] + box["height"] <= size["height"] + 0.5)
+
+
+def play_to_showdown(server: Server, table_id: int, boards: list[list[str]]) -> dict[str, Any]:
+    """Everybody calls and checks through the API; on the river the first to act bets 200."""
+    url = f"/api/tables/{table_id}/hand"
+    h = hand(server, table_id)
+    while h["awaiting"] != "showdown":
+        if h["to_act"] is not None:
+            if h["street"] == "river" and h["legal"]["check"] and h["legal"]["min_to"] is not None:
+                body = {"seat": h["to_act"], "action": "bet", "amount": 200}
+            else:
+                body = {"seat": h["to_act"], "action": "check" if h["legal"]["check"] else "call"}
+            status, h = call(server, "POST", f"{url}/actions", {**body, "version": h["version"]})
+        else:
+            status, h = call(server, "POST", f"{url}/board", {"cards": boards.pop(0), "version": h["version"]})
+        assert status == 200, h
+    return h
+
+
+@pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def test_keypad_refusal_is_on_screen_where_the_dealer_looks(
+        chromium: Any, live_server: Server, artifacts: Path, viewport: dict[str, int]) -> None:
+    """An amount below the minimum raise on the keypad: the engine's sentence is shown whole on the
+    screen (inside the keypad), next to the keys, with OK still in reach."""
+    t = setup(live_server, NINE, PLO)
+    page = tablet_in(chromium, live_server, t["code"], viewport)
+    deal(page)
+    first = hand(live_server, t["table_id"])
+    page.click("#amount-button")
+    for digit in "300":                                     # the minimum raise is to 400
+        page.click(f".keys button:text-is('{digit}')")
+    page.click("#keypad-ok")
+    error = page.locator("#error")
+    error.wait_for(state="visible")
+    assert "400" in error.inner_text() and "300" in error.inner_text()
+    page.screenshot(path=str(artifacts / f"dealer-keypad-error-{viewport['width']}.png"))
+    assert on_screen(page, error), (error.bounding_box(), page.viewport_size)
+    assert on_screen(page, page.locator("#keypad-ok"))
+    assert page.locator("#keypad #error").count() == 1     # in the keypad, under its title
+    assert hand(live_server, t["table_id"])["version"] == first["version"]
+    # corrected on the same keypad: the refusal goes away with the keypad
+    page.click(".keys button:text-is('Clear')")
+    for digit in "400":
+        page.click(f".keys button:text-is('{digit}')")
+    page.click("#keypad-ok")
+    page.wait_for_function("() => document.getElementById('error').hidden")
+    assert page.locator("#keypad").is_hidden()
+
+
+@pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def test_card_picker_is_an_instruction_and_fits_the_screen(
+        chromium: Any, live_server: Server, artifacts: Path, viewport: dict[str, int]) -> None:
+    """"Flop: tap 3 cards (0/3)"; the 52 cards are all on the screen without scrolling and each is
+    at least 44 px each way (a finger)."""
+    t = setup(live_server, NINE, PLO)
+    page = tablet_in(chromium, live_server, t["code"], viewport)
+    deal(page)
+    h = hand(live_server, t["table_id"])
+    url = f"/api/tables/{t['table_id']}/hand/actions"
+    while h["to_act"] is not None:
+        body = {"seat": h["to_act"], "action": "check" if h["legal"]["check"] else "call"}
+        status, h = call(live_server, "POST", url, {**body, "version": h["version"]})
+        assert status == 200, h
+    page.wait_for_selector("#board-cards")
+    page.click("#board-cards")
+    assert page.locator("#picker h2").inner_text() == "Flop: tap 3 cards (0/3)"
+    picks = page.locator("#picker .pick")
+    assert picks.count() == 52
+    page.screenshot(path=str(artifacts / f"dealer-picker-{viewport['width']}.png"))
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+    for i in range(52):
+        pick = picks.nth(i)
+        assert on_screen(page, pick), (pick.get_attribute("data-card"), pick.bounding_box())
+        box = pick.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    assert on_screen(page, page.locator("#picker-cancel"))
+    page.click(".pick[data-card='Ah']")
+    assert page.locator("#picker h2").inner_text() == "Flop: tap 3 cards (1/3)"
+    page.click(".pick[data-card='7d']")
+    page.click(".pick[data-card='2c']")
+    page.wait_for_function("() => document.querySelectorAll('#board .card').length === 3")
+    assert [c.get_attribute("data-card") for c in page.locator("#board .card").all()] == ["Ah", "7d", "2c"]
+    assert page.locator("#picker").is_hidden()
+
+
+@pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def test_showdown_buttons_fit_and_a_finished_hand_has_no_bets_in_front(
+        chromium: Any, live_server: Server, artifacts: Path, viewport: dict[str, int]) -> None:
+    """Show and Muck of every showdown row are whole on the screen; once the pots are awarded no
+    chips are drawn in front of any seat, and the shown cards are not covered."""
+    t = setup(live_server, NINE[:3], PLO)
+    page = tablet_in(chromium, live_server, t["code"], viewport)
+    deal(page)
+    assert page.locator(".seat-bet").count() == 2          # the blinds, in front of their seats
+    h = play_to_showdown(live_server, t["table_id"], [["2c", "3d", "8h"], ["Kc"], ["Ks"]])
+    wait_prompt(page, "Showdown")
+    page.screenshot(path=str(artifacts / f"dealer-showdown-{viewport['width']}.png"))
+    order = h["showdown_order"]
+    buttons = page.locator(".show-row button")
+    assert buttons.count() == 2 * len(order)
+    for i in range(buttons.count()):
+        assert on_screen(page, buttons.nth(i)), (buttons.nth(i).inner_text(), buttons.nth(i).bounding_box())
+    assert page.locator(".show-row button:text-is('Muck')").count() == len(order)
+    hands = {order[0]: "Kd 7s 9c 9d", order[1]: "As 4c Qd Qh", order[2]: "Ah 4d Jc Jd"}
+    for seat in order:
+        page.locator(f".show-row[data-seat='{seat}'] button:text-is('Show')").click()
+        assert page.locator("#picker h2").inner_text().endswith("shows: tap 4 cards (0/4)")
+        for card in hands[seat].split():
+            page.click(f".pick[data-card='{card}']")
+        page.wait_for_function(
+            "s => !document.querySelector(`.show-row[data-seat='${s}'] button`)", arg=seat)
+    page.wait_for_selector(".award")
+    page.wait_for_selector("#next-hand")
+    page.screenshot(path=str(artifacts / f"dealer-awarded-{viewport['width']}.png"))
+    assert page.locator(".seat-bet").count() == 0
+    for seat in order:
+        cards = page.locator(f".seat[data-seat='{seat}'] .seat-cards .card")
+        assert cards.count() == 4
+        assert all(c.is_visible() for c in cards.all())
+
+
+def test_unpair_asks_the_director_first(chromium: Any, live_server: Server) -> None:
+    """Unpairing a table's tablets asks for confirmation; "Cancel" leaves the tablet paired."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
+    paired = tablet_in(chromium, live_server, t["code"], LANDSCAPE)
+    assert paired.locator("#deal-button").is_visible()
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/login")
+    page.fill("#token", live_server.token)
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/director/{t['tournament_id']}/dealers")
+    card = page.locator(f".pairing-card:has(.pairing-code:text-is('{t['code']}'))")
+    assert "1 tablet paired" in card.inner_text()
+    asked: list[str] = []
+
+    def answer(accept: bool) -> Any:
+        def on_dialog(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        return on_dialog
+
+    page.once("dialog", answer(False))
+    card.locator("button.danger").click()
+    assert asked == ["Unpair this tablet? It must be paired again with the new code"]
+    page.wait_for_timeout(300)
+    assert page.locator(".pairing-code").first.inner_text() == t["code"]   # nothing done
+    assert "1 tablet paired" in page.locator(".pairing-card").first.inner_text()
+    page.once("dialog", answer(True))
+    with page.expect_navigation():
+        page.locator(".pairing-card").first.locator("button.danger").click()
+    assert len(asked) == 2
+    new_code = page.locator(".pairing-code").first.inner_text()
+    assert new_code != t["code"]
+    assert f"the new code is {new_code}" in page.locator(".flash").inner_text()
+    assert "0 tablets paired" in page.locator(".pairing-card").first.inner_text()
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def test_called_clock_covers_neither_the_prompt_nor_the_buttons(
+        chromium: Any, live_server: Server, viewport: dict[str, int]) -> None:
+    """TDA 29: the countdown on the player to act sits under the prompt, covering nothing."""
+    t = setup(live_server, NINE, PLO)
+    page = tablet_in(chromium, live_server, t["code"], viewport)
+    deal(page)
+    to_act = hand(live_server, t["table_id"])["to_act"]
+    page.click("#clock-button")
+    page.wait_for_selector("#clock-left")
+    clock = page.locator("#clock-call")
+    assert clock.inner_text().startswith(f"Seat {to_act}")
+    box = clock.bounding_box()
+    assert on_screen(page, clock)
+    for other in ["#prompt", ".dealer-bar", "#controls", "#table-view", ".dealer-tools"]:
+        assert not overlaps(box, page.locator(other).bounding_box()), other
+
+
+def test_winners_by_hand_each_box_is_on_its_name_line(chromium: Any, live_server: Server) -> None:
+    """The "pick the winners by hand" dialog: each check box sits on the line of its seat's name."""
+    t = setup(live_server, NINE[:3], {"game": "PO/8", "small_blind": 100, "big_blind": 200})
+    page = tablet_in(chromium, live_server, t["code"], LANDSCAPE)
+    deal(page)
+    play_to_showdown(live_server, t["table_id"], [["2c", "3d", "8h"], ["Kc"], ["Ks"]])
+    wait_prompt(page, "Showdown")
+    page.click("#award-by-hand")
+    labels = page.locator(".award-form label.check")
+    assert labels.count() == 6                              # high and low, three seats each
+    for label in labels.all():
+        line = label.bounding_box()
+        box = label.locator("input").bounding_box()
+        assert line["height"] < 2 * box["height"] + 20, line   # one line, not box above name
+        assert abs((box["y"] + box["height"] / 2) - (line["y"] + line["height"] / 2)) < 6

@@ -153,7 +153,11 @@ def test_the_directors_hands_page_names_game_and_state_in_swedish(
 def test_rulings_built_from_parts_name_actions_in_the_language(
         app: Flask, table: dict[str, Any]) -> None:
     """A ruling sentence made of a main clause and tails (director.i18n.RULING_TAILS) and one
-    that names the player's action read in Swedish throughout."""
+    that names the player's action read in Swedish throughout.
+
+    The out-of-turn raise is ruled before the skipped players act, so the action backs
+    up to the player to act (TDA 53); the ruling that it stands, asked when the action
+    reaches him, is tests/web/test_dealer_rulings_fixes.py::test_OOT_1_..."""
     tablet = paired_tablet(app, table, "sv")
     csrf = re.search(r'data-csrf="([^"]+)"', tablet.get(f"/dealer/table/{table['id']}")
                      .get_data(as_text=True))
@@ -174,9 +178,18 @@ def test_rulings_built_from_parts_name_actions_in_the_language(
                       json={"ruling": "action_out_of_turn", "seat": later[-1], "action": "raise",
                             "amount": 800})
     assert oot.status_code == 200, oot.get_json()
-    text = oot.get_json()["ruling"]["text"]
-    assert "hans höjning till 800 i fel tur står" in text, text
-    assert english_left(text, ["raise", "out of turn", "stands", "seat", "The action"]) == []
+    ruling = oot.get_json()["ruling"]
+    text = ruling["text"]
+    assert ruling["decision"] == "backs_up", ruling
+    names = {s["seat"]: s["name"] for s in hand["seats"]}
+    first, raiser = f"{to_act} ({names[to_act]})", f"{later[-1]} ({names[later[-1]]})"
+    assert text.startswith(f"Handlingen går tillbaka till plats {first}. Plats {raiser}:s höjning "
+                           "till 800 i fel tur står bara om handlingen fram till honom inte "
+                           "ändras"), text
+    assert "om någon satsar eller höjer går hans marker tillbaka och han har alla sina val" in text
+    assert text.endswith(f"Döm när handlingen når plats {raiser}"), text
+    assert english_left(text, ["raise", "out of turn", "stands", "seat", "The action", "backs up",
+                               "options", "Rule it"]) == []
 
 
 def test_a_ruling_names_its_card_with_the_local_letters(app: Flask) -> None:
