@@ -47,6 +47,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     TournamentEvents().init_app(app)
     register(app)
+    from director.views import house_rules as house_rules_views
+
+    app.register_blueprint(house_rules_views.bp)
 
     from director.cli import register_flask_commands
 

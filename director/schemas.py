@@ -862,3 +862,36 @@ def deal_body(methods: Iterable[str], players: Iterable[tuple[int, str, int | No
         fields[f"amount_{player_id}"] = Amount(
             label=N_("%(name)s's amount"), label_params={"name": name}, required=False)
     return Schema(fields)
+
+
+def _house_rules_fields() -> dict[str, Field]:
+    """Every house-rule flag of RULES.md §11.1 a director may set: the choices come
+    from the engine's flag sets (``Policy.CHOICES``, ``RulingPolicy.CHOICES``)."""
+    from dataclasses import fields as flags  # noqa: PLC0415
+
+    from director.poker.policy import Policy  # noqa: PLC0415
+    from director.poker.rulings import RulingPolicy  # noqa: PLC0415
+
+    out: dict[str, Field] = {
+        # Blank or null: no cap; absent keeps the stored cap.
+        "limit_raise_cap": Whole(label=N_("Raises allowed in fixed limit"), min=1, max=10,
+                                 required=False, nullable=True),
+    }
+    for flag_set in (Policy, RulingPolicy):
+        for flag in flags(flag_set):
+            name = flag.name
+            if name in out or name in HOUSE_RULES_SKIPPED:
+                continue
+            if name in flag_set.CHOICES:
+                out[name] = Choice(choices=flag_set.CHOICES[name], required=False)
+            else:
+                out[name] = Bool(text=True, message=N_("Give yes or no"), required=False)
+    return out
+
+
+HOUSE_RULES_SKIPPED = ("straddle_min_raise",)
+"""Flags the director does not set: the straddle is a cash-game matter (it keeps its default)."""
+
+HOUSE_RULES = Schema(_house_rules_fields(), extra="forbid", partial=True)
+"""The house rules (RULES.md §11.1): each flag by its name, flat; an absent flag keeps
+its stored value, a blank raise cap is no cap."""

@@ -268,6 +268,8 @@
       return;
     }
     if (data.to_act !== null) {
+      var reminder = ootReminder(data);
+      if (reminder) { c.appendChild(reminder); }
       data.buttons.forEach(function (b) {
         c.appendChild(el("button", {className: "big action-" + b.action, text: b.label, onclick: function () {
           send("/hand/actions", {seat: data.to_act, action: b.action, amount: b.amount});
@@ -496,8 +498,36 @@
     fouled_deck: [],
   };
 
-  function openRulings() {
+  // An action out of turn ruled before the skipped players acted backs up (TDA 53): the
+  // tablet remembers it and, when the action reaches that seat, offers to rule it again.
+  var OOT_KEY = "dealer-oot-" + root.dataset.table;
+  function pendingOot() {
+    try { return JSON.parse(window.localStorage.getItem(OOT_KEY) || "null"); } catch (e) { return null; }
+  }
+  function setPendingOot(value) {
+    try {
+      if (value) { window.localStorage.setItem(OOT_KEY, JSON.stringify(value)); }
+      else { window.localStorage.removeItem(OOT_KEY); }
+    } catch (e) { /* private mode: no reminder */ }
+  }
+  function ootReminder(data) {
+    var pending = pendingOot();
+    if (!pending) { return null; }
+    if (pending.hand_id !== data.hand_id || data.finished) { setPendingOot(null); return null; }
+    if (data.to_act !== pending.seat) { return null; }
+    var what = word("option_", pending.action) + (pending.amount ? " " + chips(pending.amount) : "");
+    return el("div", {className: "hold oot-reminder", id: "oot-reminder", role: "status"}, [
+      el("span", {text: fill(T.oot_reminder, {seat: pending.seat, action: what})}),
+      el("button", {className: "big primary", id: "oot-rule", text: T.oot_rule_now, onclick: function () {
+        openRulings(pending);
+      }}),
+    ]);
+  }
+
+  function openRulings(prefill) {
     if (!hand) { return; }
+    prefill = prefill && prefill.ruling ? prefill : null;
+    var lastPreview = null;
     var dlg = $("rulings");
     dlg.innerHTML = "";
     var form = el("form", {method: "dialog", className: "ruling-form"});
@@ -555,6 +585,7 @@
         result.innerHTML = "";
         if (res.status === 200) {
           var r = res.data.ruling;
+          lastPreview = r;
           result.appendChild(el("p", {className: "ruling-rule", text: r.rule}));
           result.appendChild(el("p", {className: "ruling-text", text: r.text}));
           confirm.disabled = false;
@@ -570,13 +601,27 @@
       var body = collect();
       body.confirm = true;
       dlg.close();
+      if (body.ruling === "action_out_of_turn") {
+        var backsUp = lastPreview && lastPreview.decision === "backs_up";
+        setPendingOot(backsUp ? {ruling: body.ruling, hand_id: hand.hand_id, seat: body.seat,
+          action: body.action, amount: body.amount === undefined ? null : body.amount,
+          bet_when_acted: body.bet_when_acted !== undefined ? body.bet_when_acted : hand.current_bet} : null);
+      }
       send("/hand/rulings", body);
     });
     form.appendChild(el("div", {className: "dialog-actions"}, [
       el("button", {className: "big", value: "cancel", text: T.close}), confirm]));
     dlg.appendChild(form);
+    if (prefill) { select.value = prefill.ruling; }
     drawFields();
+    if (prefill) {
+      RULINGS[prefill.ruling].forEach(function (f) {
+        var input = fields.querySelector("[name=" + f[0] + "]");
+        if (input && prefill[f[0]] !== undefined && prefill[f[0]] !== null) { input.value = String(prefill[f[0]]); }
+      });
+    }
     dlg.showModal();
+    if (prefill) { $("ruling-preview").click(); }
   }
 
   // ------------------------------------------------------------ the clock (TDA 29)

@@ -44,6 +44,7 @@ from director.i18n import (
 from director.i18n import gettext as _
 from director.models import Tournament
 from director.models.hands import DealerHand, HandEvent, HandLogEntry, HandRequest
+from director.models.house import HouseRules
 from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
 from director.poker.cards import Card, format_card
 from director.poker.errors import RuleViolation
@@ -62,8 +63,10 @@ from director.poker.events import (
     event_to_json,
 )
 from director.poker.games import Betting, Game
+from director.poker.policy import DEFAULT_POLICY, Policy
+from director.poker.rulings import clock_time
 from director.poker.state import Hand, HandConfig, Phase
-from director.services import Invalid, NotFound, app_key, dealer_hold
+from director.services import Invalid, NotFound, app_key, dealer_hold, house_rules
 from director.services.clock import current_level, get_tournament, level_at
 from director.services.events import events as broker
 from director.tournament.clock import ClockState
@@ -527,9 +530,11 @@ def get_table_or_history(table_id: int) -> None:
 # ---------------------------------------------------------------- starting a hand
 
 def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions: dict[str, Any],
-                  absent: list[int], game: Game, policy: SeatingPolicy) -> HandConfig:
+                  absent: list[int], game: Game, policy: SeatingPolicy,
+                  house: Policy = DEFAULT_POLICY) -> HandConfig:
     """The engine's HandConfig: stacks in PHH order, forced bets from the level, odd
-    chips in units of the smallest chip in play (TDA 20)."""
+    chips in units of the smallest chip in play (TDA 20), and the tournament's house
+    rules for the hand (``house``: RULES.md §11.1, ``services.house_rules``)."""
     n = len(order)
     stacks = tuple(int(p["chips"]) for p in order)
     seat_numbers = tuple(int(p["seat"]) for p in order)
@@ -542,7 +547,7 @@ def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions:
                           bring_in=int(level.get("bring_in") or 0),
                           small_bet=int(level.get("small_bet") or 0),
                           big_bet=int(level.get("big_bet") or 0),
-                          dead_players=dead, seats=seat_numbers, chip_unit=unit)
+                          dead_players=dead, seats=seat_numbers, chip_unit=unit, policy=house)
     sb, bb = int(level.get("small_blind") or 0), int(level.get("big_blind") or 0)
     blinds = [0] * n
     antes = [0] * n
@@ -566,7 +571,7 @@ def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions:
         big_bet=int(level.get("big_bet") or 0) if fixed else 0,
         min_bet=0 if fixed else bb, ante_trimming=not bba,
         small_blind=sb or None, big_blind=(bb or None) if not fixed else None,
-        dead_players=dead, seats=seat_numbers, chip_unit=unit)
+        dead_players=dead, seats=seat_numbers, chip_unit=unit, policy=house)
 
 
 def _table_state(table: SeatingTable, seated: dict[int, tuple[Any, bool]]) -> Any:
@@ -597,7 +602,8 @@ def _seated(table: SeatingTable, rows: list[Any] | None = None) -> dict[int, tup
 class _DealContext:
     """What dealing a hand reads besides the seats, in one query: the table's row,
     its tournament's structure and clock, the seating policy and hand-for-hand
-    state, and the player count of the fullest table (play halts, TDA 11-D)."""
+    state, the house rules of a hand (RULES.md §11.1) and the player count of the
+    fullest table (play halts, TDA 11-D)."""
 
     table: Any
     structure: Structure
@@ -605,6 +611,7 @@ class _DealContext:
     policy: SeatingPolicy
     hand_for_hand: HandForHand
     most: int
+    house: Policy = DEFAULT_POLICY
 
 
 def _deal_context(table_id: int) -> _DealContext:
@@ -617,9 +624,10 @@ def _deal_context(table_id: int) -> _DealContext:
                SeatingTable.game_is_stud, SeatingTable.vacated, Tournament.name, Tournament.levels,
                Tournament.level_index, Tournament.started_at, Tournament.elapsed_before,
                Tournament.running, SeatingSettings.policy, SeatingSettings.hand_for_hand,
-               fullest.label("most"))
+               HouseRules.hand.label("house"), fullest.label("most"))
         .join(Tournament, Tournament.id == SeatingTable.tournament_id)
         .outerjoin(SeatingSettings, SeatingSettings.tournament_id == SeatingTable.tournament_id)
+        .outerjoin(HouseRules, HouseRules.tournament_id == SeatingTable.tournament_id)
         .where(SeatingTable.id == table_id)).first() if 0 < table_id < 2**63 else None
     if row is None:
         raise NotFound(_("There is no table %(id)s", id=table_id))
@@ -628,7 +636,8 @@ def _deal_context(table_id: int) -> _DealContext:
         clock=ClockState(level_index=row.level_index or 0, started_at=row.started_at,
                          elapsed_before=row.elapsed_before or 0.0, running=bool(row.running)),
         policy=SeatingPolicy.from_json(row.policy) if row.policy else SeatingPolicy(),
-        hand_for_hand=HandForHand.from_json(row.hand_for_hand or {}), most=int(row.most or 0))
+        hand_for_hand=HandForHand.from_json(row.hand_for_hand or {}), most=int(row.most or 0),
+        house=Policy.from_json(row.house) if row.house else DEFAULT_POLICY)
 
 
 def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
@@ -691,7 +700,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     order = [{"seat": s, "player_id": playing[s].id, "name": playing[s].name,
               "chips": playing[s].chips} for s in seats_in_order]
     try:
-        config = _level_config(level, order, positions, absent_seats, game, rules[0])
+        config = _level_config(level, order, positions, absent_seats, game, rules[0], deal.house)
         started = Hand.start(config)
     except RuleViolation as exc:
         raise Invalid({"level": translate_violation(exc)}) from None
@@ -728,7 +737,9 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
 
 
 def next_hand(table_id: int) -> dict[str, Any]:
-    """Who will be dealt in next, and where the button and blinds go (before "Deal")."""
+    """Who will be dealt in next, where the button and blinds go (before "Deal"), and the
+    house rules it will be dealt under that are not the TDA default (``house_rules``,
+    as ``start_hand`` reads them: RULES.md §11.1)."""
 
     table = get_table(table_id)
     last = latest_hand(table_id)
@@ -756,7 +767,8 @@ def next_hand(table_id: int) -> dict[str, Any]:
         held = dealer_hold.hold(table, len(seated), last)
     return {"table_id": table_id, "table_number": table.number, "seats": seats,
             "positions": positions, "level": label, "is_break": bool(level.get("is_break")),
-            "hand_in_progress": in_progress, "hold": held}
+            "hand_in_progress": in_progress, "hold": held,
+            "house_rules": house_rules.changed(*house_rules.policies(table.tournament_id))}
 
 
 # ---------------------------------------------------------------- applying events
@@ -1331,8 +1343,14 @@ def log_note(table_id: int, text: str, who: str) -> None:
 
 
 def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key: str | None,
-                   who: str, now: datetime, seconds: int) -> Answer:
-    """A clock called on the player to act (TDA 29): stored, shown on every tablet."""
+                   who: str, now: datetime) -> Answer:
+    """A clock called on the player to act (TDA 29): stored, shown on every tablet.
+
+    How long he has is the tournament's house rule ``clock_seconds`` (RULES.md §11.1:
+    25 + 5 s, TDA 29 2024, or 60 + 10 s, older TDA / WSOP-LA), countdown included;
+    the moment it ends is stored with the call, so the expiry ruling uses the time
+    he was given.
+    """
     from datetime import timedelta  # noqa: PLC0415
 
     stored = _stored_answer(key, table_id)
@@ -1349,6 +1367,7 @@ def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key:
         if hand.to_act != p:
             raise Illegal(_("The clock is called on the player to act; %(who)s is not to act",
                             who=seating.label(p)))
+        seconds = clock_time(house_rules.ruling_policy(row.tournament_id)).total
         ends = now + timedelta(seconds=seconds)
         row.clock_call = {"seat": seat, "called_at": now.isoformat().replace("+00:00", "Z"),
                           "ends_at": ends.isoformat().replace("+00:00", "Z"), "seconds": seconds}

@@ -105,16 +105,16 @@ IN_TURN = ("all_in", "bet", "call", "check", "complete", "fold", "raise")
 @dataclass
 class Policy(Field):
     """The house's ruling policy (``director.poker.rulings.RulingPolicy``) as an object;
-    absent, ``null`` or not an object: the default policy."""
+    absent, ``null`` or not an object: None (not sent: the tournament's house rules apply)."""
 
     required: bool = False
     nullable: bool = True
 
-    def load(self, value: Any, form: bool) -> R.RulingPolicy:
+    def load(self, value: Any, form: bool) -> R.RulingPolicy | None:
         if isinstance(value, R.RulingPolicy):
             return value
         if not isinstance(value, Mapping):
-            return R.DEFAULT_RULING_POLICY
+            return None
         try:
             return R.RulingPolicy.from_json(value)
         except (RuleViolation, TypeError) as exc:
@@ -126,7 +126,7 @@ RULING = Schema({"ruling": Choice(choices=KINDS), "confirm": Bool(required=False
 """What every ruling sends: which ruling, preview or apply (``confirm``), and the write's
 ``version``/``idempotency_key``."""
 
-_POLICY = Policy(default=R.DEFAULT_RULING_POLICY)
+_POLICY = Policy(default=None)
 
 
 def _flag(default: bool) -> Bool:

@@ -25,7 +25,7 @@ from director.poker.cards import format_card, parse_card
 from director.poker.errors import RuleViolation
 from director.poker.events import Action, ActionKind, CheckByClock, Event, Kill, Misdeal
 from director.poker.state import Hand
-from director.services import Invalid
+from director.services import Invalid, house_rules
 from director.services import dealer_bodies as body
 from director.services.dealer import (
     Answer,
@@ -63,20 +63,27 @@ def _seat_index(data: Mapping[str, Any], seating: Seating) -> int:
     return seating.index(data["seat"])
 
 
-def _policy(data: Mapping[str, Any]) -> R.RulingPolicy:
-    """The house's ruling policy (RULES.md §11.1).
+HOUSE = "house_policy"
+"""The key under which ``rule`` adds the tournament's ruling policy to the loaded body."""
 
-    No tournament setting holds these flags yet, so it is the TDA 2024 default
-    (``R.DEFAULT_RULING_POLICY``) unless the request names a policy (the JSON API).
-    """
-    policy: R.RulingPolicy = data.get("policy") or R.DEFAULT_RULING_POLICY
+
+def _policy(data: Mapping[str, Any]) -> R.RulingPolicy:
+    """The ruling policy (RULES.md §11.1): the body's ``policy`` when the request sends
+    one (the JSON API), else the tournament's house rules (``services.house_rules``,
+    added by ``rule`` as ``data[HOUSE]``), else the TDA 2024 default."""
+    policy: R.RulingPolicy = data.get("policy") or data.get(HOUSE) or R.DEFAULT_RULING_POLICY
     return policy
 
 
 def _policy_source(data: Mapping[str, Any]) -> str:
     """How the dealer is told where the policy a ruling used comes from."""
-    if data.get("policy") not in (None, R.DEFAULT_RULING_POLICY):
+    sent = data.get("policy")
+    if sent not in (None, R.DEFAULT_RULING_POLICY):
         return _("house policy sent with the ruling")
+    if sent is None and data.get(HOUSE) not in (None, R.DEFAULT_RULING_POLICY):
+        return _("this tournament's house rules (RULES.md §11.1)")
+    if sent is not None and data.get(HOUSE) not in (None, R.DEFAULT_RULING_POLICY):
+        return _("the TDA default (RULES.md §11.1), sent with the ruling")
     return _("the TDA default (RULES.md §11.1): this tournament sets no other")
 
 
@@ -146,7 +153,10 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
             raise Illegal(_("No clock has been called in this hand"))
         p = seating.index(int(clock_call["seat"]))
         called = datetime.fromisoformat(str(clock_call["called_at"]).replace("Z", "+00:00"))
-        if not R.clock_expired(called, now, _policy(data)):
+        ends = clock_call.get("ends_at")     # the time he was given when the clock was called
+        expired = now >= datetime.fromisoformat(str(ends).replace("Z", "+00:00")) if ends \
+            else R.clock_expired(called, now, _policy(data))
+        if not expired:
             raise Illegal(_("The player still has time on the clock"))
         if hand.to_act != p:
             raise Illegal(_("%(who)s has acted: the clock is over", who=seating.label(p)))
@@ -275,6 +285,8 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
     kind, confirm = data["ruling"], data["confirm"]
     version, key = data["version"], data["idempotency_key"]
     row = _open_hand(table_id, version if confirm else None)
+    # A policy sent with the ruling wins; otherwise the tournament's house rules rule.
+    data = {**data, HOUSE: house_rules.ruling_policy(row.tournament_id)}
     hand = _cached(row)
     seating = Seating(row.players)
     from director.i18n import translate_violation  # noqa: PLC0415

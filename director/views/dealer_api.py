@@ -22,7 +22,6 @@ from director import security
 from director.db import utcnow
 from director.i18n import gettext as _
 from director.poker.events import ActionKind
-from director.poker.rulings import DEFAULT_RULING_POLICY, clock_time
 from director.schemas import json_body
 from director.services import dealer as dealer_service
 from director.services import dealer_bodies as body
@@ -211,7 +210,7 @@ def call_clock(table_id: int, who: str) -> tuple[Response, int]:
     data = json_body(body.CLOCK)
     return _answer(dealer_service.set_clock_call(
         table_id, data["seat"], version=data["version"], key=data["idempotency_key"], who=who,
-        now=utcnow(), seconds=clock_time(DEFAULT_RULING_POLICY).total))
+        now=utcnow()))
 
 
 # ---------------------------------------------------------------- history, PHH, corrections

@@ -525,3 +525,44 @@ def test_winners_by_hand_each_box_is_on_its_name_line(chromium: Any, live_server
         box = label.locator("input").bounding_box()
         assert line["height"] < 2 * box["height"] + 20, line   # one line, not box above name
         assert abs((box["y"] + box["height"] / 2) - (line["y"] + line["height"] / 2)) < 6
+
+
+def test_TDA_53_out_of_turn_raise_backs_up_and_is_ruled_when_the_action_reaches_him(
+        chromium: Any, live_server: Server) -> None:
+    """Seat B raises out of turn while A is to act: the ruling backs the action up to A
+    and the tablet remembers it.  A calls (the action to B does not change), so when the
+    action reaches B the tablet offers to rule it again, and it stands: a raise to 800."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
+    page = tablet(chromium, live_server, t["code"])
+    deal(page)
+    first = hand(live_server, t["table_id"])
+    seats = sorted(s["seat"] for s in first["seats"])
+    a = first["to_act"]
+    b = seats[(seats.index(a) + 1) % len(seats)]
+    page.click("#rulings-button")
+    page.select_option("#ruling-kind", "action_out_of_turn")
+    page.select_option("#rulings select[name=seat]", str(b))
+    page.select_option("#rulings select[name=action]", "raise")
+    page.fill("#rulings input[name=amount]", "800")
+    page.click("#ruling-preview")
+    page.wait_for_selector("#ruling-result .ruling-text")
+    assert page.locator("#ruling-result .ruling-text").inner_text().startswith(
+        f"The action backs up to seat {a} (")
+    page.click("#ruling-confirm")
+    page.wait_for_function("() => !document.getElementById('rulings').open")
+    assert hand(live_server, t["table_id"])["to_act"] == a            # nothing was applied
+    assert page.locator("#oot-reminder").count() == 0                 # not his turn yet
+    tap(page, page.get_by_role("button", name="Call 200"))
+    reminder = page.locator("#oot-reminder")
+    reminder.wait_for(state="visible")
+    assert reminder.inner_text().startswith(f"Seat {b} acted out of turn: raise 800.")
+    page.click("#oot-rule")
+    page.wait_for_function("() => (document.querySelector('#ruling-result .ruling-text') || {}).textContent"
+                           " && document.querySelector('#ruling-result .ruling-text').textContent.includes('stands')")
+    before = prompt(page)
+    page.click("#ruling-confirm")
+    page.wait_for_function("p => document.getElementById('prompt').textContent !== p", arg=before)
+    after = hand(live_server, t["table_id"])
+    assert after["current_bet"] == 800
+    assert {s["seat"]: s["bet"] for s in after["seats"]}[b] == 800
+    assert page.locator("#oot-reminder").count() == 0                 # ruled: forgotten

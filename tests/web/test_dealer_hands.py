@@ -16,29 +16,7 @@ from flask.testing import FlaskClient
 from director.cli import main as director_cli
 from director.db import utcnow
 from tests.conftest import level
-from tests.web.test_dealer_helpers import play, seat_table
-
-
-def drive(client: FlaskClient, url: str, auth: dict[str, str], hand: dict[str, Any],
-          choose: Callable[[dict[str, Any]], str | tuple[str, int]],
-          boards: list[list[str]] | None = None) -> dict[str, Any]:
-    """Play to the showdown (or the end): ``choose`` picks each action, boards in order."""
-    boards = list(boards or [])
-    while not hand["finished"] and hand["awaiting"] != "showdown":
-        if hand["to_act"] is not None:
-            hand = play(client, url, auth, hand, [choose(hand)])
-        elif hand["awaiting"] == "board":
-            cards = boards.pop(0) if boards else None
-            r = client.post(f"{url}/hand/board", json={"cards": cards, "version": hand["version"]}, headers=auth)
-            assert r.status_code == 200, r.get_json()
-            hand = r.get_json()
-        else:
-            raise AssertionError(hand["prompt"])
-    return hand
-
-
-def passive(hand: dict[str, Any]) -> str:
-    return "check" if hand["legal"]["check"] else "call"
+from tests.web.test_dealer_helpers import drive, o8_showdown, passive, play, seat_table
 
 
 def test_o8_showdown_quarters_the_low_and_gives_the_odd_chip_high(
@@ -47,26 +25,13 @@ def test_o8_showdown_quarters_the_low_and_gives_the_odd_chip_high(
                    levels=[level(100, 200, game="PO/8")])
     url = f"/api/tables/{t['id']}"
     hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    bet_made = []
 
-    def choose(h: dict[str, Any]) -> str | tuple[str, int]:
-        if h["street"] == "flop" and not bet_made:
-            bet_made.append(h["to_act"])
-            return ("bet", 203)
-        return passive(h)
+    def shows_first(at: dict[str, Any]) -> None:       # TDA 16/17: the bettor shows first
+        assert at["pot_total"] == 600 + 3 * 203
+        assert at["prompt"].startswith(f"Showdown: Seat {at['showdown_order'][0]} (")
 
-    hand = drive(client, url, auth, hand, choose, [["2c", "3d", "8h"], ["Kc"], ["Ks"]])
-    assert hand["pot_total"] == 600 + 3 * 203
-    order = hand["showdown_order"]
-    assert len(order) == 3 and hand["prompt"].startswith(f"Showdown: Seat {order[0]} (")
-    winner_high, low_a, low_b = order[0], order[1], order[2]
-    shows = {winner_high: "Kd7s9c9d", low_a: "As4cQdQh", low_b: "Ah4dJcJd"}
-    for seat in order:
-        r = client.post(f"{url}/hand/show", json={"seat": seat, "cards": shows[seat],
-                                                  "version": hand["version"]}, headers=auth)
-        assert r.status_code == 200, r.get_json()
-        hand = r.get_json()
-    assert hand["finished"]
+    hand, (winner_high, low_a, low_b) = o8_showdown(client, url, auth, hand, flop_bet=203,
+                                                    at_showdown=shows_first)
     amounts = {(a["half"], a["seat"]): a["amount"] for a in hand["awards"]}
     assert amounts[("high", winner_high)] == 605          # 1,209: the odd chip goes high
     assert amounts[("low", low_a)] == amounts[("low", low_b)] == 302

@@ -44,3 +44,59 @@ def play(client: FlaskClient, url: str, headers: dict[str, str], hand: dict[str,
         assert r.status_code == 200, (item, r.get_json())
         hand = r.get_json()
     return hand
+
+
+def drive(client: FlaskClient, url: str, auth: dict[str, str], hand: dict[str, Any],
+          choose: Callable[[dict[str, Any]], str | tuple[str, int]],
+          boards: list[list[str]] | None = None) -> dict[str, Any]:
+    """Play to the showdown (or the end): ``choose`` picks each action, boards in order."""
+    boards = list(boards or [])
+    while not hand["finished"] and hand["awaiting"] != "showdown":
+        if hand["to_act"] is not None:
+            hand = play(client, url, auth, hand, [choose(hand)])
+        elif hand["awaiting"] == "board":
+            cards = boards.pop(0) if boards else None
+            r = client.post(f"{url}/hand/board", json={"cards": cards, "version": hand["version"]}, headers=auth)
+            assert r.status_code == 200, r.get_json()
+            hand = r.get_json()
+        else:
+            raise AssertionError(hand["prompt"])
+    return hand
+
+
+def passive(hand: dict[str, Any]) -> str:
+    return "check" if hand["legal"]["check"] else "call"
+
+
+O8_BOARD = [["2c", "3d", "8h"], ["Kc"], ["Ks"]]
+O8_HANDS = ("Kd7s9c9d", "As4cQdQh", "Ah4dJcJd")
+"""The first to show makes three kings; the other two tie for the low, 8-4-3-2-A."""
+
+
+def o8_showdown(client: FlaskClient, url: str, headers: dict[str, str], hand: dict[str, Any],
+                flop_bet: int, at_showdown: Callable[[dict[str, Any]], None] | None = None,
+                ) -> tuple[dict[str, Any], list[int]]:
+    """Three players in an O8 hand: calls pre-flop, one bet of ``flop_bet`` on the flop that
+    both others call, checks to the showdown, then each shows ``O8_HANDS`` in the showdown
+    order (``at_showdown`` looks at the hand first).  Returns the finished hand and the
+    showdown order (high winner first, then the two low winners)."""
+    bet_made: list[int] = []
+
+    def choose(h: dict[str, Any]) -> str | tuple[str, int]:
+        if h["street"] == "flop" and not bet_made:
+            bet_made.append(h["to_act"])
+            return ("bet", flop_bet)
+        return passive(h)
+
+    hand = drive(client, url, headers, hand, choose, O8_BOARD)
+    order = hand["showdown_order"]
+    assert len(order) == 3 and hand["awaiting"] == "showdown", hand["prompt"]
+    if at_showdown is not None:
+        at_showdown(hand)
+    for seat, cards in zip(order, O8_HANDS, strict=True):
+        r = client.post(f"{url}/hand/show", json={"seat": seat, "cards": cards, "version": hand["version"]},
+                        headers=headers)
+        assert r.status_code == 200, r.get_json()
+        hand = r.get_json()
+    assert hand["finished"]
+    return dict(hand), list(order)

@@ -4,7 +4,6 @@ RULES.md §7.3), a short all-in raise (TDA 43-B), a dead seat from the deal (TDA
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -14,18 +13,14 @@ from director.poker.games import Game
 from director.poker.state import Hand, HandConfig
 from director.services.dealer import _buttons
 from tests.conftest import level
-from tests.web.test_dealer_hands import drive, passive
-from tests.web.test_dealer_helpers import seat_table
-
-HANDS = ("Kd7s9c9d", "As4cQdQh", "Ah4dJcJd")     # trip kings high; two 8-4-3-2-A lows
-BOARD = [["2c", "3d", "8h"], ["Kc"], ["Ks"]]
+from tests.web.test_dealer_helpers import o8_showdown, seat_table
 
 
 def o8_split(client: FlaskClient, auth: dict[str, str], make_tournament: Callable[..., int],
              smallest_chip: int | None = None) -> tuple[list[int], dict[tuple[str, int], int], int]:
     """Blinds 25/50 O8, three players call 50 and call a flop bet of 75: a pot of 375 whose
-    high goes to one player and whose low two players tie.  Returns the showdown order, the amounts
-    by (half, seat), and the low winner who is first clockwise from the button."""
+    high goes to one player and whose low two players tie.  Returns the showdown order, the
+    amounts by (half, seat), and the low winner who is first clockwise from the button."""
     t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"],
                    levels=[level(25, 50, game="PO/8")])
     if smallest_chip is not None:
@@ -34,23 +29,8 @@ def o8_split(client: FlaskClient, auth: dict[str, str], make_tournament: Callabl
         assert r.status_code == 200, r.get_json()
     url = f"/api/tables/{t['id']}"
     hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    bet: list[int] = []
-
-    def choose(h: dict[str, Any]) -> str | tuple[str, int]:
-        if h["street"] == "flop" and not bet:
-            bet.append(h["to_act"])
-            return ("bet", 75)
-        return passive(h)
-
-    hand = drive(client, url, auth, hand, choose, BOARD)
-    assert hand["pot_total"] == 375
-    order = hand["showdown_order"]
-    for seat, cards in zip(order, HANDS, strict=True):
-        r = client.post(f"{url}/hand/show", json={"seat": seat, "cards": cards, "version": hand["version"]},
-                        headers=auth)
-        assert r.status_code == 200, r.get_json()
-        hand = r.get_json()
-    assert hand["finished"]
+    hand, order = o8_showdown(client, url, auth, hand, flop_bet=75)
+    assert sum(a["amount"] for a in hand["awards"]) == 375
     button, size = hand["positions"]["button"], 9
     first_low = min(order[1:], key=lambda s: (s - button - 1) % size)
     return order, {(a["half"], a["seat"]): a["amount"] for a in hand["awards"]}, first_low

@@ -30,8 +30,7 @@ from director.models.seating import (
 )
 from director.services import Invalid, seating
 from director.services.events import events
-from tests.web.test_dealer_hands import drive, passive
-from tests.web.test_dealer_helpers import seat_table
+from tests.web.test_dealer_helpers import drive, passive, seat_table
 
 # ---------------------------------------------------------------- the service
 

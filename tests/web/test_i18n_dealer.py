@@ -20,8 +20,7 @@ from flask.testing import FlaskClient
 
 from director import i18n
 from tests.conftest import level
-from tests.web.test_dealer_hands import drive, passive
-from tests.web.test_dealer_helpers import play, seat_table
+from tests.web.test_dealer_helpers import o8_showdown, play, seat_table
 from tests.web.test_i18n_pages import english_left, visible_text
 
 NAMES = ["Anna Berg", "Budi Santoso", "Karin Sjöberg", "Dewi Lestari"]
@@ -254,23 +253,7 @@ def test_an_o8_showdown_award_is_read_in_the_tablets_language(
     headers = {"X-CSRF-Token": csrf.group(1)}
     url = f"/api/tables/{t['id']}"
     hand = tablet.post(f"{url}/hands", json={}, headers=headers).get_json()
-    bet_made: list[int] = []
-
-    def choose(h: dict[str, Any]) -> str | tuple[str, int]:
-        if h["street"] == "flop" and not bet_made:
-            bet_made.append(h["to_act"])
-            return ("bet", 203)
-        return passive(h)
-
-    hand = drive(tablet, url, headers, hand, choose, [["2c", "3d", "8h"], ["Kc"], ["Ks"]])
-    high, low_a, low_b = hand["showdown_order"]
-    shows = {high: "Kd7s9c9d", low_a: "As4cQdQh", low_b: "Ah4dJcJd"}
-    for seat in (high, low_a, low_b):
-        r = tablet.post(f"{url}/hand/show", json={"seat": seat, "cards": shows[seat],
-                                                  "version": hand["version"]}, headers=headers)
-        assert r.status_code == 200, r.get_json()
-        hand = r.get_json()
-    assert hand["finished"]
+    hand, (high, low_a, low_b) = o8_showdown(tablet, url, headers, hand, flop_bet=203)
     text = hand["award_text"][0]
     opening, full_house, split, low, odd = O8_AWARD[language]
     assert text.startswith(opening.format(high=high)), text

@@ -32,8 +32,7 @@ from director.cli import main as director_cli
 from director.db import utcnow
 from director.poker import phh
 from tests.conftest import level
-from tests.web.test_dealer_hands import drive, passive
-from tests.web.test_dealer_helpers import play, seat_table
+from tests.web.test_dealer_helpers import drive, o8_showdown, passive, play, seat_table
 
 
 def download(client: FlaskClient, hand_id: int, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
@@ -234,20 +233,7 @@ def test_O8_split_pot_replays_with_the_quartered_low(client: FlaskClient, auth: 
     t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[level(100, 200, game="PO/8")])
     url = f"/api/tables/{t['id']}"
     hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    bet_made: list[int] = []
-
-    def choose(h: dict[str, Any]) -> str | tuple[str, int]:
-        if h["street"] == "flop" and not bet_made:
-            bet_made.append(h["to_act"])
-            return ("bet", 203)
-        return passive(h)
-
-    hand = drive(client, url, auth, hand, choose, [["2c", "3d", "8h"], ["Kc"], ["Ks"]])
-    order = hand["showdown_order"]
-    shows = dict(zip(order, ["Kd7s9c9d", "As4cQdQh", "Ah4dJcJd"], strict=True))
-    for seat in order:
-        hand = client.post(f"{url}/hand/show", json={"seat": seat, "cards": shows[seat],
-                                                     "version": hand["version"]}, headers=auth).get_json()
+    hand, _ = o8_showdown(client, url, auth, hand, flop_bet=203)
     check_round_trip(client, url, hand, tmp_path)
     # the table's zip holds the same file, and it replays too
     archive = zipfile.ZipFile(io.BytesIO(client.get(f"{url}/hands.zip").data))
