@@ -19,6 +19,7 @@ other gets :class:`Conflict` (a 409 with the current hand).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -28,7 +29,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, union_all, update
+from sqlalchemy import bindparam, func, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -588,9 +589,7 @@ def _table_state(table: SeatingTable, seated: dict[int, tuple[Any, bool]]) -> An
 def _seat_rows(table: SeatingTable) -> list[Any]:
     """The table's seats, each with its player's ``id``, ``name``, ``chips`` and
     ``status`` (plain rows: a hand needs no more of the player)."""
-    return list(db.session.execute(
-        select(Seat.seat, Seat.waiting, Player.id, Player.name, Player.chips, Player.status)
-        .join(Player, Player.id == Seat.player_id).where(Seat.table_id == table.id)))
+    return list(db.session.execute(_deal_statements()[2], {"table_id": table.id}))
 
 
 def _seated(table: SeatingTable, rows: list[Any] | None = None) -> dict[int, tuple[Any, bool]]:
@@ -614,11 +613,15 @@ class _DealContext:
     house: Policy = DEFAULT_POLICY
 
 
-def _deal_context(table_id: int) -> _DealContext:
+@functools.cache
+def _deal_statements() -> tuple[Any, Any, Any]:
+    """The three reads of a deal, built once (``:table_id`` bound at each deal): the
+    table with its tournament, settings and house rules; its last hand; its seats."""
+    table_id = bindparam("table_id")
     fullest = (select(func.count(Seat.id)).where(Seat.tournament_id == SeatingTable.tournament_id)
                .group_by(Seat.table_id).order_by(func.count(Seat.id).desc()).limit(1)
                .correlate(SeatingTable).scalar_subquery())
-    row = db.session.execute(
+    context = (
         select(SeatingTable.id, SeatingTable.tournament_id, SeatingTable.number, SeatingTable.size,
                SeatingTable.button_seat, SeatingTable.sb_seat, SeatingTable.bb_seat,
                SeatingTable.game_is_stud, SeatingTable.vacated, Tournament.name, Tournament.levels,
@@ -628,7 +631,17 @@ def _deal_context(table_id: int) -> _DealContext:
         .join(Tournament, Tournament.id == SeatingTable.tournament_id)
         .outerjoin(SeatingSettings, SeatingSettings.tournament_id == SeatingTable.tournament_id)
         .outerjoin(HouseRules, HouseRules.tournament_id == SeatingTable.tournament_id)
-        .where(SeatingTable.id == table_id)).first() if 0 < table_id < 2**63 else None
+        .where(SeatingTable.id == table_id))
+    last = (select(DealerHand.number, DealerHand.status, DealerHand.positions, DealerHand.finished_at)
+            .where(DealerHand.table_id == table_id).order_by(DealerHand.number.desc()).limit(1))
+    seats = (select(Seat.seat, Seat.waiting, Player.id, Player.name, Player.chips, Player.status)
+             .join(Player, Player.id == Seat.player_id).where(Seat.table_id == table_id))
+    return context, last, seats
+
+
+def _deal_context(table_id: int) -> _DealContext:
+    row = db.session.execute(_deal_statements()[0], {"table_id": table_id}).first() \
+        if 0 < table_id < 2**63 else None
     if row is None:
         raise NotFound(_("There is no table %(id)s", id=table_id))
     return _DealContext(
@@ -649,10 +662,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     deal = _deal_context(table_id)
     table = deal.table
     tournament_id = table.tournament_id
-    last = db.session.execute(select(DealerHand.number, DealerHand.status, DealerHand.positions,
-                                     DealerHand.finished_at)
-                              .where(DealerHand.table_id == table_id)
-                              .order_by(DealerHand.number.desc()).limit(1)).first()
+    last = db.session.execute(_deal_statements()[1], {"table_id": table_id}).first()
     if last is not None and last.status == "playing":
         playing_row = latest_hand(table_id)
         raise Conflict(hand_json(playing_row) if playing_row is not None else None,

@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from flask_babel import ngettext
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from director.db import db
 from director.i18n import gettext as _
@@ -33,11 +33,14 @@ from director.models.hands import DealerHand
 from director.models.seating import Seat, SeatingSettings, SeatingTable
 from director.tournament.seating import HandForHand, SeatingPolicy, halted_tables
 
+_SETTINGS = select(SeatingSettings.policy, SeatingSettings.hand_for_hand).where(
+    SeatingSettings.tournament_id == bindparam("tournament_id"))
+"""Built once: read after every finished hand (:func:`finish_round`)."""
+
 
 def settings(tournament_id: int) -> tuple[SeatingPolicy, HandForHand]:
     """The event's seating policy and hand-for-hand state (read only)."""
-    found = db.session.execute(select(SeatingSettings.policy, SeatingSettings.hand_for_hand)
-                               .where(SeatingSettings.tournament_id == tournament_id)).first()
+    found = db.session.execute(_SETTINGS, {"tournament_id": tournament_id}).first()
     if found is None:
         return SeatingPolicy(), HandForHand()
     policy = SeatingPolicy.from_json(found.policy) if found.policy else SeatingPolicy()

@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -358,6 +358,12 @@ def _active_players(tournament_id: int) -> list[Player]:
 
 # ---------------------------------------------------------------- reading
 
+_FIELD_STATS = select(func.count(Player.id).filter(Player.status == "active"),
+                      func.coalesce(func.sum(Player.entry_chips), 0)).where(
+    Player.tournament_id == bindparam("tournament_id"))
+"""Built once: read after every hand that moves chips (the projector's figures)."""
+
+
 def field_stats(tournament_id: int) -> dict[str, int | None]:
     """Players left and the average stack, for the clock JSON and the projector.
 
@@ -365,10 +371,7 @@ def field_stats(tournament_id: int) -> dict[str, int | None]:
     not leave the game when a player busts), so the average stack is
     ``sum(entry stacks) // players left``.
     """
-    left, chips = db.session.execute(
-        select(func.count(Player.id).filter(Player.status == "active"),
-               func.coalesce(func.sum(Player.entry_chips), 0))
-        .where(Player.tournament_id == tournament_id)).one()
+    left, chips = db.session.execute(_FIELD_STATS, {"tournament_id": tournament_id}).one()
     if not left:
         return {"players_left": None, "average_stack": None}
     return {"players_left": int(left), "average_stack": int(chips) // int(left)}
