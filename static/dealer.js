@@ -31,6 +31,7 @@
   var keypadValue = "";
   var clockTimer = null;
   var dismissed = null;     // the finished hand the dealer moved on from
+  var previous = null;      // that hand as last seen: Undo still takes it back until the next deal
 
   var $ = function (id) { return document.getElementById(id); };
   function el(tag, attrs, children) {
@@ -217,13 +218,13 @@
       controls.appendChild(el("p", {className: "hold", id: "hold", role: "status", text: next.hold}));
     }
     controls.appendChild(dealButton);
-    $("undo-button").disabled = true;
+    $("undo-button").disabled = !(previous && previous.can_undo);
     if (next && next.level) { $("level").textContent = next.level; }
   }
 
   function deal() {
     var seats = Object.keys(absent).filter(function (k) { return absent[k]; }).map(Number);
-    send("/hands", {absent_seats: seats}, function () { absent = {}; dismissed = null; });
+    send("/hands", {absent_seats: seats}, function () { absent = {}; dismissed = null; previous = null; });
   }
 
   function render(data) {
@@ -264,7 +265,7 @@
     if (data.finished) {
       c.appendChild(el("button", {className: "big primary", id: "next-hand",
         text: data.misdeal ? T.misdeal_redeal : T.start_hand,
-        onclick: function () { dismissed = data.hand_id; hand = null; absent = {}; loadNext(); }}));
+        onclick: function () { dismissed = data.hand_id; previous = data; hand = null; absent = {}; loadNext(); }}));
       return;
     }
     if (data.to_act !== null) {
@@ -656,7 +657,14 @@
 
   // ------------------------------------------------------------ tools
 
-  $("undo-button").addEventListener("click", function () { if (hand) { send("/hand/undo", {}); } });
+  $("undo-button").addEventListener("click", function () {
+    if (hand) { send("/hand/undo", {}); return; }
+    if (previous && previous.can_undo) {          // idle after a finished hand: it comes back
+      var back = previous;
+      dismissed = null; previous = null;
+      send("/hand/undo", {version: back.version});
+    }
+  });
   $("rulings-button").addEventListener("click", openRulings);
   $("clock-button").addEventListener("click", function () {
     if (hand && hand.to_act !== null) { send("/hand/clock", {seat: hand.to_act}); }

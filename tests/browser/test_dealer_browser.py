@@ -566,3 +566,24 @@ def test_TDA_53_out_of_turn_raise_backs_up_and_is_ruled_when_the_action_reaches_
     assert after["current_bet"] == 800
     assert {s["seat"]: s["bet"] for s in after["seats"]}[b] == 800
     assert page.locator("#oot-reminder").count() == 0                 # ruled: forgotten
+
+
+def test_undo_after_moving_on_brings_the_finished_hand_back_until_the_next_deal(
+        chromium: Any, live_server: Server) -> None:
+    """Issue 5: undo of the last action at any time before the next hand starts, also
+    after the dealer tapped "Deal the next hand" and sees the next hand's seats."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
+    page = tablet(chromium, live_server, t["code"])
+    deal(page)
+    for _ in range(3):
+        tap(page, page.get_by_role("button", name="Fold"))
+    last = hand(live_server, t["table_id"])
+    assert last["finished"]
+    page.click("#next-hand")
+    page.wait_for_selector("#deal-button")
+    assert page.locator("#undo-button").is_enabled()
+    tap(page, "#undo-button")
+    back = hand(live_server, t["table_id"])
+    assert not back["finished"] and back["hand_id"] == last["hand_id"]
+    assert prompt(page) == f"Seat {back['to_act']} ({back['to_act_name']}) to act"
+    assert page.get_by_role("button", name="Fold").is_visible()

@@ -209,3 +209,4 @@ def test_TDA_RP_8_the_directors_page_names_the_tables_still_playing(
     login()
     page = client.get(f"/director/{tid}/seating").get_data(as_text=True)
     assert "Hand-for-hand hand 1: waiting for table 2." in page
+    assert '<a href="#hand-for-hand">waiting for 2</a>' in page      # in the figures at the top
