@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,3 +123,13 @@ def restart(servers: list[Server], tmp: Path) -> Server:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+def director_page(chromium: Any, server: Server, width: int = 1280, height: int = 900) -> Any:
+    """A new browser context logged in as the director (the token on the login page)."""
+    page = chromium.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(f"{server.url}/login")
+    page.fill("#token", server.token)
+    page.click("button[type=submit]")
+    return page
+

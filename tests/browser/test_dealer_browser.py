@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, start_server
+from tests.browser.conftest import Server, director_page, start_server
 
 TABLET = {"width": 1024, "height": 768}
 
@@ -455,11 +455,7 @@ def test_unpair_asks_the_director_first(chromium: Any, live_server: Server) -> N
     t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
     paired = tablet_in(chromium, live_server, t["code"], LANDSCAPE)
     assert paired.locator("#deal-button").is_visible()
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/login")
-    page.fill("#token", live_server.token)
-    page.click("button[type=submit]")
+    page = director_page(chromium, live_server, 1280, 900)
     page.goto(f"{live_server.url}/director/{t['tournament_id']}/dealers")
     card = page.locator(f".pairing-card:has(.pairing-code:text-is('{t['code']}'))")
     assert "1 tablet paired" in card.inner_text()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 import requests
 
+from tests.browser.conftest import director_page
+
 pytestmark = [pytest.mark.browser]
 
 
@@ -19,11 +21,7 @@ def test_RULES_11_1_director_sets_house_clock_60_plus_10_in_the_browser(
     assert created.status_code == 201
     tid = created.json()["id"]
 
-    context = chromium.new_context(viewport={"width": 1024, "height": 900})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/login")
-    page.fill("#token", live_server.token)
-    page.click("button[type=submit]")
+    page = director_page(chromium, live_server, 1024, 900)
     page.goto(f"{live_server.url}/director/{tid}")
     page.click("#house-rules-link")
     page.wait_for_selector("h1:has-text('House rules')")
@@ -49,4 +47,4 @@ def test_RULES_11_1_director_sets_house_clock_60_plus_10_in_the_browser(
     rules = requests.get(f"{live_server.url}/api/tournaments/{tid}/house-rules", headers=auth,
                          timeout=10).json()["house_rules"]
     assert rules["clock_seconds"] == "60+10" and rules["limit_raise_cap"] == 4
-    context.close()
+    page.context.close()

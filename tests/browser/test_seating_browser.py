@@ -9,6 +9,8 @@ import re
 import pytest
 import requests
 
+from tests.browser.conftest import director_page
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MOVE = re.compile(r"^(?P<name>.+): table (?P<ft>\d+) seat (?P<fs>\d+) → "
@@ -38,11 +40,7 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
     assert created.status_code == 201
     tid = created.json()["id"]
 
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/login")
-    page.fill("#token", live_server.token)
-    page.click("button[type=submit]")
+    page = director_page(chromium, live_server, 1400, 1000)
     page.goto(f"{live_server.url}/director/{tid}")
     page.click("#seating-link")
     page.wait_for_selector("h1:has-text('Seating')")
@@ -95,7 +93,7 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
     assert {m["name"] for m in moves} == set(seat_names(page, 3).values())
 
     # The projector shows the draw table by table, and follows the confirmation live.
-    projector = context.new_page()
+    projector = page.context.new_page()
     projector.goto(f"{live_server.url}/seats/{tid}/draw")
     assert projector.locator(".draw-table h2").all_inner_texts() == \
         ["Table 1", "Table 2", "Table 3"]
@@ -129,4 +127,4 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
     where = phone.locator("#results li").first.locator(".where").inner_text()
     assert where == f"Table {moves[0]['tt']} · Seat {moves[0]['ts']}"
     phone.screenshot(path=str(artifacts / "seating-find-my-seat.png"))
-    context.close()
+    page.context.close()
