@@ -169,13 +169,21 @@ def test_RULES_11_1_form_saves_and_a_bad_value_is_named_with_nothing_saved(
 # --------------------------------------------------------------------------- stud exposed down-card (§3.5)
 
 
-def test_ST_10_house_misdeal_WSOP_T_88a6_one_exposed_down_card_is_a_misdeal_on_confirm(
-        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+def _stud_house_misdeal(client: FlaskClient, make_tournament: Callable[..., int],
+                        auth: dict[str, str]) -> tuple[str, dict[str, Any], int]:
+    """A stud hand dealt under the house rule "misdeal" for one exposed down-card:
+    the table's URL, the hand, and the seat whose card is exposed."""
     t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[STUD])
     house(client, t["tournament_id"], auth, stud_one_downcard_exposed="misdeal")
     url = f"/api/tables/{t['id']}"
     hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
     seat = sorted(s["seat"] for s in hand["seats"])[1]
+    return url, hand, seat
+
+
+def test_ST_10_house_misdeal_WSOP_T_88a6_one_exposed_down_card_is_a_misdeal_on_confirm(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    url, hand, seat = _stud_house_misdeal(client, make_tournament, auth)
     exposed = {"ruling": "stud_exposed_downcards", "seat": seat, "cards": "2c"}
     preview = client.post(f"{url}/hand/rulings", json=exposed, headers=auth).get_json()["ruling"]
     assert preview["decision"] == "misdeal" and preview["rule"] == "WSOP-T 88-a-6"
@@ -192,11 +200,7 @@ def test_ST_10_house_misdeal_WSOP_T_88a6_one_exposed_down_card_is_a_misdeal_on_c
 
 def test_ST_10_policy_sent_with_the_ruling_still_wins_over_the_house_rules(
         client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
-    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[STUD])
-    house(client, t["tournament_id"], auth, stud_one_downcard_exposed="misdeal")
-    url = f"/api/tables/{t['id']}"
-    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    seat = sorted(s["seat"] for s in hand["seats"])[1]
+    url, hand, seat = _stud_house_misdeal(client, make_tournament, auth)
     ruling = client.post(f"{url}/hand/rulings", headers=auth, json={
         "ruling": "stud_exposed_downcards", "seat": seat, "cards": "2c",
         "policy": {"stud_one_downcard_exposed": "up-card"}}).get_json()["ruling"]
