@@ -65,16 +65,17 @@ from director.poker.events import (
 )
 from director.poker.games import Betting, Game
 from director.poker.policy import DEFAULT_POLICY, Policy
-from director.poker.rulings import clock_time
+from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy, clock_time
 from director.poker.state import Hand, HandConfig, Phase
 from director.services import Invalid, NotFound, app_key, dealer_hold, house_rules
-from director.services.clock import current_level, get_tournament, level_at
+from director.services.clock import get_tournament, level_at
 from director.services.events import events as broker
 from director.tournament.clock import ClockState
 from director.tournament.seating import HandForHand, SeatingPolicy, hand_chip_unit
 from director.tournament.structure import Structure, parse_levels
 
 LOG_SHOWN = 12
+ON_BREAK = N_("The clock is on a break: no hand is dealt")
 UNDO_GROUP_MAX = 32     # more events than one write records (a street's up-cards: 8)
 CACHE_SIZE = 512
 _BOARD_COUNT = {"flop": 3, "turn": 1, "river": 1}
@@ -611,6 +612,7 @@ class _DealContext:
     hand_for_hand: HandForHand
     most: int
     house: Policy = DEFAULT_POLICY
+    house_rulings: RulingPolicy = DEFAULT_RULING_POLICY
 
 
 @functools.cache
@@ -627,7 +629,8 @@ def _deal_statements() -> tuple[Any, Any, Any]:
                SeatingTable.game_is_stud, SeatingTable.vacated, Tournament.name, Tournament.levels,
                Tournament.level_index, Tournament.started_at, Tournament.elapsed_before,
                Tournament.running, SeatingSettings.policy, SeatingSettings.hand_for_hand,
-               HouseRules.hand.label("house"), fullest.label("most"))
+               HouseRules.hand.label("house"), HouseRules.rulings.label("house_rulings"),
+               fullest.label("most"))
         .join(Tournament, Tournament.id == SeatingTable.tournament_id)
         .outerjoin(SeatingSettings, SeatingSettings.tournament_id == SeatingTable.tournament_id)
         .outerjoin(HouseRules, HouseRules.tournament_id == SeatingTable.tournament_id)
@@ -650,7 +653,9 @@ def _deal_context(table_id: int) -> _DealContext:
                          elapsed_before=row.elapsed_before or 0.0, running=bool(row.running)),
         policy=SeatingPolicy.from_json(row.policy) if row.policy else SeatingPolicy(),
         hand_for_hand=HandForHand.from_json(row.hand_for_hand or {}), most=int(row.most or 0),
-        house=Policy.from_json(row.house) if row.house else DEFAULT_POLICY)
+        house=Policy.from_json(row.house) if row.house else DEFAULT_POLICY,
+        house_rulings=RulingPolicy.from_json(row.house_rulings) if row.house_rulings
+        else DEFAULT_RULING_POLICY)
 
 
 def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
@@ -671,11 +676,10 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     now = utcnow()
     level = level_at(deal.structure, deal.clock, now) or {}
     if level.get("is_break") or not level.get("game"):
-        raise Invalid({"level": _("The clock is on a break: no hand is dealt")})
+        raise Invalid({"level": _(ON_BREAK)})
     game = Game(level["game"])
     seat_rows = _seat_rows(table)
-    rules = deal.policy, deal.hand_for_hand
-    held = dealer_hold.hold(table, len(seat_rows), last, rules, most=deal.most)
+    held = dealer_hold.hold(table, len(seat_rows), last, deal.policy, deal.hand_for_hand, deal.most)
     if held is not None:
         raise Illegal(held)
     seated = _seated(table, seat_rows)
@@ -710,7 +714,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     order = [{"seat": s, "player_id": playing[s].id, "name": playing[s].name,
               "chips": playing[s].chips} for s in seats_in_order]
     try:
-        config = _level_config(level, order, positions, absent_seats, game, rules[0], deal.house)
+        config = _level_config(level, order, positions, absent_seats, game, deal.policy, deal.house)
         started = Hand.start(config)
     except RuleViolation as exc:
         raise Invalid({"level": translate_violation(exc)}) from None
@@ -751,10 +755,10 @@ def next_hand(table_id: int) -> dict[str, Any]:
     house rules it will be dealt under that are not the TDA default (``house_rules``,
     as ``start_hand`` reads them: RULES.md §11.1)."""
 
-    table = get_table(table_id)
-    last = latest_hand(table_id)
-    tournament = get_tournament(table.tournament_id)
-    level = current_level(tournament, utcnow()) or {}
+    deal = _deal_context(table_id)
+    table = deal.table
+    last = db.session.execute(_deal_statements()[1], {"table_id": table_id}).first()
+    level = level_at(deal.structure, deal.clock, utcnow()) or {}
     seated = _seated(table)
     positions: dict[str, Any] = {}
     if last is not None and last.status == "misdeal":
@@ -772,13 +776,13 @@ def next_hand(table_id: int) -> dict[str, Any]:
     in_progress = last is not None and last.status == "playing"
     held = None
     if level.get("is_break"):
-        held = _("The clock is on a break: no hand is dealt")
+        held = _(ON_BREAK)
     elif not in_progress:
-        held = dealer_hold.hold(table, len(seated), last)
+        held = dealer_hold.hold(table, len(seated), last, deal.policy, deal.hand_for_hand, deal.most)
     return {"table_id": table_id, "table_number": table.number, "seats": seats,
             "positions": positions, "level": label, "is_break": bool(level.get("is_break")),
             "hand_in_progress": in_progress, "hold": held,
-            "house_rules": house_rules.changed(*house_rules.policies(table.tournament_id))}
+            "house_rules": house_rules.changed(deal.house, deal.house_rulings)}
 
 
 # ---------------------------------------------------------------- applying events

@@ -25,12 +25,12 @@ from datetime import datetime
 from typing import Any
 
 from flask_babel import ngettext
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, select
 
 from director.db import db
 from director.i18n import gettext as _
 from director.models.hands import DealerHand
-from director.models.seating import Seat, SeatingSettings, SeatingTable
+from director.models.seating import SeatingSettings, SeatingTable
 from director.tournament.seating import HandForHand, SeatingPolicy, halted_tables
 
 _SETTINGS = select(SeatingSettings.policy, SeatingSettings.hand_for_hand).where(
@@ -66,41 +66,40 @@ def _hands_since(tournament_id: int, since: datetime) -> dict[int, str]:
     return done
 
 
-def waiting_for(tournament_id: int, state: HandForHand) -> list[int] | None:
+def waiting_for(tournament_id: int, state: HandForHand,
+                done: dict[int, str] | None = None) -> list[int] | None:
     """The numbers of the tables that have not finished the current hand-for-hand
-    hand (None when hand-for-hand is not on, or its round is not known)."""
+    hand (None when hand-for-hand is not on, or its round is not known); ``done``
+    is :func:`_hands_since` of the round when the caller has read it."""
     if not state.on or state.since is None:
         return None
     tables = _tables(tournament_id)
     if not tables:
         return None
-    done = _hands_since(tournament_id, state.since)
+    if done is None:
+        done = _hands_since(tournament_id, state.since)
     return sorted(number for table_id, number in tables.items() if done.get(table_id) != "finished")
 
 
-def _halted(table: Any, policy: SeatingPolicy, seats_here: int, most: int | None) -> int | None:
-    """How many players short the table is, when play is halted at it.  ``most``: the
-    player count of the fullest table, when the caller has read it."""
-    if most is None:
-        counts = db.session.execute(select(func.count(Seat.id)).where(
-            Seat.tournament_id == table.tournament_id).group_by(Seat.table_id)).scalars().all()
-        most = max(counts, default=0)
+def _halted(table: Any, policy: SeatingPolicy, seats_here: int, most: int) -> int | None:
+    """How many players short the table is, when play is halted at it; ``most`` is
+    the player count of the fullest table."""
     if most - seats_here < policy.halt_short_by:
-        return None                                   # the usual case: one cheap query
+        return None                                   # the usual case: nothing more to read
     from director.services.seating import load_layout  # noqa: PLC0415 - import cycle
 
     layout = load_layout(table.tournament_id)
     return most - seats_here if table.number in halted_tables(layout, policy) else None
 
 
-def hold(table: Any, seats_here: int, last: Any,
-         rules: tuple[SeatingPolicy, HandForHand] | None = None, *, most: int | None = None) -> str | None:
+def hold(table: Any, seats_here: int, last: Any, policy: SeatingPolicy, state: HandForHand,
+         most: int) -> str | None:
     """Why the table must not deal its next hand now, or None.  ``table`` has the
     ``id``, ``tournament_id`` and ``number`` of a ``SeatingTable``; ``last`` is the
-    table's latest hand (``number``, ``status``, ``finished_at``) or None;
-    ``rules`` is :func:`settings` and ``most`` the fullest table's player count
-    when the caller has read them."""
-    policy, state = rules or settings(table.tournament_id)
+    table's latest hand (``number``, ``status``, ``finished_at``) or None; ``policy``
+    and ``state`` are the event's seating policy and hand-for-hand state, ``most``
+    the player count of the fullest table (``dealer._deal_context`` reads them all
+    in one query)."""
     if state.announced:
         redeal = last is not None and last.status == "misdeal" and state.since is not None \
             and last.finished_at is not None and last.finished_at >= state.since
@@ -110,7 +109,7 @@ def hold(table: Any, seats_here: int, last: Any,
     if state.on and state.since is not None:
         done = _hands_since(table.tournament_id, state.since)
         if done.get(table.id) == "finished":
-            waiting = waiting_for(table.tournament_id, state) or []
+            waiting = waiting_for(table.tournament_id, state, done) or []
             if waiting:
                 return ngettext("Hand-for-hand: this table has played hand %(hand)s; wait for "
                                 "table %(tables)s to finish it (TDA RP-8)",

@@ -196,7 +196,8 @@ def view(tournament_id: int) -> dict[str, Any]:
     """The house rules as the API answers: every flag, and those that are not the default."""
     get_tournament(tournament_id)
     row = db.session.get(HouseRules, tournament_id)
-    hand, rulings = policies(tournament_id)
+    hand, rulings = from_json(row.hand, row.rulings) if row is not None \
+        else (DEFAULT_POLICY, DEFAULT_RULING_POLICY)
     return {"tournament_id": tournament_id, "house_rules": flat(hand, rulings),
             "not_default": changed(hand, rulings),
             "updated_at": row.updated_at.isoformat() if row is not None else None}

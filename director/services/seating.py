@@ -741,16 +741,8 @@ def _round_busts(tournament_id: int, h4h: HandForHand) -> dict[int, tuple[Bust, 
 def _refuse_paid_bust(tournament_id: int, moved: list[Player]) -> None:
     """A prize already paid for a place that a bust later in the same hand-for-hand round
     would change (a tie it would now share) cannot be put right here (``money.undo`` can)."""
-    from director.models.money import Payment  # noqa: PLC0415
-
-    if not moved:
-        return
-    ids = {p.id: p for p in moved}
-    paid = db.session.scalars(select(Payment.player_id).where(
-        Payment.tournament_id == tournament_id, Payment.kind == "payout",
-        Payment.undone_at.is_(None), Payment.player_id.in_(list(ids)))).first()
-    if paid is not None:
-        player = ids[paid]
+    player = _paid_prize(tournament_id, moved)
+    if player is not None:
         db.session.rollback()
         raise Invalid({"player_ids": _(
             "%(name)s has been paid a prize for place %(place)s, which this bust in the same "
@@ -883,18 +875,27 @@ def _refuse_reinstating(tournament_id: int, players: list[Player]) -> None:
                                            "that entry first", name=player.name)})
 
 
+def _paid_prize(tournament_id: int, players: list[Player]) -> Player | None:
+    """One of ``players`` who has been paid a prize (not undone), if any."""
+    from director.models.money import Payment  # noqa: PLC0415
+
+    if not players:
+        return None
+    ids = {p.id: p for p in players}
+    paid = db.session.scalars(select(Payment.player_id).where(
+        Payment.tournament_id == tournament_id, Payment.kind == "payout",
+        Payment.undone_at.is_(None), Payment.player_id.in_(list(ids)))).first()
+    return ids[paid] if paid is not None else None
+
+
 def _refuse_paid_places(tournament_id: int, players: list[Player], others: list[Player]) -> None:
     """The money side: a prize already paid for a place that would change (``players``
     reinstated, ``others`` moved down or uncrowned), or a deal saved while the players
     were out, cannot be put right here (``money.undo`` can)."""
-    from director.models.money import MoneySettings, Payment  # noqa: PLC0415
+    from director.models.money import MoneySettings  # noqa: PLC0415
 
-    ids = {p.id: p for p in [*players, *others]}
-    paid = db.session.scalars(select(Payment.player_id).where(
-        Payment.tournament_id == tournament_id, Payment.kind == "payout",
-        Payment.undone_at.is_(None), Payment.player_id.in_(list(ids)))).first()
-    if paid is not None:
-        player = ids[paid]
+    player = _paid_prize(tournament_id, [*players, *others])
+    if player is not None:
         raise Invalid({"player_ids": _(
             "%(name)s has been paid a prize for place %(place)s, which this undo would change: "
             "undo that payment on the money page first", name=player.name,
