@@ -365,6 +365,32 @@ def dealt_to(position: int, players: int) -> tuple[int, int]:
     return (position - 1) % players, (position - 1) // players + 1
 
 
+def deal_position(player: int, card_number: int, players: int) -> int:
+    """The deal position (1 = first card off the deck) of ``player``'s ``card_number``-th
+    card (1-4): the inverse of :func:`dealt_to`.
+
+    The dealer with the deck in his hand knows whose card it was and which of that
+    player's cards, not how many cards came off before it.  Every player of the hand
+    gets cards, an absent (dead) one too (TDA 30), so he counts in each pass.
+
+    >>> deal_position(2, 2, 6)      # [MD-3] six-handed: seat 3's second card is card 9
+    9
+    >>> deal_position(5, 1, 6)      # the button's first card is the sixth off the deck
+    6
+    """
+    if not 2 <= players <= 10:
+        raise RuleViolation("Omaha is dealt to 2 to 10 players, not {players}", players=players)
+    if not 0 <= player < players:
+        raise RuleViolation("There is no player {player} at this table", player=player + 1)
+    if not 1 <= card_number <= OMAHA_HOLE_CARDS:
+        raise RuleViolation("Give 1 to 4: which of the seat's cards was exposed")
+    return (card_number - 1) * players + player + 1
+
+
+_NTH = ("first", "second", "third", "fourth")
+"""Which of a player's cards, as the sentences say it (``{nth}``, translated by the web layer)."""
+
+
 def exposed_card_on_deal(
     positions: Sequence[int],
     *,
@@ -372,18 +398,24 @@ def exposed_card_on_deal(
     game: Game = Game.PO,
     substantial_action: bool = False,
     seats: Sequence[int] | None = None,
+    seen: Mapping[int, Card | None] | None = None,
 ) -> Ruling:
-    """Hole cards exposed by the dealer during an Omaha deal (TDA 35-A item 7, 35-D; RRP).
+    """Hole cards exposed by the dealer during an Omaha deal (TDA 35-A item 7, 35-D;
+    Robert's Rules, Hold'em irregularities 1).
 
     ``positions`` are the deal positions of the exposed cards (1 = first card off
-    the deck).  Before substantial action:
+    the deck).  ``seen``: the dealer named them by seat and card instead
+    (:func:`deal_position` gives the positions), ``{position: the card or None}``;
+    the sentence then names the seat, which of his cards it was and the card, never
+    a deal position.  Before substantial action:
 
-    * one of the first two cards off the deck (heads-up: the big blind's and the
-      button's first cards) -> misdeal (TDA 35-A item 7);
-    * any two exposed down-cards -> misdeal (TDA 35-A item 7, RRP);
+    * one of the first two cards off the deck (the small blind's and the big
+      blind's first cards; heads-up the big blind's and the button's) -> misdeal
+      (TDA 35-A item 7);
+    * any two exposed down-cards -> misdeal (TDA 35-A item 7, Robert's Rules);
     * a single other card -> the deal goes on, the player gets the next card from
       the stub when the deal is complete and the exposed card is the flop burn, so
-      the flop is the cards it would have been (RRP Hold'em irregularities 1).
+      the flop is the cards it would have been (Robert's Rules, Hold'em irregularities 1).
 
     After substantial action no misdeal can be called: the hand plays on (TDA 35-D).
 
@@ -391,6 +423,12 @@ def exposed_card_on_deal(
 
     >>> exposed_card_on_deal([1], players=6).decision
     'misdeal'
+
+    [MD-3] named by seat: seat 3's second card, the A♠.
+
+    >>> from director.poker.cards import parse_card
+    >>> exposed_card_on_deal([9], players=6, seen={9: parse_card("As")}).text
+    "Seat 3's second card (A♠) was exposed. Finish the deal; then seat 3 gets the next card from the stub and the exposed card is the burn for the flop"
     """
     if game.is_stud:
         raise RuleViolation("In stud use the ruling for exposed stud down-cards", rule="TDA RP-10-A")
@@ -408,6 +446,8 @@ def exposed_card_on_deal(
         "count": len(positions),
         "positions": ", ".join(str(p) for p in sorted(positions)),
     }
+    if seen is not None:
+        _name_the_card(params, seen.get(first))
     if substantial_action:
         return Ruling(
             Decision.PLAY_ON, "TDA 35-D",
@@ -418,26 +458,47 @@ def exposed_card_on_deal(
     if early:
         p, number = dealt_to(early[0], players)
         params.update(position=early[0], seat=_seat(p, seats), card_number=number)
-        return Ruling(
-            Decision.MISDEAL, "TDA 35-A item 7",
-            N_("Card {position} off the deck (seat {seat}) was exposed: one of the first two cards "
-            "off the deck is a misdeal"),
-            params, Misdeal("exposed card"),
-        )
+        if seen is None:
+            template = N_("Card {position} off the deck (seat {seat}) was exposed: one of the first two "
+                          "cards off the deck is a misdeal")
+        else:
+            template = _name_the_card(params, seen.get(early[0]), (
+                N_("Seat {seat}'s {nth} card was exposed: one of the first two cards off the deck "
+                   "is a misdeal"),
+                N_("Seat {seat}'s {nth} card ({card}) was exposed: one of the first two cards off "
+                   "the deck is a misdeal")))
+        return Ruling(Decision.MISDEAL, "TDA 35-A item 7", template, params, Misdeal("exposed card"))
     if len(positions) >= 2:
-        return Ruling(
-            Decision.MISDEAL, "TDA 35-A item 7",
-            N_("{count} down-cards were exposed (cards {positions} off the deck): misdeal"),
-            params, Misdeal("exposed cards"),
-        )
+        if seen is None:
+            template = N_("{count} down-cards were exposed (cards {positions} off the deck): misdeal")
+        else:
+            owners = list(dict.fromkeys(_seat(p, seats) for p, _n in placed))
+            params["seats"] = ", ".join(str(s) for s in owners)
+            template = (N_("{count} of seat {seat}'s down-cards were exposed: misdeal") if len(owners) == 1
+                        else N_("{count} down-cards were exposed (seats {seats}): misdeal"))
+        return Ruling(Decision.MISDEAL, "TDA 35-A item 7", template, params, Misdeal("exposed cards"))
     params["replacement"] = OMAHA_HOLE_CARDS * players + 1
-    return Ruling(
-        Decision.REPLACE_CARD, "RRP Hold'em irregularities 1",
-        N_("Seat {seat}'s card number {card_number} (card {position} off the deck) was exposed. "
-        "Finish the deal; then seat {seat} gets the next card from the stub (card {replacement}) "
-        "and the exposed card is the burn for the flop"),
-        params, ReplaceCard(player),
-    )
+    if seen is None:
+        template = N_("Seat {seat}'s card number {card_number} (card {position} off the deck) was exposed. "
+                      "Finish the deal; then seat {seat} gets the next card from the stub (card {replacement}) "
+                      "and the exposed card is the burn for the flop")
+    else:
+        template = _name_the_card(params, seen.get(first), (
+            N_("Seat {seat}'s {nth} card was exposed. Finish the deal; then seat {seat} gets the next "
+               "card from the stub and the exposed card is the burn for the flop"),
+            N_("Seat {seat}'s {nth} card ({card}) was exposed. Finish the deal; then seat {seat} gets "
+               "the next card from the stub and the exposed card is the burn for the flop")))
+    return Ruling(Decision.REPLACE_CARD, "Robert's Rules, Hold'em irregularities 1", template, params,
+                  ReplaceCard(player))
+
+
+def _name_the_card(params: dict[str, Any], card: Card | None,
+                   templates: tuple[str, str] = ("", "")) -> str:
+    """Put which of his cards (``nth``) and the card (``card``, "" if not named) in
+    ``params``; the template of ``templates`` (without the card, with it) that fits."""
+    params["nth"] = _NTH[params["card_number"] - 1]
+    params["card"] = card.symbol if card is not None else ""
+    return templates[card is not None]
 
 
 def boxed_cards(count: int, *, initial_deal: bool = True, substantial_action: bool = False) -> Ruling:
@@ -457,7 +518,7 @@ def boxed_cards(count: int, *, initial_deal: bool = True, substantial_action: bo
         return Ruling(Decision.MISDEAL, "TDA 35-A item 1",
                       N_("{count} boxed cards in the initial deal: misdeal"), params, Misdeal("boxed cards"))
     return Ruling(
-        Decision.SCRAP_CARD, "TDA 35-A item 1; RRP irregularities (boxed card)",
+        Decision.SCRAP_CARD, "TDA 35-A item 1; Robert's Rules, Irregularities (boxed card)",
         N_("A boxed card is treated as a scrap of paper: show it, take it out of play and deal "
         "the next card in its place") if count == 1 else
         N_("Each boxed card is treated as a scrap of paper: show it, take it out of play and deal "
@@ -613,11 +674,11 @@ def missing_burn(street: str, *, action_on_street: bool = False) -> Ruling:
         raise RuleViolation("Board streets are flop, turn and river, not {street}", street=street)
     params: dict[str, Any] = {"street": street}
     if action_on_street:
-        return Ruling(Decision.PLAY_ON, "RRP Hold'em irregularities; WSOP-LA 165",
+        return Ruling(Decision.PLAY_ON, "Robert's Rules, Hold'em irregularities; WSOP-LA 165",
                       N_("The {street} was dealt without a burn, but there has been action on it: it stands"),
                       params)
     return Ruling(
-        Decision.BURN_CARD, "RRP Hold'em irregularities; WSOP-LA 165",
+        Decision.BURN_CARD, "Robert's Rules, Hold'em irregularities; WSOP-LA 165",
         N_("The {street} was dealt without a burn and nobody has acted: that card becomes the burn, "
         "and the next card off the stub is the {street}"),
         params, RedealStreet(street, 1, "burn-and-next"),
@@ -661,7 +722,7 @@ def premature_card(street: str, *, game: Game = Game.PO,
     params: dict[str, Any] = {"street": street, "cards": _BOARD_CARDS[street]}
     if street == "turn" and policy.premature_turn_procedure == "set-aside":
         return Ruling(
-            Decision.SET_ASIDE, "RRP Hold'em irregularities 5",
+            Decision.SET_ASIDE, "Robert's Rules, Hold'em irregularities 5",
             N_("The turn was dealt too soon: set it aside and finish the betting. Then burn and turn "
             "the card that would have been the river as the turn. After that round, reshuffle the "
             "stub with the set-aside card (not the burns or discards) and turn the river without a burn"),
@@ -698,16 +759,24 @@ def stud_exposed_downcards(
     substantial_action: bool = False,
     policy: RulingPolicy = DEFAULT_RULING_POLICY,
     seats: Sequence[int] | None = None,
+    entered: Card | None = None,
 ) -> Ruling:
     """Down-cards exposed by the dealer on the stud initial deal (RULES.md §3.5).
 
     ``exposed`` are the exposed down-cards in deal order (``None`` if not known);
     ``up_cards`` the other players' up-cards by player index (for naming the
-    bring-in).
+    bring-in); ``entered`` his third-street up-card when the street was entered
+    before the ruling (None: not entered, or entered unseen).
 
     * One exposed, policy "up-card" (TDA RP-10-A, RRP *Stud* 5): it becomes his
       up-card and his third card is dealt face down; he may become the bring-in.
       Policy "misdeal": misdeal (WSOP-T 88-a-6) before substantial action.
+      Ruled after his up-card was entered as another card, that card was dealt face
+      up as his third card: it is too late to deal the third card down, so the cards
+      as entered stand and the hand plays on; the exposed card stays a down-card
+      everyone has seen (our reading of TDA RP-10-A and Robert's Rules, Stud 5, which
+      only say how to deal the third card).  The ruling records the exposed card in
+      the hand's log; nothing is undone.
     * Two exposed, policy "misdeal" (default; TDA silent): misdeal before substantial
       action.  Policy "dead-hand" (RRP *Stud* 5): his hand is dead, his ante is
       returned; if his first exposed card would have been the low card, the player
@@ -739,6 +808,12 @@ def stud_exposed_downcards(
                       N_("Substantial action has taken place, so no misdeal can be called: the hand plays on"),
                       params)
     if count == 1 and policy.stud_one_downcard_exposed == "up-card":
+        if entered is not None and first is not None and entered != first:
+            params["entered"] = entered.symbol
+            return Ruling(Decision.PLAY_ON, "TDA RP-10-A",
+                          N_("Seat {seat}'s exposed down-card {card} was not made his up-card: his third "
+                             "card {entered} is already face up and entered. The cards stand and the hand "
+                             "plays on; the {card} stays a down-card everyone has seen"), params)
         template = (N_("Seat {seat}'s exposed down-card {card} becomes his up-card; deal his third "
                     "card face down"))
         if first is not None and others:
@@ -762,10 +837,10 @@ def stud_exposed_downcards(
             else:
                 params["bring_in"] = _seat(_bring_in(others), seats)
                 template += N_(". Seat {bring_in} brings in")
-        return Ruling(Decision.DEAD_HAND_ANTE_RETURNED, "RRP Stud 5", template, params,
+        return Ruling(Decision.DEAD_HAND_ANTE_RETURNED, "Robert's Rules, Stud 5", template, params,
                       DeadHandAnteReturned(player, ante))
     if count == 2:
-        return Ruling(Decision.MISDEAL, "TDA 35-A (not limited to); RULES.md §3.5",
+        return Ruling(Decision.MISDEAL, "TDA 35-A; WSOP-T 88-a-6",
                       N_("Both of seat {seat}'s down-cards were exposed on the initial deal: misdeal"),
                       params, Misdeal("exposed down-cards"))
     return Ruling(Decision.MISDEAL, "WSOP-LA 214",
@@ -900,7 +975,7 @@ _PRESENCE_ORDER = {Presence.FIRST_CARD: 0, Presence.END_OF_DEAL: 1, Presence.ACT
 _KILL_RULES = {
     "end-of-deal": ("TDA 30", "when the last card of the initial deal was dealt"),
     "first-card": ("TDA 30 (house rule: first card)", "when the first card was dealt"),
-    "action": ("RRP (cash)", "when the action reached him"),
+    "action": ("Robert's Rules (cash games)", "when the action reached him"),
 }
 
 
@@ -1530,6 +1605,7 @@ __all__ = [
     "clock_expired",
     "clock_expiry",
     "clock_time",
+    "deal_position",
     "dealt_to",
     "effect_to_json",
     "exposed_card_on_deal",

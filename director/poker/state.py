@@ -117,6 +117,27 @@ def _ints(value: Iterable[int]) -> tuple[int, ...]:
     return tuple(map(int, value))
 
 
+def _forced_posts(config: HandConfig) -> list[tuple[int, int]]:
+    """(blind, ante) each player posts before the deal, as far as his stack goes.
+
+    A short player posts what he has (all-in).  Big-blind ante (``ante_trimming``
+    false): the blind comes first by default (TDA RP-11, policy ``bba_order``),
+    so a short big blind posts a full live blind and a reduced dead ante.
+    """
+    antes, blinds = config.forced_order()
+    blind_first = not config.ante_trimming and config.policy.bba_order == "big-blind-first"
+    out = []
+    for stack, ante, blind in zip(config.starting_stacks, antes, blinds, strict=True):
+        if blind_first:
+            b = min(blind, stack)
+            a = min(ante, stack - b)
+        else:
+            a = min(ante, stack)
+            b = min(blind, stack - a)
+        out.append((b, a))
+    return out
+
+
 @dataclass(frozen=True)
 class HandConfig:
     """Everything fixed before the first card: the game, stacks, forced bets, limits.
@@ -300,7 +321,7 @@ class Hand:
         "_level", "_rmin", "_full_level", "_full_count", "_raises", "_bet_made",
         "_capped", "_big_raised", "_acted", "_last_bet", "_seen_full", "_actor",
         "_pending", "_may_fold", "_opener_unknown", "_aggressor", "_opener",
-        "_shortfall", "_misdeal", "_manual", "_cache", "_seen",
+        "_shortfall", "_misdeal", "_manual", "_cache", "_seen", "_returned",
     )
 
     config: HandConfig
@@ -347,6 +368,7 @@ class Hand:
     _manual: ManualAward | None
     _cache: dict[str, Any] | None
     _seen: int
+    _returned: list[int]
 
     # ------------------------------------------------------------------ building
 
@@ -379,20 +401,13 @@ class Hand:
         h._hilo = hilo
         h._bb = config.nominal_big_blind
         h._policy = config.policy
-        antes, blinds = config.forced_order()
+        blinds = config.forced_order()[1]
         stacks = list(config.starting_stacks)
         bets = [0] * n
         contrib = [0] * n
         dead = 0
         ante_total = 0
-        blind_first = not config.ante_trimming and config.policy.bba_order == "big-blind-first"
-        for i in range(n):
-            if blind_first:
-                b = min(blinds[i], stacks[i])
-                a = min(antes[i], stacks[i] - b)
-            else:
-                a = min(antes[i], stacks[i])
-                b = min(blinds[i], stacks[i] - a)
+        for i, (b, a) in enumerate(_forced_posts(config)):
             stacks[i] -= a + b
             ante_total += a
             if config.ante_trimming:
@@ -425,6 +440,7 @@ class Hand:
         h._manual = None
         h._cache = None
         h._seen = 0
+        h._returned = [0] * n
         h._reset_street()
         if not h._stud and max(blinds) > 0:
             top = max(blinds)
@@ -560,8 +576,25 @@ class Hand:
 
     @property
     def bets(self) -> tuple[int, ...]:
-        """Chips in front of each player on the current street."""
+        """Chips in front of each player on the current street (none after a misdeal:
+        every chip went back, TDA 35)."""
+        if self._misdeal:
+            return (0,) * self._n
         return tuple(self._bets)
+
+    def posted(self) -> list[tuple[int, int]]:
+        """(blind, ante) each player posted before the deal, as far as his stack went.
+
+        With a big-blind ante the big blind posts both, blind first by default
+        (TDA RP-11, policy ``bba_order``); his stack is down by both.
+
+        >>> h = Hand.start(HandConfig(game=Game.NO, starting_stacks=(5000, 5000, 5000),
+        ...     antes=(0, 200, 0), blinds_or_straddles=(100, 200, 0), min_bet=200,
+        ...     ante_trimming=False))
+        >>> h.posted(), h.stacks
+        ([(100, 0), (200, 200), (0, 0)], (4900, 4600, 5000))
+        """
+        return _forced_posts(self.config)
 
     @property
     def contributions(self) -> tuple[int, ...]:
@@ -574,8 +607,29 @@ class Hand:
 
     @property
     def pot_total(self) -> int:
-        """Every chip in the middle, current bets included."""
-        return sum(self._contrib) + self._dead
+        """Every chip in the middle, current bets included: the sum of :meth:`pots`
+        while the hand is played (an uncalled bet goes back to its owner when its
+        round closes, TDA 15-B).  Once the hand is over, every chip that went in:
+        the awards plus :meth:`returned`.  After a misdeal nothing is in the middle."""
+        if self._misdeal:
+            return 0
+        total = sum(self._contrib) + self._dead
+        return total + sum(self._returned) if self.finished else total
+
+    @property
+    def acted_on_street(self) -> bool:
+        """Someone has acted on this street (a check counts; a forced bet does not)."""
+        return any(self._acted)
+
+    @property
+    def stud_opener(self) -> int | None:
+        """Stud 4th-7th street: the player with the highest hand showing, who acts
+        first (RULES.md §3.3, ST-7, ST-8; ties by suit or position per policy
+        ``stud_high_hand_tie``).  None on 3rd street, in flop games, or while the
+        up-cards are unknown."""
+        if not self._stud or self._street == 0 or self._phase != _BETTING or self._opener_unknown:
+            return None
+        return self._opener
 
     @property
     def current_bet(self) -> int:
@@ -778,8 +832,7 @@ class Hand:
                     self._folded[p] = True
                     self._killed[p] = True
             if not self._stud and self._live_count() <= 1:
-                self._phase = _FINISHED
-                self._actor = None
+                self._finish_uncontested()
                 return
         self._begin_betting()
 
@@ -938,6 +991,7 @@ class Hand:
     def _end_round(self) -> None:
         self._actor = None
         self._pending = False
+        self._return_uncalled()
         last = 4 if self._stud else 3
         if self._street >= last:
             self._phase = _SHOWDOWN
@@ -957,8 +1011,23 @@ class Hand:
             self._actor = nxt
 
     def _finish_uncontested(self) -> None:
+        self._return_uncalled()
         self._phase = _FINISHED
         self._actor = None
+
+    def _return_uncalled(self) -> None:
+        """The betting round is closed: the part of a bet nobody called goes back to
+        its owner's stack now, not at the end of the hand (TDA 15-B, RULES.md §8.1
+        step 1).  A killed hand's chips are forfeited, not returned (``build_pots``)."""
+        returned = build_pots(self._contrib, [not f for f in self._folded], self._dead,
+                              killed=self._killed_players())[1]
+        for i, chips in enumerate(returned):
+            if chips:
+                self._stacks[i] += chips
+                self._contrib[i] -= chips
+                self._bets[i] = max(0, self._bets[i] - chips)
+                self._returned[i] += chips
+                self._level = min(self._level, max(self._bets))
 
     def _put(self, p: int, to: int) -> None:
         amount = to - self._bets[p]
@@ -1344,6 +1413,14 @@ class Hand:
             raise RuleViolation("Name the winner of the high hand")
         if e.low and not self._hilo:
             raise RuleViolation("This game has no low half")
+        # A pot goes only to a player the dealer ranked: every pot needs one of its
+        # players among the ranked high hands (a low ranked nowhere in a pot: the high scoops).
+        ranked = {p for g in e.high for p in g}
+        for pot in self._build_pots()[0]:
+            if not ranked & set(pot.eligible):
+                raise RuleViolation("Rank one of {players} for the {pot}: nobody ranked can win it",
+                                    players=" or ".join(self.name(p) for p in pot.eligible),
+                                    pot=pot.name[0].lower() + pot.name[1:])
         self._manual = e
         self._phase = _FINISHED
         self._cache = None
@@ -1408,11 +1485,15 @@ class Hand:
         for him.  At the end everybody live has matched or is all-in, so the pots
         are those of :func:`~director.poker.pots.build_pots` as they are.
         """
-        pots = self._build_pots()[0]
+        if self._misdeal:
+            return []
+        pots, outstanding = self._build_pots()
         if self.finished:
             return pots
         can_call = {i for i, (live, all_in) in enumerate(zip(self.live, self.all_in, strict=True))
                     if live and not all_in}
+        # A bet not called yet is in the middle until its round closes (then it goes back).
+        pots = pots + [Pot(chips, (i,), "") for i, chips in enumerate(outstanding) if chips]
         merged: list[Pot] = []
         for pot in pots:
             eligible = tuple(sorted(set(pot.eligible) | can_call))
@@ -1423,8 +1504,13 @@ class Hand:
         return [replace(pot, name=pot_name(i)) for i, pot in enumerate(merged)]
 
     def returned(self) -> list[int]:
-        """The uncalled chips each player gets back (RULES.md §8.1 step 1, SP-5)."""
-        return self._build_pots()[1]
+        """The uncalled chips each player got back so far, each part the moment its
+        betting round closed (RULES.md §8.1 step 1, SP-5, TDA 15-B)."""
+        if self._misdeal:
+            return [0] * self._n
+        if not self.finished:
+            return list(self._returned)
+        return [a + b for a, b in zip(self._returned, self._build_pots()[1], strict=True)]
 
     def awards(self) -> list[Award]:
         """Who gets what, pot by pot, last side pot first; only when the hand is over."""
@@ -1487,6 +1573,38 @@ class Hand:
         if self._hilo:
             low = {i: hands.stud_low(c) if stud else hands.omaha_low(c, board) for i, c in cards.items()}
         return high, low
+
+    def tabled_hands(self) -> dict[int, tuple[HighHand, LowHand | None]]:
+        """Once the hand is over: every hand tabled face up, losers' too, named (its
+        high hand, and its low in a hi-lo game), for the dealer to read out (TDA 16).
+
+        A hand is tabled when it is still live at a showdown of two or more hands,
+        or when its owner showed it; only hands whose every card is known are named.
+        """
+        if not self.finished or self._misdeal:
+            return {}
+        board = self._board
+        if any(c is None for c in board) or (not self._stud and len(board) != 5):
+            return {}
+        showdown = self._live_count() >= 2 or self._manual is not None
+        out: dict[int, tuple[HighHand, LowHand | None]] = {}
+        for i in range(self._n):
+            if self._folded[i] or not (showdown or self._shown[i]):
+                continue
+            held = self._holes[i]
+            if any(c is None for c in held) or len(held) + (len(board) if self._stud else 0) != (
+                    7 if self._stud else OMAHA_HOLE_CARDS):
+                continue
+            cards = cast("tuple[Card, ...]", held)
+            known = cast("tuple[Card, ...]", board)
+            if self._stud:
+                high = hands.stud_high(cards + known)
+                low = hands.stud_low(cards + known) if self._hilo else None
+            else:
+                high = hands.omaha_high(cards, known)
+                low = hands.omaha_low(cards, known) if self._hilo else None
+            out[i] = (high, low)
+        return out
 
     def _manual_hands(self, e: ManualAward) -> tuple[dict[int, HighHand], dict[int, LowHand | None] | None]:
         high: dict[int, HighHand] = {}

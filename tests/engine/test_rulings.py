@@ -111,7 +111,7 @@ def test_MD_1_heads_up_first_card_to_big_blind_second_to_button() -> None:
 def test_MD_3_single_exposed_card_is_replaced_and_becomes_flop_burn() -> None:
     r = exposed_card_on_deal([9], players=6)
     assert r.decision == Decision.REPLACE_CARD
-    assert r.rule == "RRP Hold'em irregularities 1"
+    assert r.rule == "Robert's Rules, Hold'em irregularities 1"
     assert r.effect == ReplaceCard(player=2, becomes="flop burn")
     assert r.params["seat"] == 3 and r.params["card_number"] == 2
     assert r.params["replacement"] == 25  # all 24 cards first, then seat 3 gets card 25
@@ -298,7 +298,7 @@ def test_ST_11_two_exposed_downcards_dead_hand_ante_returned_next_player_acts_fi
     r = stud_exposed_downcards(3, parse_cards("2c 8d"), up_cards=_up_cards(),
                                ante=50, policy=policy)
     assert r.decision == Decision.DEAD_HAND_ANTE_RETURNED
-    assert r.rule == "RRP Stud 5"
+    assert r.rule == "Robert's Rules, Stud 5"
     assert r.effect == DeadHandAnteReturned(3, 50)
     assert r.params["first_to_act"] == 5  # seat 5 may fold, bring in or complete
     assert "fold, bring in or complete" in r.text
