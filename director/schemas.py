@@ -267,6 +267,44 @@ class Nested(Field):
 
 
 @dataclass
+class Items(Field):
+    """A list of objects, each validated by ``schema``; a bad one is named by its
+    place, counted from 0 as in the JSON (``exposed[0].card``).
+
+    >>> Items(schema=Schema({"seat": Int(min=1, max=10)})).load([{"seat": 3}], form=False)
+    [{'seat': 3}]
+    >>> Schema({"cards": Items(schema=Schema({"seat": Int(min=1, max=10)}))}).load({"cards": [{"seat": 0}]})
+    Traceback (most recent call last):
+    ...
+    director.services.Invalid: cards[0].seat: Give a number of at least 1
+    """
+
+    schema: Schema | None = None
+    min_items: int = 0
+    max_items: int = 100
+
+    def convert(self, value: Any, form: bool) -> list[dict[str, Any]]:
+        if not isinstance(value, list):
+            raise FieldError(_("Give a list"))
+        if len(value) < self.min_items:
+            raise FieldError(_("Give at least %(min)s", min=self.min_items))
+        if len(value) > self.max_items:
+            raise FieldError(_("Give at most %(max)s", max=self.max_items))
+        assert self.schema is not None
+        errors: dict[str, str] = {}
+        result = []
+        for index, element in enumerate(value):
+            try:
+                result.append(self.schema.load(element, form=form))
+            except Invalid as exc:
+                errors.update({f"[{index}]" + ("" if key == "body" else f".{key}"): message
+                               for key, message in exc.errors.items()})
+        if errors:
+            raise Invalid(errors)
+        return result
+
+
+@dataclass
 class Labelled(Field):
     """A field whose sentences name it by its label, the way the director's form does:
     "Table size must be between 6 and 10", "Ann's stack is required".
@@ -653,8 +691,9 @@ class Schema:
                 result[name] = spec.load(value, form)
             except FieldError as exc:
                 errors[name] = str(exc)
-            except Invalid as exc:  # a Nested schema
-                errors.update({f"{name}.{key}": message for key, message in exc.errors.items()})
+            except Invalid as exc:  # a Nested schema, or Items ("[0].seat")
+                errors.update({f"{name}{key}" if key.startswith("[") else f"{name}.{key}": message
+                               for key, message in exc.errors.items()})
         for rule in self.rules:
             for name, message in rule(result).items():
                 errors.setdefault(name, message)
@@ -725,10 +764,11 @@ SEATING_SETTINGS = Schema({
                                    min=1, max=180, required=False),
     "redraw_at_tables": TableNumbers(label=N_("Redraw points"), required=False, nullable=True),
     "breaking_order": TableNumbers(label=N_("Breaking order"), required=False, nullable=True),
-    "starting_chips": Whole(label=N_("Starting stack"), min=1, max=MAX_CHIPS, required=False),
     "stud_only": Bool(text=True, message=N_("Stud only is yes or no"), required=False,
                       nullable=True),
     "smallest_chip": Whole(label=N_("Smallest chip in play"), min=0, max=MAX_CHIPS, required=False),
+    "redraw_big_field": Bool(text=True, message=N_("Redraw at 3 and 2 tables is yes or no"),
+                             required=False, nullable=True),
 }, partial=True)
 """The seating settings (RULES.md §11.1): absent, blank or ``null`` keeps the stored value,
 except ``final_table_size`` and the table lists, which blank or ``null`` clears."""

@@ -6,6 +6,14 @@
  * with the same key until the server answers, so it is applied exactly once
  * (also across a server restart).  A 409 means another tablet was faster:
  * the answer is the current hand, which is drawn at once.
+ *
+ * One tap acts once (TDA 50: an action is the player's, in turn).  An action
+ * button carries the version it was drawn for and the seat it names; buttons
+ * drawn for a new state stay inert for ARM_MS, so the second tap of a double
+ * tap never lands on the next player's identical button drawn under the finger.
+ *
+ * The table's changes are pushed (the tournament's event stream: ``dealer``,
+ * ``seating`` and ``clock`` events); the tablet polls only while the stream is down.
  */
 (function () {
   "use strict";
@@ -27,6 +35,11 @@
   var nextSeen = null;      // its JSON as last drawn: the idle screen is redrawn only when it changes
   var absent = {};          // seats marked absent for the next deal
   var busy = false;
+  var pending = null;       // the tap waiting for the connection: {what}
+  var arming = false;       // buttons drawn for a new state do nothing for ARM_MS
+  var armTimer = null;
+  var ARM_MS = 700;
+  var stream = null;        // the event stream, while it is open
   var picker = null;        // {count, title, done(cards)}
   var keypadValue = "";
   var clockTimer = null;
@@ -85,10 +98,18 @@
     var box = $("error");
     if (box.parentNode === panel) { root.insertBefore(box, $("prompt").nextSibling); }
   }
+  /* The connection: a word in the bar, and while it is lost a large banner that
+   * names the tap waiting to be sent (it is sent once, with the same key, when it is back). */
   function net(text, bad) {
     var n = $("net");
     n.textContent = text;
     n.className = "net" + (bad ? " bad" : "");
+    var banner = $("offline");
+    banner.hidden = !bad;
+    if (bad) {
+      $("offline-title").textContent = T.offline_title;
+      $("offline-pending").textContent = pending ? fill(T.offline_pending, {what: pending.what}) : T.offline_nothing;
+    }
   }
 
   // ------------------------------------------------------------ talking to the server
@@ -107,17 +128,24 @@
     });
   }
 
-  /* A write: same key until the server answers (network errors and 5xx are retried). */
-  function send(path, body, after) {
+  /* A write: same key until the server answers (network errors and 5xx are retried,
+   * at once when the browser says the network is back).  ``what`` names the tap for
+   * the lost-connection banner. */
+  function send(path, body, after, what) {
     if (busy) { return; }
     busy = true;
     body = Object.assign({}, body);
     if (hand && body.version === undefined && path !== "/hands") { body.version = hand.version; }
     body.idempotency_key = body.idempotency_key || key();
+    pending = {what: what || T.pending_tap};
+    var timer = null;
     var attempt = function (delay) {
+      timer = null;
       request("POST", path, body).then(function (res) {
         if (res.status >= 500 || res.status === 0) { throw new Error("server " + res.status); }
         busy = false;
+        pending = null;
+        window.removeEventListener("online", again);
         net(T.online, false);
         if (res.status === 200 || res.status === 201) {
           showError("");
@@ -137,10 +165,27 @@
         }
       }).catch(function () {
         net(T.offline, true);
-        setTimeout(function () { attempt(Math.min(delay * 2, 4000)); }, delay);
+        timer = setTimeout(function () { attempt(Math.min(delay * 2, 4000)); }, delay);
       });
     };
+    var again = function () {
+      if (timer !== null) { clearTimeout(timer); attempt(500); }
+    };
+    window.addEventListener("online", again);
     attempt(500);
+  }
+
+  /* An action button: it names the seat and the version it was drawn for, and it does
+   * nothing until it is armed (a double tap's second tap finds it inert). */
+  function actionButton(attrs, seat, body, what) {
+    var version = hand.version;
+    attrs.onclick = function () {
+      if (busy || arming || !hand || hand.version !== version) { return; }
+      send("/hand/actions", Object.assign({seat: seat, version: version}, body), null, what);
+    };
+    attrs["data-seat"] = String(seat);
+    attrs["data-version"] = String(version);
+    return el("button", attrs);
   }
 
   function refresh() {
@@ -157,7 +202,7 @@
 
   function loadNext() {
     return request("GET", "/next").then(function (res) {
-      if (res.status !== 200) { return; }
+      if (res.status !== 200 || hand) { return; }      // a hand was drawn meanwhile: it stays
       var seen = JSON.stringify(res.data);
       if (seen !== nextSeen) { nextSeen = seen; next = res.data; renderIdle(); }
     });
@@ -218,7 +263,8 @@
       controls.appendChild(el("p", {className: "hold", id: "hold", role: "status", text: next.hold}));
     }
     controls.appendChild(dealButton);
-    $("undo-button").disabled = !(previous && previous.can_undo);
+    undoButton(previous);
+    arm(false);
     if (next && next.level) { $("level").textContent = next.level; }
   }
 
@@ -227,9 +273,31 @@
     send("/hands", {absent_seats: seats}, function () { absent = {}; dismissed = null; previous = null; });
   }
 
+  /* After a new state is drawn its buttons stay inert for ARM_MS (a double tap acts once). */
+  /* ``fresh``: a new state was drawn, the wait starts now; otherwise buttons redrawn
+   * during the wait wait too. */
+  function arm(fresh) {
+    if (fresh) {
+      arming = true;
+      if (armTimer) { clearTimeout(armTimer); }
+      armTimer = setTimeout(function () {
+        arming = false; armTimer = null;
+        Array.prototype.forEach.call(document.querySelectorAll("button.arming"), function (b) {
+          b.disabled = false; b.classList.remove("arming");
+        });
+      }, ARM_MS);
+    }
+    if (!arming) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll("#controls button, #undo-button"), function (b) {
+      if (!b.disabled) { b.disabled = true; b.classList.add("arming"); }
+    });
+  }
+
   function render(data) {
+    var changed = !hand || hand.version !== data.version || hand.hand_id !== data.hand_id;
     hand = data;
     nextSeen = null;
+    root.dataset.version = data.hand_id + "/" + data.version;   // what the screen shows
     closeKeypad(); closePicker();
     $("hand-title").textContent = "#" + data.hand_number + " · " + (L.gameName(data.game) || data.game_label);
     $("level").textContent = data.level && data.level.stakes_label ? data.level.stakes_label : "";
@@ -254,9 +322,22 @@
     var awards = $("awards");
     awards.innerHTML = "";
     data.award_text.forEach(function (t) { awards.appendChild(el("p", {className: "award", text: t})); });
+    // while the hand is played; at the end the award lines say it
+    (data.finished ? [] : data.returned || []).forEach(function (r) {
+      pots.appendChild(el("div", {className: "returned",
+        text: fill(T.returned, {amount: chips(r.amount), seat: r.seat, name: r.name})}));
+    });
     renderControls(data);
     renderClock(data);
-    $("undo-button").disabled = !data.can_undo;
+    undoButton(data);
+    arm(changed);
+  }
+
+  /* Undo names what it takes back ("Undo: Seat 4 raises to 800"). */
+  function undoButton(data) {
+    var b = $("undo-button");
+    b.disabled = !(data && data.can_undo);
+    b.textContent = data && data.can_undo && data.undo_label ? data.undo_label : T.undo;
   }
 
   function renderControls(data) {
@@ -265,16 +346,21 @@
     if (data.finished) {
       c.appendChild(el("button", {className: "big primary", id: "next-hand",
         text: data.misdeal ? T.misdeal_redeal : T.start_hand,
-        onclick: function () { dismissed = data.hand_id; previous = data; hand = null; absent = {}; loadNext(); }}));
+        onclick: function () {
+          if (arming) { return; }
+          dismissed = data.hand_id; previous = data; hand = null; absent = {}; arm(true); loadNext();
+        }}));
       return;
     }
     if (data.to_act !== null) {
       var reminder = ootReminder(data);
       if (reminder) { c.appendChild(reminder); }
+      var who = T.seat + " " + data.to_act + " (" + data.to_act_name + ")";
+      c.appendChild(el("p", {className: "acting", id: "acting", text: fill(T.acting, {who: who})}));
       data.buttons.forEach(function (b) {
-        c.appendChild(el("button", {className: "big action-" + b.action, text: b.label, onclick: function () {
-          send("/hand/actions", {seat: data.to_act, action: b.action, amount: b.amount});
-        }}));
+        var seat = b.seat !== undefined ? b.seat : data.to_act;
+        c.appendChild(actionButton({className: "big action-" + b.action, text: b.label}, seat,
+          {action: b.action, amount: b.amount}, who + ": " + b.label));
       });
       if (data.legal.min_to !== null && data.legal.max_to !== null && data.legal.min_to !== data.legal.max_to) {
         c.appendChild(el("button", {className: "big", id: "amount-button",
@@ -295,7 +381,11 @@
       return;
     }
     if (data.awaiting === "street") {
-      var live = data.seats.filter(function (s) { return s.status === "active" || s.status === "all_in"; });
+      // An absent seat still gets its door card on third street: it counts for the
+      // bring-in (TDA RP-10-C); its hand is dead.
+      var live = data.seats.filter(function (s) {
+        return s.status === "active" || s.status === "all_in" || (s.status === "dead" && data.street === "third street");
+      });
       if (data.street === "seventh street") {
         c.appendChild(el("button", {className: "big primary", text: T.seventh,
           onclick: function () { send("/hand/deal", {cards: null}); }}));
@@ -331,9 +421,11 @@
               send("/hand/show", {seat: seat, cards: cards});
             });
           }}));
-          row.appendChild(el("button", {className: "big", text: T.muck, onclick: function () {
-            send("/hand/muck", {seat: seat});
-          }}));
+          if (data.can_muck !== false) {      // at an all-in showdown every hand is tabled (TDA 16)
+            row.appendChild(el("button", {className: "big", text: T.muck, onclick: function () {
+              send("/hand/muck", {seat: seat});
+            }}));
+          }
         }
         c.appendChild(row);
       });
@@ -374,7 +466,8 @@
       el("button", {className: "big", text: T.cancel, onclick: closeKeypad}),
       el("button", {className: "big primary", id: "keypad-ok", text: T.ok, onclick: function () {
         if (!keypadValue) { return; }
-        send("/hand/actions", {seat: hand.to_act, action: raiseWord, amount: Number(keypadValue)});
+        send("/hand/actions", {seat: hand.to_act, action: raiseWord, amount: Number(keypadValue)}, null,
+          T.seat + " " + hand.to_act + ": " + chips(keypadValue));
       }}),
     ]));
     placeError();
@@ -444,6 +537,9 @@
 
   // ------------------------------------------------------------ winners by hand
 
+  /* Winners picked by hand: for each half (high; low in hi/lo) the dealer ranks the
+   * players, best first, ties sharing a rank.  Each pot goes to the best-ranked players
+   * eligible for it; the server refuses a pot none of the ranked players can win. */
   function openAward(data) {
     var dlg = $("rulings");
     dlg.innerHTML = "";
@@ -451,27 +547,39 @@
     var hilo = data.game.indexOf("/8") >= 0;
     var form = el("form", {method: "dialog", className: "award-form"});
     form.appendChild(el("h2", {text: T.winner_by_hand}));
+    form.appendChild(el("p", {className: "award-help", text: T.rank_help}));
     [["high", T.high]].concat(hilo ? [["low", T.low]] : []).forEach(function (half) {
       var fs = el("fieldset", {}, [el("legend", {text: half[1]})]);
       live.forEach(function (s) {
         var id = "award-" + half[0] + "-" + s.seat;
-        fs.appendChild(el("label", {"for": id, className: "check"}, [
-          el("input", {type: "checkbox", id: id, name: half[0], value: String(s.seat)}),
-          document.createTextNode(" " + T.seat + " " + s.seat + " (" + s.name + ")"),
-        ]));
+        var select = el("select", {id: id, name: half[0], "data-seat": String(s.seat), className: "rank"});
+        select.appendChild(el("option", {value: "", text: half[0] === "low" ? T.rank_no_low : T.rank_none}));
+        for (var r = 1; r <= live.length; r++) {
+          select.appendChild(el("option", {value: String(r), text: fill(T.rank_n, {n: r})}));
+        }
+        fs.appendChild(el("label", {"for": id, className: "rank-row"}, [
+          el("span", {text: T.seat + " " + s.seat + " (" + s.name + ")"}), select]));
       });
       form.appendChild(fs);
     });
+    var problem = el("p", {className: "dealer-error", id: "award-problem", hidden: "hidden"});
+    form.appendChild(problem);
+    /* The ranked seats of a half as groups, best first: [[3], [5, 7]]. */
+    var groups = function (name) {
+      var byRank = {};
+      Array.prototype.forEach.call(form.querySelectorAll("select[name=" + name + "]"), function (sel) {
+        if (sel.value) { (byRank[sel.value] = byRank[sel.value] || []).push(Number(sel.dataset.seat)); }
+      });
+      return Object.keys(byRank).map(Number).sort(function (a, b) { return a - b; })
+        .map(function (r) { return byRank[String(r)]; });
+    };
     form.appendChild(el("div", {className: "dialog-actions"}, [
       el("button", {className: "big", value: "cancel", text: T.cancel}),
       el("button", {className: "big primary", id: "award-ok", type: "button", text: T.award, onclick: function () {
-        var pick = function (name) {
-          return Array.prototype.slice.call(form.querySelectorAll("input[name=" + name + "]:checked"))
-            .map(function (i) { return Number(i.value); });
-        };
-        var high = pick("high"), low = pick("low");
+        var high = groups("high"), low = groups("low");
+        if (!high.length) { problem.textContent = T.rank_someone; problem.hidden = false; return; }
         dlg.close();
-        send("/hand/award", {high: high.length ? [high] : [], low: low.length ? [low] : []});
+        send("/hand/award", {high: high, low: low}, null, T.award);
       }}),
     ]));
     dlg.appendChild(form);
@@ -482,13 +590,13 @@
 
   var RULINGS = {
     misdeal: [],
-    exposed_card: [["positions", "list", T.position]],
+    exposed_card: [["exposed", "exposed", T.exposed_which]],
     boxed_cards: [["count", "number", T.count]],
     wrong_number_of_cards: [["seat", "seat", T.seat], ["cards", "number", T.cards_n]],
     flop_irregularity: [["cards", "number", T.cards_n], ["burned", "bool", T.burned]],
     missing_burn: [["street", ["turn", "river"], T.street]],
     premature_card: [["street", ["flop", "turn", "river", "4th", "5th", "6th", "7th"], T.street]],
-    stud_exposed_downcards: [["seat", "seat", T.seat], ["cards", "text", T.cards_n]],
+    stud_exposed_downcards: [["seat", "seat", T.seat], ["cards", "cards", T.exposed_cards]],
     absent_player: [["seat", "seat", T.seat], ["back", ["", "first-card", "end-of-deal", "action"], T.back]],
     action_out_of_turn: [["seat", "seat", T.seat], ["action", ["call", "bet", "raise", "check", "fold"], T.action],
                          ["amount", "number", T.amount], ["bet_when_acted", "number", T.bet_when_acted]],
@@ -555,19 +663,27 @@
         } else if (Array.isArray(f[1])) {
           input = el("select", {name: f[0]});
           f[1].forEach(function (v) { input.appendChild(el("option", {value: v, text: word("option_", v)})); });
+        } else if (f[1] === "exposed") {
+          input = exposedRows();
+        } else if (f[1] === "cards") {
+          input = cardGrid(3, f[0]);
         } else if (f[1] === "bool") {
           input = el("input", {type: "checkbox", name: f[0]});
           if (f[0] === "burned") { input.checked = true; }
         } else {
           input = el("input", {name: f[0], inputmode: f[1] === "text" ? "text" : "numeric", autocomplete: "off"});
         }
-        fields.appendChild(el("label", {className: "field"}, [el("span", {text: f[2]}), input]));
+        var wide = f[1] === "exposed" || f[1] === "cards";
+        fields.appendChild(el(wide ? "div" : "label", {className: "field" + (wide ? " wide" : "")},
+          [el("span", {text: f[2]}), input]));
       });
     };
     var collect = function () {
       var body = {ruling: select.value};
       RULINGS[select.value].forEach(function (f) {
         var input = fields.querySelector("[name=" + f[0] + "]");
+        if (f[1] === "exposed") { body.exposed = collectExposed(input); return; }
+        if (f[1] === "cards") { body[f[0]] = JSON.parse(input.dataset.cards || "[]"); return; }
         if (f[1] === "bool") { body[f[0]] = input.checked; return; }
         var v = input.value.trim();
         if (v === "") { return; }
@@ -625,6 +741,68 @@
     if (prefill) { $("ruling-preview").click(); }
   }
 
+  /* The card picker inside a dialog (a modal dialog leaves the page's own picker inert):
+   * tap up to ``max`` cards; the chosen codes are kept in ``data-cards``. */
+  function cardGrid(max, name) {
+    var box = el("div", {className: "card-grid mini", name: name, "data-cards": "[]"});
+    var used = usedCards();
+    "shdc".split("").forEach(function (suit) {
+      "AKQJT98765432".split("").forEach(function (rank) {
+        var code = rank + suit;
+        var b = el("button", {type: "button", className: "pick suit-" + suit, "data-card": code, text: L.card(code),
+          onclick: function () {
+            var chosen = JSON.parse(box.dataset.cards);
+            var at = chosen.indexOf(code);
+            if (at >= 0) { chosen.splice(at, 1); }
+            else if (chosen.length < max) { chosen.push(code); }
+            else if (max === 1) { chosen = [code]; }
+            box.dataset.cards = JSON.stringify(chosen);
+            Array.prototype.forEach.call(box.querySelectorAll("button"), function (x) {
+              x.classList.toggle("chosen", chosen.indexOf(x.dataset.card) >= 0);
+            });
+          }});
+        if (used.indexOf(code) >= 0) { b.disabled = true; }
+        box.appendChild(b);
+      });
+    });
+    return box;
+  }
+
+  /* An exposed hole card, as a dealer knows it: whose, and which of his cards (first
+   * to fourth dealt), and optionally the card itself; the server works out where it was
+   * in the deal.  "Another card" adds a row. */
+  function exposedRows() {
+    var box = el("div", {className: "exposed-rows", name: "exposed"});
+    var holes = hand && hand.game.indexOf("7S") >= 0 ? 3 : 4;
+    var addRow = function () {
+      var row = el("div", {className: "exposed-row"});
+      var seat = el("select", {className: "exposed-seat", "aria-label": T.seat});
+      hand.seats.forEach(function (s) {
+        seat.appendChild(el("option", {value: String(s.seat), text: T.seat + " " + s.seat + " (" + s.name + ")"}));
+      });
+      var which = el("select", {className: "exposed-card", "aria-label": T.exposed_which});
+      for (var k = 1; k <= holes; k++) { which.appendChild(el("option", {value: String(k), text: T["nth_card_" + k]})); }
+      var grid = cardGrid(1, "exposed-code");
+      row.appendChild(el("div", {className: "exposed-pick"}, [seat, which]));
+      row.appendChild(el("span", {className: "exposed-code-label", text: T.exposed_code}));
+      row.appendChild(grid);
+      box.insertBefore(row, more);
+    };
+    var more = el("button", {type: "button", className: "big", id: "exposed-more", text: T.exposed_more, onclick: addRow});
+    box.appendChild(more);
+    addRow();
+    return box;
+  }
+  function collectExposed(box) {
+    return Array.prototype.map.call(box.querySelectorAll(".exposed-row"), function (row) {
+      var item = {seat: Number(row.querySelector(".exposed-seat").value),
+                  card: Number(row.querySelector(".exposed-card").value)};
+      var code = JSON.parse(row.querySelector(".card-grid").dataset.cards)[0];
+      if (code) { item.code = code; }
+      return item;
+    });
+  }
+
   // ------------------------------------------------------------ the clock (TDA 29)
 
   function renderClock(data) {
@@ -638,6 +816,9 @@
       var left = Math.ceil((ends - Date.now()) / 1000);
       box.innerHTML = "";
       box.appendChild(el("span", {className: "clock-seat", text: T.seat + " " + call.seat}));
+      box.appendChild(el("button", {className: "big", id: "clock-cancel", text: T.clock_cancel, onclick: function () {
+        send("/hand/clock", {seat: null}, null, T.clock_cancel);
+      }}));
       if (left > 0) {
         box.className = "clock-call" + (left <= 5 ? " countdown" : "");
         box.appendChild(el("span", {className: "clock-left", id: "clock-left", text: String(left)}));
@@ -658,7 +839,8 @@
   // ------------------------------------------------------------ tools
 
   $("undo-button").addEventListener("click", function () {
-    if (hand) { send("/hand/undo", {}); return; }
+    if (busy || arming) { return; }
+    if (hand) { send("/hand/undo", {}, null, hand.undo_label || T.undo); return; }
     if (previous && previous.can_undo) {          // idle after a finished hand: it comes back
       var back = previous;
       dismissed = null; previous = null;
@@ -666,8 +848,25 @@
     }
   });
   $("rulings-button").addEventListener("click", openRulings);
+  /* Calling the clock asks first (it starts a countdown a player can lose his hand to). */
   $("clock-button").addEventListener("click", function () {
-    if (hand && hand.to_act !== null) { send("/hand/clock", {seat: hand.to_act}); }
+    if (!hand || hand.to_act === null) { showError(T.clock_nobody); return; }
+    var seat = hand.to_act;
+    var who = T.seat + " " + seat + " (" + hand.to_act_name + ")";
+    var dlg = $("rulings");
+    dlg.innerHTML = "";
+    dlg.appendChild(el("form", {method: "dialog", className: "clock-form"}, [
+      el("h2", {text: fill(T.clock_confirm, {who: who})}),
+      el("p", {text: T.clock_explain}),
+      el("div", {className: "dialog-actions"}, [
+        el("button", {className: "big", value: "cancel", id: "clock-no", text: T.cancel}),
+        el("button", {className: "big primary", type: "button", id: "clock-yes", text: T.clock_call, onclick: function () {
+          dlg.close();
+          send("/hand/clock", {seat: seat}, null, fill(T.clock_confirm, {who: who}));
+        }}),
+      ]),
+    ]));
+    dlg.showModal();
   });
   $("log-button").addEventListener("click", function () {
     var dlg = $("log");
@@ -681,6 +880,34 @@
     dlg.showModal();
   });
 
+  // ------------------------------------------------------------ push, with polling as the fallback
+
+  /* The tournament's event stream says when this table's hand changed (``dealer``) or
+   * when the next hand's seats may have (``seating``, ``clock``: balancing, hand-for-hand,
+   * a break).  While it is open the tablet does not poll; when it drops, it polls every
+   * 1.5 s until the browser has reconnected it. */
+  function listen() {
+    if (!window.EventSource || !root.dataset.tournament) { return; }
+    var source = new EventSource("/clock/" + root.dataset.tournament + "/events");
+    source.onopen = function () { stream = source; net(T.online, false); refresh(); };
+    source.onerror = function () { stream = null; };
+    source.addEventListener("dealer", function (event) {
+      var data = JSON.parse(event.data);
+      if (String(data.table_id) !== String(root.dataset.table)) { return; }
+      if (!hand || data.hand_id !== hand.hand_id || data.version !== hand.version) { poll(); }
+    });
+    var idle = function () { if (!hand) { loadNext(); } };
+    source.addEventListener("seating", idle);
+    source.addEventListener("clock", idle);
+  }
+  /* Read the hand unless the dealer is in the middle of something (it is read after). */
+  function poll() {
+    if (!busy && !picker && $("keypad").hidden) { refresh(); }
+  }
+
   refresh();
-  setInterval(function () { if (!busy && !picker && $("keypad").hidden) { refresh(); } }, 1500);
+  listen();
+  setInterval(function () {
+    if (!stream || stream.readyState !== 1) { poll(); }
+  }, 1500);
 })();

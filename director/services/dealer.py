@@ -37,9 +37,12 @@ from director.db import DriverInsert, db, driver_sql, group_commit, utcnow
 from director.i18n import (
     N_,
     award_sentences,
+    chips_text,
     current_language,
     game_name,
     hand_name,
+    number_filter,
+    stakes_label,
     translate_violation,
 )
 from director.i18n import gettext as _
@@ -285,7 +288,7 @@ def engine_hand(row: DealerHand) -> Hand:
 # ---------------------------------------------------------------- the hand as JSON
 
 def _money(value: int) -> str:
-    return f"{value:,}"
+    return chips_text(value)
 
 
 def _card(card: Card | None) -> str:
@@ -314,62 +317,76 @@ def _seat_status(hand: Hand, i: int, dead: set[int]) -> str:
 
 
 def _buttons(hand: Hand) -> list[dict[str, Any]]:
-    """The big buttons, each with its exact number: Fold, Call 200, Min raise to 400, ..."""
+    """The big buttons, each with its exact number and the seat whose action it is.
+
+    Order: the safest, most common action first (Check, Call, Bring in), then the
+    bets and raises from the smallest up, all-in last of those, and Fold at the far
+    end, never next to Check or Call.  In stud where the house allows it (policy
+    ``stud_4th_street_double``, RULES.md §11.1, RRP Stud 4), an open pair on 4th
+    street adds the big bet as its own button: "Bet 400 (open pair)"."""
     legal = hand.legal()
     p = hand.to_act
     if p is None:
         return []
+    seat = hand.config.seats[p] if hand.config.seats else p + 1
     out: list[dict[str, Any]] = []
+
+    def button(action: str, amount: int | None, label: str) -> None:
+        out.append({"action": action, "amount": amount, "label": label, "seat": seat})
+
+    fold = functools.partial(button, "fold", None, _("Fold"))
     bet_word = hand.current_bet > hand.bets[p] or (hand.current_bet > 0 and hand.street.value == "pre-flop")
     if legal.bring_in:
-        out.append({"action": "bring_in", "amount": None,
-                    "label": _("Bring in %(amount)s", amount=_money(hand.config.bring_in))})
+        button("bring_in", None, _("Bring in %(amount)s", amount=_money(hand.config.bring_in)))
         if legal.complete_to is not None:
-            out.append({"action": "complete", "amount": legal.complete_to,
-                        "label": _("Complete to %(amount)s", amount=_money(legal.complete_to))})
+            button("complete", legal.complete_to,
+                   _("Complete to %(amount)s", amount=_money(legal.complete_to)))
         if legal.fold:
-            out.append({"action": "fold", "amount": None, "label": _("Fold")})
+            fold()
         return out
-    out.append({"action": "fold", "amount": None, "label": _("Fold")})
     if legal.check:
-        out.append({"action": "check", "amount": None, "label": _("Check")})
+        button("check", None, _("Check"))
     elif legal.call is not None:
         all_in = legal.all_in_to is not None and hand.bets[p] + legal.call >= legal.all_in_to
         label = _("Call %(amount)s (all-in)", amount=_money(legal.call)) if all_in \
             else _("Call %(amount)s", amount=_money(legal.call))
-        out.append({"action": "call", "amount": None, "label": label})
+        button("call", None, label)
     fixed = hand.config.game.betting is Betting.FIXED_LIMIT
     if legal.min_to is not None:
         if legal.complete_to is not None and hand.config.game.is_stud:
-            out.append({"action": "complete", "amount": legal.complete_to,
-                        "label": _("Complete to %(amount)s", amount=_money(legal.complete_to))})
+            button("complete", legal.complete_to,
+                   _("Complete to %(amount)s", amount=_money(legal.complete_to)))
         elif legal.all_in_to is not None and legal.min_to == legal.all_in_to:
             # Too short for a full raise (or just enough): all-in is the only raise there is
             # (TDA 43-B: a short all-in does not reopen the betting); never "Min raise to".
-            out.append({"action": "all_in", "amount": legal.all_in_to,
-                        "label": _("All-in %(amount)s", amount=_money(legal.all_in_to))})
+            button("all_in", legal.all_in_to, _("All-in %(amount)s", amount=_money(legal.all_in_to)))
+            fold()
             return out
         elif fixed:
             label = _("Raise to %(amount)s", amount=_money(legal.min_to)) if bet_word \
                 else _("Bet %(amount)s", amount=_money(legal.min_to))
-            out.append({"action": "raise" if bet_word else "bet", "amount": legal.min_to, "label": label})
+            button("raise" if bet_word else "bet", legal.min_to, label)
+            double = legal.max_to
+            if double is not None and double > legal.min_to and double != legal.all_in_to:
+                # RRP Stud 4: the open pair on 4th street lets anyone bet the big bet.
+                label = _("Raise to %(amount)s (open pair)", amount=_money(double)) if bet_word \
+                    else _("Bet %(amount)s (open pair)", amount=_money(double))
+                button("raise" if bet_word else "bet", double, label)
         else:
             if bet_word:
-                out.append({"action": "raise", "amount": legal.min_to,
-                            "label": _("Min raise to %(amount)s", amount=_money(legal.min_to))})
+                button("raise", legal.min_to, _("Min raise to %(amount)s", amount=_money(legal.min_to)))
             else:
-                out.append({"action": "bet", "amount": legal.min_to,
-                            "label": _("Min bet %(amount)s", amount=_money(legal.min_to))})
+                button("bet", legal.min_to, _("Min bet %(amount)s", amount=_money(legal.min_to)))
             if legal.pot_to is not None and legal.pot_to > legal.min_to \
                     and legal.pot_to != legal.all_in_to:
                 label = _("Pot: raise to %(amount)s", amount=_money(legal.pot_to)) if bet_word \
                     else _("Pot: bet %(amount)s", amount=_money(legal.pot_to))
-                out.append({"action": "raise" if bet_word else "bet", "amount": legal.pot_to,
-                            "label": label})
+                button("raise" if bet_word else "bet", legal.pot_to, label)
         if legal.all_in_to is not None and legal.max_to == legal.all_in_to \
                 and legal.all_in_to > legal.min_to:
-            out.append({"action": "all_in", "amount": legal.all_in_to,
-                        "label": _("All-in %(amount)s", amount=_money(legal.all_in_to))})
+            button("all_in", legal.all_in_to, _("All-in %(amount)s", amount=_money(legal.all_in_to)))
+    if legal.fold:
+        fold()
     return out
 
 
@@ -393,7 +410,10 @@ def _prompt(hand: Hand, seating: Seating, row: DealerHand) -> str:
                  who=seating.label(p), card=_card_words(up[0] if up else None),
                  amount=_money(hand.config.bring_in))
     if p is not None:
-        if hand.config.game.is_stud and hand.street.value != "third street" and not any(hand.bets):
+        # Stud 4th-7th street: said only to the player the engine has act first (the
+        # highest hand showing, RULES.md §3.3), and only before anyone acted on the
+        # street: once the opener checked, the next player is just "to act".
+        if p == hand.stud_opener and not hand.acted_on_street:
             up = [c for c in hand.up_cards(p) if c is not None]
             return _("%(who)s has the high hand showing (%(cards)s) and acts first",
                      who=seating.label(p), cards=" ".join(format_card(c, current_language()) for c in up))
@@ -414,7 +434,39 @@ def _prompt(hand: Hand, seating: Seating, row: DealerHand) -> str:
     return ""
 
 
+def _returned(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[str]]:
+    """The uncalled chips given back so far, each the moment its betting round closed
+    (TDA 15-B, RULES.md §8.1 step 1): the JSON entries and their sentences,
+    "6,000 returned to Seat 4 (María García)"."""
+    out, lines = [], []
+    for i, chips in enumerate(hand.returned()):
+        if chips:
+            out.append({"seat": seating.seat(i), "name": seating.name(i), "amount": chips})
+            lines.append(_("%(amount)s returned to %(who)s", amount=number_filter(chips),
+                           who=seating.label(i)))
+    return out, lines
+
+
+def _shown(hand: Hand, seating: Seating) -> list[str]:
+    """One line per hand tabled at the end, losers' too, in seat order: "Seat 2 (Bo) shows
+    A♠ K♦ Q♣ J♥: two pair, kings and sevens" (hi-lo games add the low, or "no low")."""
+    lines = []
+    language = current_language()
+    tabled = hand.tabled_hands()
+    for i in sorted(tabled, key=seating.seat):            # around the table, in seat order
+        high, low = tabled[i]
+        named = hand_name(high)
+        if hand.config.game.hi_lo:
+            named += "; " + (hand_name(low) if low is not None else hand_name("no low"))
+        cards = " ".join(format_card(c, language) for c in hand.hole_cards[i] if c is not None)
+        lines.append(_("%(who)s shows %(cards)s: %(hand)s", who=seating.label(i), cards=cards,
+                       hand=named))
+    return lines
+
+
 def _awards(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[str]]:
+    """The awards as JSON and the sentences the dealer reads out when the hand is over:
+    one per pot, then the uncalled chips returned, then every tabled hand."""
     if not hand.finished or hand.misdealt:
         return [], []
     awards = hand.awards()
@@ -430,7 +482,7 @@ def _awards(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[st
                   seat=seating.seat(a.player), name=seating.name(a.player), half=_(a.half)))
     # Built here, in the user's language, from the awards' fields (director/i18n.py).
     sentences = award_sentences(awards, seating.seat, seating.name, notes=by_pot)
-    return out, sentences
+    return out, sentences + _returned(hand, seating)[1] + _shown(hand, seating)
 
 
 def _log_line(at: datetime, who: str, text: str) -> dict[str, Any]:
@@ -456,28 +508,77 @@ def recent_log(hand_id: int, version: int | None = None) -> list[dict[str, Any]]
                                         .order_by(HandLogEntry.id.desc()).limit(LOG_SHOWN)).all())
 
 
+def _last_tap(hand_id: int) -> list[HandEvent]:
+    """The events the last tap on the tablet recorded, newest first: one write's events
+    share its moment and follow each other (``_write_known``), e.g. all the up-cards of
+    a stud street.  Empty when no event is recorded."""
+    recent = db.session.scalars(select(HandEvent).where(
+        HandEvent.hand_id == hand_id, HandEvent.undone.is_(False))
+        .order_by(HandEvent.seq.desc()).limit(UNDO_GROUP_MAX)).all()
+    taken = list(recent[:1])
+    for event in recent[1:]:
+        if event.created_at != taken[-1].created_at or event.seq != taken[-1].seq - 1:
+            break
+        taken.append(event)
+    return taken
+
+
+def _undo_label(row: AnyRow, hand: Hand, seating: Seating, last_tap: str | None) -> str | None:
+    """What Undo takes back, as the button says it: "Undo: Seat 4 (Ann) raises to 800".
+    ``last_tap``: the last write's events as the log says them, when the caller knows
+    them (else they are read).  Right after the deal it is the deal itself (see :func:`undo`)."""
+    if not hand.events:
+        return _("Undo the deal of hand %(n)s", n=row.number) if row.status == "playing" else None
+    if not last_tap:
+        last_tap = "; ".join(describe_event(event_from_json(e.event), seating)
+                             for e in reversed(_last_tap(row.id)))
+    return _("Undo: %(what)s", what=last_tap) if last_tap else None
+
+
+def _posted(hand: Hand) -> list[dict[str, int] | None]:
+    """What each player posted before the deal (a big-blind ante: blind and ante), or None."""
+    if hand.misdealt:
+        return [None] * hand.config.players
+    return [{"blind": blind, "ante": ante} if blind or ante else None for blind, ante in hand.posted()]
+
+
 def hand_json(row: AnyRow, hand: Hand | None = None,
-              log: list[dict[str, Any]] | None = None, version: int | None = None) -> dict[str, Any]:
-    """The tablet's view of the hand (the API contract plus what the screen shows)."""
+              log: list[dict[str, Any]] | None = None, version: int | None = None,
+              last_tap: str | None = None) -> dict[str, Any]:
+    """The tablet's view of the hand (the API contract plus what the screen shows).
+
+    ``pot_total`` is always the sum of ``pots`` (an uncalled bet is back in its
+    owner's ``stack`` as soon as its round closes; ``returned`` lists those chips).
+    ``can_muck`` is false at a showdown where every hand is tabled (TDA 16).
+    ``undo_label`` says what Undo takes back (``last_tap``: the log's words for the events
+    just written, when the caller knows them).  Each seat's ``posted`` is its forced bets."""
     hand = hand or _cached(row)
     seating = Seating(row.players)
     dead = set(hand.config.dead_players)
     legal = hand.legal()
     p = hand.to_act
     shown = hand.hole_cards
+    posts = _posted(hand)
     seats = []
     for i in range(len(seating.players)):
         cards: list[str] = []
         if hand.config.game.is_stud or any(c is not None for c in shown[i]):
             cards = [_card(c) for c in shown[i]]
-        seats.append({
+        seat = {
             "seat": seating.seat(i), "name": seating.name(i),
             "player_id": seating.players[i].get("player_id"),
             "stack": hand.stacks[i], "bet": hand.bets[i], "status": _seat_status(hand, i, dead),
             "cards": cards,
             "up_cards": [_card(c) for c in hand.up_cards(i)] if hand.config.game.is_stud else [],
-        })
+        }
+        posted = posts[i]
+        if posted is not None:
+            seat["posted"] = posted
+        seats.append(seat)
     awards, award_text = _awards(hand, seating)
+    pots = [{"name": pot.name, "amount": pot.amount,
+             "eligible": [seating.seat(i) for i in pot.eligible]} for pot in hand.pots()]
+    can_undo = bool(hand.events) or row.status == "playing"
     order = [seating.seat(i) for i in hand.showdown_order()] \
         if hand.awaiting == "showdown" else []
     level = row.level or {}
@@ -490,8 +591,7 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
                   "min_to": legal.min_to, "max_to": legal.max_to, "pot_to": legal.pot_to,
                   "all_in_to": legal.all_in_to, "bring_in": legal.bring_in,
                   "complete_to": legal.complete_to},
-        "pots": [{"name": pot.name, "amount": pot.amount,
-                  "eligible": [seating.seat(i) for i in pot.eligible]} for pot in hand.pots()],
+        "pots": pots,
         "seats": seats,
         "board": [_card(c) for c in hand.board],
         "finished": hand.finished,
@@ -499,19 +599,24 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         # beyond the contract: what the tablet shows
         "table_id": row.table_id, "table_number": row.table_number, "hand_number": row.number,
         "game_label": game_name(row.game),
-        "level": {"level_number": level.get("level_number"), "stakes_label": level.get("stakes_label"),
+        "level": {"level_number": level.get("level_number"), "stakes_label": stakes_label(level),
                   "index": level.get("index")},
         "positions": row.positions or {},
         "to_act_name": seating.name(p) if p is not None else None,
         "street": hand.street.value, "phase": hand.phase.value, "awaiting": hand.awaiting,
-        "misdeal": hand.misdealt, "pot_total": hand.pot_total, "current_bet": hand.current_bet,
+        "misdeal": hand.misdealt, "pot_total": sum(pot["amount"] for pot in pots),
+        "current_bet": hand.current_bet,
         "buttons": _buttons(hand),
         "prompt": _prompt(hand, seating, row),
         "showdown_order": order,
         "showdown_at_once": bool(order) and hand.showdown_at_once,
         "award_text": award_text,
+        "returned": _returned(hand, seating)[0],
+        "shown_text": _shown(hand, seating),
+        "can_muck": hand.awaiting == "showdown" and not hand.hands_face_up,
         "clock_call": row.clock_call,
-        "can_undo": bool(hand.events),
+        "can_undo": can_undo,
+        "undo_label": _undo_label(row, hand, seating, last_tap) if can_undo else None,
         "log": recent_log(row.id, row.version) if log is None else log,
     }
 
@@ -720,7 +825,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
         raise Invalid({"level": translate_violation(exc)}) from None
     number = (last.number + 1) if last is not None else 1
     text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=number,
-             game=game_name(game.value), level=level.get("level_number"), stakes=level.get("stakes_label"))
+             game=game_name(game.value), level=level.get("level_number"), stakes=stakes_label(level))
     if positions.get("button"):
         text += "; " + _("button seat %(seat)s", seat=positions["button"])
     if redeal:
@@ -772,7 +877,7 @@ def next_hand(table_id: int) -> dict[str, Any]:
              for s, (p, w) in sorted(seated.items()) if p.status == "active" and p.chips > 0]
     label = ""
     if level:
-        label = _("Level %(n)s", n=level.get("level_number")) + " · " + str(level.get("stakes_label") or "")
+        label = _("Level %(n)s", n=level.get("level_number")) + " · " + stakes_label(level)
     in_progress = last is not None and last.status == "playing"
     held = None
     if level.get("is_break"):
@@ -865,7 +970,7 @@ def describe_event(event: Event, seating: Seating) -> str:
     if isinstance(event, ManualAward):
         return _("Pots awarded by hand")
     if isinstance(event, Misdeal):
-        return _("Misdeal (%(reason)s)", reason=event.reason or _("called by the dealer"))
+        return _("Misdeal (%(reason)s)", reason=_(event.reason) if event.reason else _("called by the dealer"))
     return _("%(who)s checked by the clock", who=seating.label(getattr(event, "player", 0)))
 
 
@@ -1056,7 +1161,8 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     entries = [(who if i < len(new_events) + bool(note) else "engine", t) for i, t in enumerate(texts)]
     log = ([_log_line(now, w, t) for w, t in reversed(entries)] + log)[:LOG_SHOWN]
     after = row if finish is None else replace(row, status=finish.status, clock_call=None)
-    body = hand_json(after, new, log, version=row.version + 1)
+    body = hand_json(after, new, log, version=row.version + 1,
+                     last_tap="; ".join(texts[:len(new_events)]))
     text = _encode(body)
     written = _write_known(row, new_events, key, text, entries, now, finish)
     if written is None:
@@ -1251,7 +1357,16 @@ def show(table_id: int, seat: int, cards: tuple[Card | None, ...], *,
 
 def muck(table_id: int, seat: int, *, version: int | None, key: str | None,
          who: str = "dealer") -> Answer:
-    return apply_events(table_id, lambda h, s: [Muck(s.index(seat))], version=version, key=key, who=who)
+    """A hand mucked at showdown; refused when a player is all-in and the betting is
+    over: then every hand is tabled (TDA 16), so the dealer enters its cards."""
+    def make(hand: Hand, seating: Seating) -> list[Event]:
+        p = seating.index(seat)
+        if hand.hands_face_up and not hand.folded[p]:
+            raise Illegal(_("%(who)s may not muck: a player is all-in and the betting is over, so "
+                            "every hand is turned face up (TDA 16). Enter his cards.",
+                            who=seating.label(p)))
+        return [Muck(p)]
+    return apply_events(table_id, make, version=version, key=key, who=who)
 
 
 def award(table_id: int, high: list[list[int]], low: list[list[int]], *,
@@ -1264,24 +1379,30 @@ def award(table_id: int, high: list[list[int]], low: list[list[int]], *,
     return apply_events(table_id, make, version=version, key=key, who=who)
 
 
+DEAL_UNDONE = N_("deal undone by the dealer")
+
+
 def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dealer") -> Answer:
     """Take back the last tap of the table's latest hand (before the next hand starts):
-    every event that one write recorded, e.g. all the up-cards of a stud street."""
+    every event that one write recorded, e.g. all the up-cards of a stud street.
+
+    Right after the deal, before any card or action was entered, Undo takes back the
+    deal itself: what a dealer who tapped Deal by mistake (a wrong absent seat, the
+    wrong moment) expects is the hand gone and Deal offered again with the same
+    button.  The hand is voided as a misdeal with no chips moved (TDA 35: the redeal
+    keeps the button), so the next deal is that redeal; Undo once more brings the
+    voided hand back as it was dealt."""
     stored = _stored_answer(key, table_id)
     if stored is not None:
         return stored
     row = _open_hand(table_id, version)
-    recent = db.session.scalars(select(HandEvent).where(
-        HandEvent.hand_id == row.id, HandEvent.undone.is_(False))
-        .order_by(HandEvent.seq.desc()).limit(UNDO_GROUP_MAX)).all()
-    if not recent:
-        raise Illegal(_("Nothing to undo: no action has been recorded in this hand"))
-    # One write's events share its moment and follow each other (``_write_known``).
-    taken = [recent[0]]
-    for event in recent[1:]:
-        if event.created_at != taken[-1].created_at or event.seq != taken[-1].seq - 1:
-            break
-        taken.append(event)
+    taken = _last_tap(row.id)
+    if not taken:
+        if row.status != "playing":
+            raise Illegal(_("Nothing to undo: no action has been recorded in this hand"))
+        what = _("the deal (hand %(n)s is void; deal again with the same button)", n=row.number)
+        return apply_events(table_id, lambda h, s: [Misdeal(DEAL_UNDONE)], version=row.version,
+                            key=key, who=who, note=_("Undo: %(what)s", what=what))
     seating = Seating(row.players)
     text = "; ".join(describe_event(event_from_json(e.event), seating) for e in reversed(taken))
     reopened = row.status != "playing"

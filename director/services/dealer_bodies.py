@@ -37,6 +37,7 @@ from director.schemas import (
     Field,
     FieldError,
     Int,
+    Items,
     JsonText,
     List,
     Schema,
@@ -137,9 +138,36 @@ def _chips(low: int = 1) -> Int:
     return Int(min=low, max=MAX_CHIPS)
 
 
+WHICH_CARD = N_("Give 1 to 4: which of the seat's cards was exposed")
+
+
+def _which_card(number: int) -> str | None:
+    return None if 1 <= number <= R.OMAHA_HOLE_CARDS else _(WHICH_CARD)
+
+
+EXPOSED = Schema({"seat": SEAT,
+                  "card": Int(check=_which_card, missing_message=WHICH_CARD),
+                  "code": Cards(name="code", max_cards=1, required=False, nullable=True)})
+"""One card exposed on the Omaha deal as the dealer saw it: whose (``seat``), which of
+his cards in deal order (``card``, 1-4) and, if he saw it, the card (``code``, "As")."""
+
+
+def _exposed_named(values: Mapping[str, Any]) -> dict[str, str]:
+    """The exposed card is named by seat and card (``exposed``) or by deal position."""
+    if "exposed" not in values or "positions" not in values:
+        return {}                     # a field that did not load is named already
+    if values["exposed"] or values["positions"]:
+        return {}
+    return {"exposed": _("Name the exposed card: the seat and which of his cards it was")}
+
+
 RULINGS: dict[str, Schema] = {
     "misdeal": Schema({"reason": Str(required=False, nullable=True, default="")}),
-    "exposed_card": Schema({"positions": List(item=Int(min=1, max=52), min_items=1, max_items=52)}),
+    "exposed_card": Schema({"positions": List(item=Int(min=1, max=52), min_items=1, max_items=52,
+                                              required=False, nullable=True),
+                            "exposed": Items(schema=EXPOSED, min_items=1, max_items=52, required=False,
+                                             nullable=True)},
+                           rules=[_exposed_named]),
     "boxed_cards": Schema({"count": Int(min=1, max=52), "initial_deal": _flag(True)}),
     "wrong_number_of_cards": Schema({"seat": SEAT, "cards": Int(min=0, max=10)}),
     "flop_irregularity": Schema({"cards": Int(min=1, max=6), "burned": _flag(True)}),

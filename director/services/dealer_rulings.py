@@ -18,10 +18,10 @@ from typing import Any
 
 from flask_babel import pgettext
 
-from director.i18n import N_, current_language, translate_template
+from director.i18n import N_, current_language, number_filter, translate_template
 from director.i18n import gettext as _
 from director.poker import rulings as R
-from director.poker.cards import format_card, parse_card
+from director.poker.cards import Card, format_card, parse_card
 from director.poker.errors import RuleViolation
 from director.poker.events import Action, ActionKind, CheckByClock, Event, Kill, Misdeal
 from director.poker.state import Hand
@@ -81,10 +81,29 @@ def _policy_source(data: Mapping[str, Any]) -> str:
     if sent not in (None, R.DEFAULT_RULING_POLICY):
         return _("house policy sent with the ruling")
     if sent is None and data.get(HOUSE) not in (None, R.DEFAULT_RULING_POLICY):
-        return _("this tournament's house rules (RULES.md §11.1)")
+        return _("this tournament's house rules")
     if sent is not None and data.get(HOUSE) not in (None, R.DEFAULT_RULING_POLICY):
-        return _("the TDA default (RULES.md §11.1), sent with the ruling")
-    return _("the TDA default (RULES.md §11.1): this tournament sets no other")
+        return _("the TDA default, sent with the ruling")
+    return _("the TDA default: this tournament sets no other")
+
+
+def _exposed_positions(exposed: Any, seating: Seating, stud: bool) -> dict[int, Card | None]:
+    """The deal positions of the cards the dealer named by seat and card (``exposed``),
+    each with the card if he saw it: the deal goes one card at a time around the hand's
+    players in engine order, dead seats included (``rulings.deal_position``).  A seat
+    not in the hand, or a card named twice, is a 400 naming the item."""
+    seen: dict[int, Card | None] = {}
+    players = len(seating.players)
+    for i, item in enumerate(exposed):
+        p = seating.index(item["seat"], field=f"exposed[{i}].seat")
+        if stud:
+            break                       # the engine says which ruling stud uses
+        position = R.deal_position(p, item["card"], players)
+        if position in seen:
+            raise Invalid({f"exposed[{i}].card": _("This card is named twice")})
+        code = item.get("code")
+        seen[position] = code[0] if code else None
+    return seen
 
 
 def _chip_situation(hand: Hand, p: int) -> dict[str, Any]:
@@ -113,8 +132,11 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
         return R.Ruling(R.Decision.MISDEAL, "TDA 35", N_("Misdeal: the hand is void and is redealt "
                                                "with the same button"), {}, Misdeal(reason or "misdeal"))
     if kind == "exposed_card":
-        return R.exposed_card_on_deal(data["positions"], players=n, game=game,
-                                      substantial_action=sa, seats=seats)
+        positions = list(data.get("positions") or ())
+        seen = _exposed_positions(data.get("exposed") or (), seating, game.is_stud)
+        return R.exposed_card_on_deal(positions + [p for p in seen if p not in positions], players=n,
+                                      game=game, substantial_action=sa, seats=seats,
+                                      seen=seen if seen else None)
     if kind == "boxed_cards":
         return R.boxed_cards(data["count"], initial_deal=data["initial_deal"], substantial_action=sa)
     if kind == "wrong_number_of_cards":
@@ -140,8 +162,11 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
         ups = {i: hand.up_cards(i)[0] for i in range(n)
                if hand.up_cards(i) and hand.up_cards(i)[0] is not None}
         ante = hand.config.antes[p] if hand.config.antes else 0
+        # His up-card entered before the ruling: the cards as entered stand (no undo).
+        entered = hand.up_cards(p)[0] if hand.up_cards(p) else None
         return R.stud_exposed_downcards(p, cards, up_cards=ups or None, ante=ante,  # type: ignore[arg-type]
-                                        substantial_action=sa, policy=_policy(data), seats=seats)
+                                        substantial_action=sa, policy=_policy(data), seats=seats,
+                                        entered=entered)
     if kind == "absent_player":
         p = _seat_index(data, seating)
         back = data.get("back")
@@ -202,6 +227,14 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
     raise Invalid({"ruling": _("ruling must be one of: %(kinds)s", kinds=", ".join(KINDS))})
 
 
+_NTH: dict[str, Callable[[], str]] = {
+    "first": lambda: pgettext("which of a player's cards: 'seat 4's {nth} card'", "first"),
+    "second": lambda: pgettext("which of a player's cards: 'seat 4's {nth} card'", "second"),
+    "third": lambda: pgettext("which of a player's cards: 'seat 4's {nth} card'", "third"),
+    "fourth": lambda: pgettext("which of a player's cards: 'seat 4's {nth} card'", "fourth"),
+}
+
+
 def _action_noun(action: str) -> str:
     """An action a ruling names in a sentence ("his raise to 800 out of turn stands")."""
     nouns = {
@@ -217,14 +250,31 @@ def _action_noun(action: str) -> str:
     return nouns.get(action, action)
 
 
+def _grouped(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Every whole number with the locale's thousands separator (en 12,000, sv 12 000
+    with a no-break space, id 12.000): chips in a sentence are read at a glance."""
+    return {key: number_filter(value) if isinstance(value, int) and not isinstance(value, bool)
+            else value for key, value in params.items()}
+
+
+def _violation(exc: RuleViolation, seating: Seating) -> str:
+    """The engine's refusal in the dealer's language, its amounts grouped, its seats named."""
+    return seating.words(translate_template(exc.template, _grouped(exc.params)))
+
+
 def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """The ruling's parameters as the dealer reads them: a card with the locale's
-    letters (sv "Kn♥"), an action in the dealer's words."""
-    shown = dict(params)
-    card = shown.get("card")
-    if isinstance(card, str) and card:
-        with contextlib.suppress(RuleViolation):
-            shown["card"] = format_card(parse_card(card), current_language())
+    letters (sv "Kn♥"), an action in the dealer's words, which of his cards ("first"),
+    every amount with the locale's thousands separator."""
+    shown = _grouped(params)
+    for key in ("card", "entered"):
+        card = shown.get(key)
+        if isinstance(card, str) and card:
+            with contextlib.suppress(RuleViolation):
+                shown[key] = format_card(parse_card(card), current_language())
+    nth = shown.get("nth")
+    if isinstance(nth, str) and nth in _NTH:
+        shown["nth"] = _NTH[nth]()
     for key in ("action", "kind"):
         if isinstance(shown.get(key), str):
             shown[key] = _action_noun(shown[key])
@@ -289,19 +339,17 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
     data = {**data, HOUSE: house_rules.ruling_policy(row.tournament_id)}
     hand = _cached(row)
     seating = Seating(row.players)
-    from director.i18n import translate_violation  # noqa: PLC0415
-
     try:
         ruling = build(kind, data, hand, seating, now, row.clock_call)
     except RuleViolation as exc:
-        raise Illegal(seating.words(translate_violation(exc))) from None
+        raise Illegal(_violation(exc, seating)) from None
     blocked: str | None = None
     try:
         event = effect_event(ruling, hand)
     except RuleViolation as exc:
         # The ruling stands, but its effect is not legal in the hand as entered: the
         # preview says so and the confirm only logs it (never a refused confirm).
-        event, blocked = None, seating.words(translate_violation(exc))
+        event, blocked = None, _violation(exc, seating)
     shown = ruling_json(ruling, seating, event)
     if blocked is not None:
         shown["blocked"] = blocked

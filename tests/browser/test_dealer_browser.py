@@ -32,6 +32,8 @@ def setup(server: Server, names: list[str], level: dict[str, Any]) -> dict[str, 
         {"kind": "level", "duration_seconds": 1200, **level}]})
     assert status == 201, made
     tid = made["id"]
+    assert call(server, "POST", f"/api/tournaments/{tid}/money/settings",  # entries are buy-ins
+                {"buy_in": "100", "starting_stack": 10_000})[0] == 200
     for name in names:
         assert call(server, "POST", f"/api/tournaments/{tid}/seating/players",
                     {"name": name, "chips": 10_000})[0] == 201
@@ -40,8 +42,8 @@ def setup(server: Server, names: list[str], level: dict[str, Any]) -> dict[str, 
     return {"tournament_id": tid, "table_id": tables[0]["table_id"], "code": tables[0]["code"]}
 
 
-def tablet(chromium: Any, server: Server, code: str) -> Any:
-    context = chromium.new_context(viewport=TABLET)
+def tablet(chromium: Any, server: Server, code: str, viewport: dict[str, int] | None = None) -> Any:
+    context = chromium.new_context(viewport=viewport or TABLET)
     page = context.new_page()
     page.goto(f"{server.url}/dealer/?code={code}")
     page.click("button[type=submit]")
@@ -93,7 +95,7 @@ def test_plo_hand_with_the_exact_pot_button(chromium: Any, live_server: Server, 
     assert page.get_by_role("button", name="Pot: raise to 2,400").is_visible()
     page.screenshot(path=str(artifacts / "dealer-plo-pot.png"))
     for _ in range(3):
-        tap(page, page.get_by_role("button", name="Fold"))
+        tap(page, page.get_by_role("button", name="Fold", exact=True))
     page.wait_for_selector(".award")
     text = page.locator(".award").first.inner_text()
     # SB 100 + BB 200 + 200 of the raise are the pot; the uncalled 500 goes back
@@ -183,14 +185,20 @@ def test_misdeal_ruling_then_redeal_with_the_same_button(chromium: Any, live_ser
     t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
     page = tablet(chromium, live_server, t["code"])
     deal(page)
-    button = hand(live_server, t["table_id"])["positions"]["button"]
+    positions = hand(live_server, t["table_id"])["positions"]
+    button = positions["button"]
     page.click("#rulings-button")
     page.select_option("#ruling-kind", "exposed_card")
-    page.fill(".ruling-fields input[name=positions]", "1")
+    # the small blind's first card is the first card off the deck
+    page.select_option(".exposed-seat", str(positions["small_blind"]))
+    page.select_option(".exposed-card", "1")
     page.click("#ruling-preview")
     page.wait_for_selector(".ruling-text")
     assert page.locator(".ruling-rule").inner_text() == "TDA 35-A item 7"
-    assert "Card 1 off the deck" in page.locator(".ruling-text").inner_text()
+    small_blind = {s["seat"]: s["name"] for s in hand(live_server, t["table_id"])["seats"]}[positions["small_blind"]]
+    assert page.locator(".ruling-text").inner_text() == (
+        f"Seat {positions['small_blind']} ({small_blind})'s first card was exposed: one of the first two "
+        "cards off the deck is a misdeal")
     page.click("#ruling-confirm")
     wait_prompt(page, "Misdeal")
     page.click("#next-hand")
@@ -222,11 +230,13 @@ def test_two_tablets_race_and_the_loser_refreshes(chromium: Any, live_server: Se
     deal(one)
     wait_prompt(two, "to act")
     first = hand(live_server, t["table_id"])
-    # both dealers tap at once: the first wins, the second gets a 409 and the fresh hand
+    # both dealers tap at once (the second has not heard of the first's call: its reads
+    # answer the hand it drew): the first wins, the second gets a 409 and the fresh hand
+    two.route("**/hand", lambda route: route.fulfill(status=200, json=first))
     two.evaluate("() => { window.__statuses = []; const f = window.fetch; window.fetch = (...a) => "
                  "f(...a).then(r => { window.__statuses.push(r.status); return r; }); }")
     one.get_by_role("button", name="Call 200").click()
-    two.get_by_role("button", name="Fold").click()
+    two.get_by_role("button", name="Fold", exact=True).click()
     two.locator("#error").wait_for(state="visible")
     assert "changed on another tablet" in two.locator("#error").inner_text()
     assert 409 in two.evaluate("() => window.__statuses")
@@ -283,7 +293,7 @@ def test_hand_for_hand_the_tablet_holds_until_every_table_has_played(
     page = tablet(chromium, live_server, mine["code"])
     deal(page)
     while not hand(live_server, mine["table_id"])["finished"]:
-        tap(page, page.get_by_role("button", name="Fold"))
+        tap(page, page.get_by_role("button", name="Fold", exact=True))
     page.get_by_role("button", name="Deal the next hand").click()
     hold = page.locator("#hold")
     hold.wait_for(state="visible")
@@ -299,8 +309,8 @@ def test_hand_for_hand_the_tablet_holds_until_every_table_has_played(
         status, other_hand = call(live_server, "POST", f"{url}/hand/actions", {
             "seat": other_hand["to_act"], "action": "fold", "version": other_hand["version"]})
         assert status == 200, other_hand
-    hold.wait_for(state="detached")                     # the tablet's poll hears of it
-    assert page.locator("#deal-button").is_enabled()
+    hold.wait_for(state="detached")                     # the tablet is told of it
+    page.wait_for_selector("#deal-button:not([disabled])", timeout=2000)
     deal(page)                                          # hand-for-hand hand 2
 
 
@@ -497,6 +507,7 @@ def test_called_clock_covers_neither_the_prompt_nor_the_buttons(
     deal(page)
     to_act = hand(live_server, t["table_id"])["to_act"]
     page.click("#clock-button")
+    page.click("#clock-yes")
     page.wait_for_selector("#clock-left")
     clock = page.locator("#clock-call")
     assert clock.inner_text().startswith(f"Seat {to_act}")
@@ -507,18 +518,18 @@ def test_called_clock_covers_neither_the_prompt_nor_the_buttons(
 
 
 def test_winners_by_hand_each_box_is_on_its_name_line(chromium: Any, live_server: Server) -> None:
-    """The "pick the winners by hand" dialog: each check box sits on the line of its seat's name."""
+    """The "pick the winners by hand" dialog: each rank sits on the line of its seat's name."""
     t = setup(live_server, NINE[:3], {"game": "PO/8", "small_blind": 100, "big_blind": 200})
     page = tablet_in(chromium, live_server, t["code"], LANDSCAPE)
     deal(page)
     play_to_showdown(live_server, t["table_id"], [["2c", "3d", "8h"], ["Kc"], ["Ks"]])
     wait_prompt(page, "Showdown")
     page.click("#award-by-hand")
-    labels = page.locator(".award-form label.check")
+    labels = page.locator(".award-form label.rank-row")
     assert labels.count() == 6                              # high and low, three seats each
     for label in labels.all():
         line = label.bounding_box()
-        box = label.locator("input").bounding_box()
+        box = label.locator("select").bounding_box()
         assert line["height"] < 2 * box["height"] + 20, line   # one line, not box above name
         assert abs((box["y"] + box["height"] / 2) - (line["y"] + line["height"] / 2)) < 6
 
@@ -572,14 +583,14 @@ def test_undo_after_moving_on_brings_the_finished_hand_back_until_the_next_deal(
     page = tablet(chromium, live_server, t["code"])
     deal(page)
     for _ in range(3):
-        tap(page, page.get_by_role("button", name="Fold"))
+        tap(page, page.get_by_role("button", name="Fold", exact=True))
     last = hand(live_server, t["table_id"])
     assert last["finished"]
     page.click("#next-hand")
     page.wait_for_selector("#deal-button")
-    assert page.locator("#undo-button").is_enabled()
+    page.wait_for_selector("#undo-button:not([disabled])", timeout=2000)   # armed after a moment
     tap(page, "#undo-button")
     back = hand(live_server, t["table_id"])
     assert not back["finished"] and back["hand_id"] == last["hand_id"]
     assert prompt(page) == f"Seat {back['to_act']} ({back['to_act_name']}) to act"
-    assert page.get_by_role("button", name="Fold").is_visible()
+    assert page.get_by_role("button", name="Fold", exact=True).is_visible()

@@ -28,6 +28,9 @@ def seat_players(server: Server) -> tuple[int, str]:
         "name": "Fredag Omaha", "levels": [level(100, 200)]})
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
+    assert requests.post(f"{server.url}/api/tournaments/{tid}/money/settings", headers=auth,
+                         json={"buy_in": "100", "starting_stack": 10_000},  # entries are buy-ins
+                         timeout=10).status_code == 200
     for name in NAMES:
         r = requests.post(f"{server.url}/api/tournaments/{tid}/seating/players", headers=auth,
                           json={"name": name, "chips": 10_000}, timeout=10)

@@ -104,7 +104,7 @@ def test_replacement_ruling_is_logged_and_changes_nothing(
     body = r.get_json()
     assert r.status_code == 200 and body["ruling"]["decision"] == "replace_card"
     assert body["ruling"]["applies"] is False and body["hand"]["finished"] is False
-    assert any(line["text"].startswith("Ruling (RRP Hold'em irregularities 1)") for line in body["hand"]["log"])
+    assert any(line["text"].startswith("Ruling (Robert's Rules, Hold'em irregularities 1)") for line in body["hand"]["log"])
     bad = client.post(f"{url}/hand/rulings", json={"ruling": "exposed_card", "positions": [41]}, headers=auth)
     assert bad.status_code == 422 and "Deal position 41" in bad.get_json()["error"]
     assert client.post(f"{url}/hand/rulings", json={"ruling": "nope"}, headers=auth).status_code == 400

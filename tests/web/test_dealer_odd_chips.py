@@ -75,9 +75,9 @@ def test_TDA_43_B_short_all_in_raise_is_offered_as_all_in_not_as_a_min_raise(ctx
     hand = hand.apply(Action(2, ActionKind.RAISE, 700))
     assert hand.to_act == 0
     labels = [b["label"] for b in _buttons(hand)]
-    assert labels == ["Fold", "Call 600", "All-in 1,000"]
+    assert labels == ["Call 600", "All-in 1,000", "Fold"]
     assert not any(label.startswith("Min raise") for label in labels)
-    all_in = _buttons(hand)[-1]
+    all_in = _buttons(hand)[-2]
     assert (all_in["action"], all_in["amount"]) == ("all_in", 1_000)
 
 

@@ -69,7 +69,7 @@ def test_OOT_1_raise_before_the_skipped_player_acts_backs_up_and_confirm_is_not_
     status, done = rule(client, url, auth, oot, hand)
     assert status == 200, done
     after = done["hand"]
-    assert after["to_act"] == utg and after["buttons"][1]["label"] == "Call 200"
+    assert after["to_act"] == utg and after["buttons"][0]["label"] == "Call 200"
     assert any(line["text"].startswith("Ruling (TDA 53): The action backs up") for line in after["log"])
 
 
@@ -235,8 +235,7 @@ def test_ST_10_exposed_down_card_confirm_sets_it_as_the_up_card_and_it_brings_in
     ruling = preview["ruling"]
     assert ruling["decision"] == "becomes_up_card" and ruling["applies"] is True
     assert "third card face down" in ruling["text"]
-    assert ruling["text"].endswith("Rule: TDA RP-10-A, the TDA default (RULES.md §11.1): "
-                                   "this tournament sets no other")
+    assert ruling["text"].endswith("Rule: TDA RP-10-A, the TDA default: this tournament sets no other")
     status, done = rule(client, url, auth, exposed, hand)
     assert status == 200, done
     after = done["hand"]
@@ -268,16 +267,19 @@ def test_ST_10_after_the_ruling_the_street_may_be_entered_with_every_seat(
     assert r.get_json()["to_act"] == s2
     assert seat_of(r.get_json(), s2)["up_cards"] == ["2c"]
 
-def test_ST_10_exposed_card_after_his_up_card_was_entered_is_flagged_at_the_preview(
+def test_ST_10_exposed_card_after_his_up_card_was_entered_plays_on_without_an_undo(
         client: FlaskClient, auth: dict[str, str], stud: dict[str, Any]) -> None:
+    """Issue 13: his third card was dealt face up and entered before the ruling; the
+    cards stand, the confirm records the exposed card and the hand goes on (TDA RP-10-A)."""
     url, hand, (s1, s2, s3) = stud["url"], stud["hand"], stud["seats"]
     hand = client.post(f"{url}/hand/deal", json={"cards": {str(s1): ["5d"], str(s2): ["8s"],
                                                            str(s3): ["Kh"]},
                                                  "version": hand["version"]}, headers=auth).get_json()
     status, body = rule(client, url, auth, {"ruling": "stud_exposed_downcards", "seat": s2,
                                             "cards": "2c"})
-    assert status == 200 and body["ruling"]["applies"] is False
-    assert "undo the deal and enter the exposed 2♣ as his up-card" in body["ruling"]["blocked"]
+    assert status == 200 and body["ruling"]["applies"] is False and "blocked" not in body["ruling"]
+    assert body["ruling"]["decision"] == "play_on"
+    assert "his third card 8♠ is already face up and entered" in body["ruling"]["text"]
     # the same card as the entered up-card: nothing to apply, the confirm is logged
     status, done = rule(client, url, auth, {"ruling": "stud_exposed_downcards", "seat": s2,
                                             "cards": "8s"}, hand)

@@ -1,0 +1,63 @@
+"""The tablet's rulings panel in a real browser (issue 13, item 10): a ruling shows the
+rule a floor person knows (a TDA rule) and its amounts with the locale's thousands
+separator, in English and in Swedish."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Server
+from tests.browser.test_dealer_browser import hand, setup, tablet
+
+pytestmark = [pytest.mark.browser]
+
+NO_LIMIT = {"game": "NO", "small_blind": 1000, "big_blind": 2000}
+
+
+@pytest.mark.parametrize(("language", "amounts"), [
+    ("en", ("3,000", "1,000", "2,000", "4,000")),
+    ("sv", ("3\u00a0000", "1\u00a0000", "2\u00a0000", "4\u00a0000")),
+])
+def test_TDA_43_A_chips_pushed_silently_cites_TDA_and_groups_the_amounts(
+        chromium: Any, live_server: Server, artifacts: Path, language: str,
+        amounts: tuple[str, ...]) -> None:
+    """Blinds 1,000/2,000: the player to act pushes 3,000 without a word, a raise of 1,000,
+    half of the 2,000 needed: he must make it a full raise to 4,000 (TDA 43-A)."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], NO_LIMIT)
+    page = tablet(chromium, live_server, t["code"])
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+        page.wait_for_selector("#deal-button")
+    page.click("#deal-button")
+    page.wait_for_selector("#controls button")
+    to_act = _to_act(live_server, t["table_id"])
+    page.click("#rulings-button")
+    page.select_option("#ruling-kind", "silent_push")
+    page.select_option("#rulings select[name=seat]", str(to_act))
+    page.fill("#rulings input[name=pushed]", "3000")
+    page.click("#ruling-preview")
+    page.wait_for_selector("#ruling-result .ruling-text")
+    rule = page.locator("#ruling-result .ruling-rule").inner_text()
+    text = page.locator("#ruling-result .ruling-text").inner_text()
+    page.screenshot(path=str(artifacts / f"tablet_ruling_citation_{language}.png"))
+    assert rule.startswith("TDA") and rule == "TDA 43-A"
+    for shown in (rule, text):
+        assert "RULES.md" not in shown and "§" not in shown and "RRP" not in shown
+    for amount in amounts:
+        assert amount in text, (amount, text)
+    assert "3000" not in text and "4000" not in text
+
+
+def _to_act(server: Server, table_id: int) -> int:
+    """The seat to act once the deal is in (the prompt says so in the tablet's language)."""
+    for _ in range(50):
+        dealt = hand(server, table_id)
+        if dealt.get("to_act"):
+            return int(dealt["to_act"])
+        time.sleep(0.1)
+    raise AssertionError("the hand was not dealt")
