@@ -12,7 +12,8 @@
   deleted: undo sets ``undone_at``.  ``player_id`` points at the seating
   registry's ``Player`` (an entry whose buy-in was undone loses its player
   row; the line keeps ``player_name``).  ``request_key`` makes a retried form
-  post apply once.
+  post apply once.  A rebuy or add-on keeps ``stack_before`` and
+  ``stack_after``, so that its undo restores the count from before it.
 
 Amounts are integers in the currency's minor unit (cents), chips are integers.
 """
@@ -37,7 +38,9 @@ class MoneySettings(Base):
     # The payout table (basis points) fixed when late registration closed; None while open.
     locked_shares: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     locked_entries: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # The agreed deal, once saved: {"method", "player_ids", "amounts", "at"}.
+    # The agreed deal, once saved: {"method", "player_ids", "stacks", "amounts", "at",
+    # "left_to_play" (minor units still in play, won by the winner), "chips_in_play",
+    # "stacks_reason" (why the stacks did not add up to the chips in play)}.
     deal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
@@ -59,6 +62,10 @@ class Payment(Base):
     prize: Mapped[int] = mapped_column(BigInteger, default=0)
     fee: Mapped[int] = mapped_column(BigInteger, default=0)
     chips: Mapped[int] = mapped_column(BigInteger, default=0)
+    # A rebuy's or add-on's player stack just before and just after it (the stack
+    # counted at the desk plus its chips): its undo takes back the difference.
+    stack_before: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    stack_after: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     level: Mapped[int] = mapped_column(Integer, default=0)
     note: Mapped[str] = mapped_column(Text, default="")
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True)

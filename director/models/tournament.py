@@ -20,6 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from director.db import Base, UTCDateTime, utcnow
 from director.tournament.clock import ClockState
+from director.tournament.lifecycle import Status, status_of
 from director.tournament.structure import (
     Level,
     Message,
@@ -70,6 +71,12 @@ class Tournament(Base):
     # A user's own choice (the switch in the page header) still wins (director.i18n).
     language: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
 
+    # The event's life (director.tournament.lifecycle): "registering" until the clock
+    # starts, then "running"; "finished" or "cancelled" freeze it until it is reopened.
+    status: Mapped[str] = mapped_column(String(12), default="registering",
+                                        server_default="registering")
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     __mapper_args__ = {"version_id_col": version}
 
@@ -83,6 +90,18 @@ class Tournament(Base):
     @property
     def structure(self) -> Structure:
         return Structure(levels=parse_levels(self.levels), name=self.name)
+
+    @property
+    def started(self) -> bool:
+        """Has the clock ever been started (it runs, ran, or moved past the first level)?"""
+        state = self.clock
+        return state.running or state.started_at is not None or state.elapsed_before > 0 \
+            or state.level_index > 0
+
+    @property
+    def lifecycle(self) -> Status:
+        """The status as the screens show it (``lifecycle.status_of``)."""
+        return status_of(self.status, started=self.started)
 
     @property
     def clock(self) -> ClockState:

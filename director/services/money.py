@@ -47,13 +47,16 @@ from director.poker.errors import RuleViolation
 from director.schemas import (
     MAX_MONEY,
     MONEY_SETTINGS,
+    Amount,
     FieldError,
     Labelled,
     Schema,
+    Str,
     payout_shares,
 )
 from director.schemas import deal_body as schemas_deal_body
-from director.services import Invalid, all_or_nothing
+from director.services import Invalid, all_or_nothing, audit
+from director.services import tournaments as lifecycle_service
 from director.services.clock import get_tournament
 from director.tournament import clock as clock_rules
 from director.tournament.entries import (
@@ -66,7 +69,8 @@ from director.tournament.entries import (
     verify_purchase,
 )
 from director.tournament.icm import MAX_ICM_PLAYERS, chip_chop, icm
-from director.tournament.money import BuyIn, PrizePool, pool_from_payments
+from director.tournament.lifecycle import Status, ends_with_one_player_left, verify_open
+from director.tournament.money import BuyIn, PrizePool, pool_from_payments, take_off_the_top
 from director.tournament.payouts import TEMPLATES, PayoutTable, split_tied_places
 
 T = TypeVar("T")
@@ -237,7 +241,7 @@ def save_settings(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]
     (``rules_from``: "The rebuy chips …").
     """
     body = MONEY_SETTINGS.load(data)
-    tournament = get_tournament(tournament_id)
+    tournament = lifecycle_service.verify_open(tournament_id)
     row = _settings_row(tournament_id, create=True)
     assert row is not None
     old = settings_dict(row)
@@ -598,6 +602,7 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     if earlier is not None:
         player = db.session.get(Player, earlier.player_id) if earlier.player_id else None
         return Sale(earlier, player, repeated=True)
+    lifecycle_service.verify_open(tournament_id)     # a finished event takes no more money
     if kind in ENTRY_KINDS:
         return _new_entry(tournament_id, kind, name, player_id, key)
     return _add_chips(tournament_id, kind, player_id, stack, key)
@@ -674,8 +679,10 @@ def _add_chips(tournament_id: int, kind: str, player_id: Any, stack: Any,
             raise Invalid({"player_id": _("%(name)s is out: a busted player re-enters instead of "
                                           "rebuying", name=player.name)})
     sale = _refuse(lambda: _purchase(rules, entry_kind, bought, at, chips_now, not player.active))
+    before = player.chips
     player.chips = (chips_now if chips_now is not None else player.chips) + sale[1]
     payment = _record(tournament_id, player, kind, sale[0], sale[1], at.level, key)
+    payment.stack_before, payment.stack_after = before, player.chips
     _lock_if_closed(tournament, row, now)
     row.updated_at = now
     db.session.commit()
@@ -714,6 +721,8 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
 
     tournament = get_tournament(tournament_id)
     payment = _payment(tournament_id, payment_id)
+    if not (payment.kind == PAYOUT and not payment.note.startswith("Deal")):
+        lifecycle_service.verify_open(tournament_id)  # a prize paid by mistake may still be undone
     if payment.undone:
         raise Invalid({"payment_id": _("This %(kind)s was already undone", kind=_(KIND_WORDS.get(payment.kind, payment.kind)))})
     now = utcnow()
@@ -746,7 +755,7 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
             _delete_entry(player.id)
     elif payment.kind in ("rebuy", "add-on"):
         if player is not None:
-            player.chips = max(0, player.chips - payment.chips)
+            player.chips = max(0, player.chips - _chips_added(payment))
     elif payment.note.startswith("Deal") and row is not None and row.deal:
         for other in _payments(tournament_id):
             if other.kind == PAYOUT and other.note.startswith("Deal") and not other.undone:
@@ -758,6 +767,20 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
     db.session.commit()
     _publish(tournament_id)
     return payment
+
+
+def _chips_added(payment: Payment) -> int:
+    """What a rebuy or add-on changed on the stack, which its undo takes back.
+
+    The rebuy form also takes the stack counted at the table, so a rebuy may
+    change the stack by more than its chips: Ann has 3,500 recorded, the desk
+    counts 1,000 and sells 25,000 chips: 26,000, a change of 22,500.  Undone
+    at once, her stack is 3,500 again; after more hands, it keeps their result.
+    (A line recorded before the stacks were kept: its chips.)
+    """
+    if payment.stack_before is None or payment.stack_after is None:
+        return payment.chips
+    return payment.stack_after - payment.stack_before
 
 
 def _payment(tournament_id: int, payment_id: Any) -> Payment:
@@ -777,6 +800,7 @@ class DeskRow:
 def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
     """The registration desk: the money, the players found, what each may buy and why not."""
     view = money(tournament_id)
+    closed = closed_reason(view.tournament)
     text = query if isinstance(query, str) else ""
     needle = person_of(text)[:80]
     players = list(db.session.scalars(select(Player).where(
@@ -799,6 +823,8 @@ def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
                     can[kind] = None
                 except RuleViolation as exc:
                     can[kind] = translate_violation(exc)
+                if closed:
+                    can[kind] = closed
         place, last = final_place(player, created)
         label = "" if place is None else f"{place}–{last}" if last and last != place else str(place)
         rows.append(DeskRow(player, bought, can, label))
@@ -819,7 +845,16 @@ def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
             buy_in_refusal = translate_violation(exc)
     return {"money": view, "rows": rows, "query": text, "matches": len(players),
             "where": {pid: (tables[pid], seats[pid]) for pid in seats if pid in tables},
-            "buy_in_refusal": buy_in_refusal}
+            "buy_in_refusal": closed or buy_in_refusal, "closed": closed}
+
+
+def closed_reason(tournament: Tournament) -> str | None:
+    """Why the event takes no change now (finished, cancelled), or None while it is open."""
+    try:
+        verify_open(tournament.lifecycle)
+    except RuleViolation as exc:
+        return translate_violation(exc)
+    return None
 
 
 # ---------------------------------------------------------------- places and prizes
@@ -891,9 +926,12 @@ def results(tournament_id: int) -> tuple[Money, list[ResultRow]]:
                 member.prize = share
         else:
             members[0].prize = view.amounts[first - 1] if first <= len(view.amounts) else 0
+    left_to_play = int((view.deal or {}).get("left_to_play") or 0)
     for row in rows:
         if row.player_id in deal_amounts:
             row.prize, row.deal = int(deal_amounts[row.player_id]), True
+            if left_to_play and row.place == 1 and row.place_last is None:
+                row.prize += left_to_play          # the winner takes what was played for
     rows.sort(key=lambda r: (r.place is not None, r.place or 0, r.name.casefold()))
     return view, rows
 
@@ -924,11 +962,13 @@ def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Pa
     if earlier is not None:
         return earlier
     player = _player(tournament_id, player_id)
+    if get_tournament(tournament_id).lifecycle is Status.CANCELLED:
+        lifecycle_service.verify_open(tournament_id)   # paying a finished event's prizes is fine
     view, rows = results(tournament_id)
     row = next(r for r in rows if r.player_id == player.id)
     if row.place is None and not row.deal:
         raise Invalid({"player_id": _("%(name)s is still playing", name=player.name)})
-    if row.paid:
+    if row.paid and row.paid >= row.prize:
         raise Invalid({"player_id": _("%(name)s was already paid %(amount)s", name=player.name, amount=view.fmt(row.paid))})
     if row.prize <= 0:
         raise Invalid({"player_id": _("%(name)s finished out of the money", name=player.name)})
@@ -936,8 +976,8 @@ def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Pa
     if settings_row is not None:
         _lock_if_closed(view.tournament, settings_row, utcnow())
     payment = Payment(tournament_id=tournament_id, player_id=player.id, player_name=player.name,
-                      person=person_of(player.name), kind=PAYOUT, prize=row.prize, fee=0,
-                      chips=0, level=view.at.level, request_key=key,
+                      person=person_of(player.name), kind=PAYOUT, prize=row.prize - row.paid,
+                      fee=0, chips=0, level=view.at.level, request_key=key,
                       note=f"Prize for place {row.place_label}")
     db.session.add(payment)
     db.session.commit()
@@ -956,12 +996,28 @@ class DealQuote:
     method: str
     players: list[Player]
     stacks: list[int]
-    prizes: list[int]
-    amounts: list[int]
+    prizes: list[int]            # still to win, first place first
+    amounts: list[int]           # what each player is dealt
+    left_to_play: int = 0        # not dealt: won by whoever wins the rest
+    chips_in_play: int = 0
 
     @property
     def money_left(self) -> int:
         return sum(self.prizes)
+
+    @property
+    def dealt(self) -> int:
+        """The money the deal shares out now (the money left, less what is played for)."""
+        return self.money_left - self.left_to_play
+
+    @property
+    def stacks_total(self) -> int:
+        return sum(self.stacks)
+
+    @property
+    def stacks_difference(self) -> int:
+        """The stacks entered less the chips in play (0: they add up)."""
+        return self.stacks_total - self.chips_in_play
 
 
 def _deal_players(tournament_id: int) -> list[Player]:
@@ -970,10 +1026,20 @@ def _deal_players(tournament_id: int) -> list[Player]:
         Player.chips.desc(), Player.id)))
 
 
+REASON_MAX = 300
+
+
 def deal_body(tournament_id: int) -> Schema:
-    """The deal's request body for the players still in (``schemas.deal_body``)."""
-    return schemas_deal_body(DEAL_METHODS, [(p.id, p.name, p.chips)
-                                            for p in _deal_players(tournament_id)])
+    """The deal's request body for the players still in (``schemas.deal_body``), plus
+    ``left_to_play`` (an amount of the money left not dealt, won by whoever wins the
+    rest) and ``stacks_reason`` (why the stacks entered differ from the chips in play)."""
+    schema = schemas_deal_body(DEAL_METHODS, [(p.id, p.name, p.chips)
+                                              for p in _deal_players(tournament_id)])
+    schema.fields["left_to_play"] = Amount(label=N_("The amount left to play for"),
+                                           required=False, nullable=True)
+    schema.fields["stacks_reason"] = Str(required=False, nullable=True, default="",
+                                         max_len=REASON_MAX)
+    return schema
 
 
 def deal_quote(tournament_id: int, data: Mapping[str, Any]) -> tuple[Money, DealQuote]:
@@ -999,15 +1065,33 @@ def _quote(tournament_id: int, body: Mapping[str, Any]) -> tuple[Money, DealQuot
         raise Invalid({"method": _("There is no prize pool yet")})
     stacks = [body.get(f"stack_{player.id}") or player.chips for player in players]
     prizes = list(view.amounts[: len(players)])
+    reserve = 0
+    if body.get("left_to_play") is not None:
+        reserve = minor_units("left_to_play", body["left_to_play"],
+                              _("The amount left to play for"), view.currency)
+    try:
+        dealt = take_off_the_top(prizes, reserve)
+    except RuleViolation as exc:
+        raise Invalid({"left_to_play": translate_violation(exc)}) from None
     try:
         if method == "icm":
-            amounts = icm(stacks, prizes, unit=view.unit)
+            amounts = icm(stacks, dealt, unit=view.unit)
         else:
-            amounts = chip_chop(stacks, prizes, unit=view.unit,
+            amounts = chip_chop(stacks, dealt, unit=view.unit,
                                 guarantee_lowest=method == "chip-chop-floor")
     except RuleViolation as exc:
         raise Invalid({"method": translate_violation(exc)}) from None
-    return view, DealQuote(method, players, stacks, prizes, list(amounts))
+    return view, DealQuote(method, players, stacks, prizes, list(amounts), reserve,
+                           view.chips_in_play)
+
+
+def stacks_refusal(quote: DealQuote) -> str | None:
+    """Why the stacks entered cannot be taken as they are (None: they add up)."""
+    if not quote.stacks_difference:
+        return None
+    return _("The stacks add up to %(stacks)s chips, but %(chips)s chips are in play: correct "
+             "them, or confirm the difference with its reason",
+             stacks=number_filter(quote.stacks_total), chips=number_filter(quote.chips_in_play))
 
 
 @unit_of_work
@@ -1015,15 +1099,21 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
     """Save the agreed amounts and pay them: one payout line per player in the deal.
 
     The amounts may differ from the calculation (players negotiate), but they
-    must add up to exactly the money left, and none may be negative.  ``data``:
-    the body of :func:`deal_body`, with ``amount_<player id>`` (default: the
-    calculated amount).
+    must add up to exactly the money dealt (the money left, less any amount
+    ``left_to_play``), and none may be negative.  The stacks must add up to the
+    chips in play, unless the director confirms the difference with its reason
+    (``stacks_reason``, kept with the deal and logged).  ``data``: the body of
+    :func:`deal_body`, with ``amount_<player id>`` (default: the calculated
+    amount).
+
+    A deal that shares out all the money left finishes the event (the clock
+    stops).  One that leaves an amount to play for does not: the event goes
+    on, and that amount is the winner's when it finishes (:func:`results`).
     """
     body = deal_body(tournament_id).load(data)
+    lifecycle_service.verify_open(tournament_id)
     view, quote = _quote(tournament_id, body)
     row = _configured(tournament_id)
-    if row.deal:
-        raise Invalid({"deal": _("A deal is already saved: undo one of its payments to cancel it")})
     errors: dict[str, str] = {}
     agreed: list[int] = []
     for player, calculated in zip(quote.players, quote.amounts, strict=True):
@@ -1034,9 +1124,20 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
                 view.currency))
         except Invalid as exc:
             errors.update(exc.errors)
-    if errors:
+    if errors:                          # a malformed amount first: it names its field
         raise Invalid(errors)
-    if sum(agreed) != quote.money_left:
+    reason = str(body.get("stacks_reason") or "").strip()
+    refusal = stacks_refusal(quote)
+    if refusal is not None and not reason:
+        raise Invalid({"stacks": refusal})
+    if row.deal:
+        raise Invalid({"deal": _("A deal is already saved: undo one of its payments to cancel it")})
+    if sum(agreed) != quote.dealt:
+        if quote.left_to_play:
+            raise Invalid({"deal": _("The amounts add up to %(total)s, but the money left to deal "
+                                     "is %(left)s (%(played)s is left to play for)",
+                                     total=view.fmt(sum(agreed)), left=view.fmt(quote.dealt),
+                                     played=view.fmt(quote.left_to_play))})
         raise Invalid({"deal": _("The amounts add up to %(total)s, but the money left is %(left)s",
                                  total=view.fmt(sum(agreed)), left=view.fmt(quote.money_left))})
     for player in quote.players:
@@ -1055,12 +1156,39 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
     deal = {"method": quote.method, "player_ids": [p.id for p in quote.players],
             "stacks": quote.stacks, "calculated": quote.amounts,
             "amounts": {str(p.id): a for p, a in zip(quote.players, agreed, strict=True)},
+            "left_to_play": quote.left_to_play, "chips_in_play": quote.chips_in_play,
+            "stacks_reason": reason if refusal is not None else "",
             "at": _iso(now)}
     row.deal = deal
     row.updated_at = now
+    if not quote.left_to_play:                    # everything is shared out: the event is over
+        lifecycle_service.finish_event(tournament_id, now)
     db.session.commit()
+    if refusal is not None:
+        audit.record("deal stacks confirmed", f"tournament {tournament_id}",
+                     details={"tournament_id": tournament_id, "reason": reason,
+                              "stacks": quote.stacks_total, "chips_in_play": quote.chips_in_play,
+                              "difference": quote.stacks_difference})
     _publish(tournament_id)
     return deal
+
+
+# ---------------------------------------------------------------- the end of the event
+
+def last_player_left(tournament_id: int, now: datetime | None = None) -> list[str]:
+    """The seating's last elimination left one player: the event is finished (its clock
+    stops, ``tournaments.finish_event``) unless late registration is still open
+    (``lifecycle.ends_with_one_player_left``).  Part of the seating's unit of work: no
+    commit.  Returns the sentences for its log."""
+    tournament = get_tournament(tournament_id)
+    now = now or utcnow()
+    row = _settings_row(tournament_id)
+    late_open = False
+    if row is not None:
+        late_open = late_registration(tournament, rules_from(settings_dict(row)), now).open
+    if not ends_with_one_player_left(late_registration_open=late_open):
+        return [_("Late registration is still open: the event goes on")]
+    return [lifecycle_service.finish_event(tournament_id, now)]
 
 
 # ---------------------------------------------------------------- the house summary
@@ -1075,3 +1203,29 @@ def summary(tournament_id: int) -> dict[str, Any]:
 __all__ = ["DEAL_METHODS", "Money", "clock_stats", "deal_quote", "desk",
            "late_registration", "moment", "money", "pay_prize", "results", "results_csv",
            "save_deal", "save_settings", "sell_entry", "summary", "undo"]
+
+
+# ---------------------------------------------------------------- the one registration path
+# (issue 14: added for the seating page and its API; the desk's own ``sell`` is unchanged)
+
+@unit_of_work
+def register_entry(tournament_id: int, name: Any, chips: Any = None,
+                   request_key: Any = None) -> Sale:
+    """A player added from anywhere (the desk, the seating page, the API) is a buy-in.
+
+    The same entry as the desk's :func:`sell`: the entry rules, the event's buy-in
+    recorded, the event's starting stack, and a random open seat once seats are
+    drawn (TDA 8-A), so nobody is on the list without a buy-in.  ``chips`` (a
+    script's or a test's other stack) is still recorded on that buy-in line.
+    Refused, naming the field, before the money settings are saved.
+    """
+    get_tournament(tournament_id)
+    stack = parse_int({"chips": chips}, "chips", _("Chips"), low=1, high=MAX_CHIPS)
+    sale = sell(tournament_id, "buy-in", name=name, request_key=request_key)
+    if stack is not None and not sale.repeated and sale.player is not None \
+            and stack != sale.payment.chips:
+        sale.player.chips = sale.player.entry_chips = stack
+        sale.payment.chips = stack
+        db.session.commit()
+        _publish(tournament_id)
+    return sale

@@ -37,6 +37,7 @@ __all__ = [
     "pool_from_payments",
     "prize_pool",
     "round_down",
+    "take_off_the_top",
 ]
 
 
@@ -232,3 +233,46 @@ def apportion(total: int, quotas: Sequence[Fraction | float], *, unit: int = 1,
         # plus the part below one unit: both to the first by priority.
         amounts[order[0]] += extra
     return tuple(amounts)
+
+
+def take_off_the_top(prizes: Sequence[int], amount: int) -> tuple[int, ...]:
+    """The prizes left to deal when ``amount`` is left to play for.
+
+    A deal may leave part of the money in play: it goes to whoever wins the
+    rest, so it is taken off the top prizes, first place first, and never
+    puts a place above the one before it: first place comes down to second
+    place's prize, then both come down together, and so on.  An odd unit
+    comes off the lower of the equal places.  The rest (what is dealt) adds
+    up to ``sum(prizes) - amount``; some money must be dealt.
+
+    >>> take_off_the_top([5_000, 3_000, 2_000], 1_000)
+    (4000, 3000, 2000)
+    >>> take_off_the_top([5_000, 3_000, 2_000], 3_001)
+    (2500, 2499, 2000)
+    >>> take_off_the_top([5_000, 3_000, 2_000], 10_000)
+    Traceback (most recent call last):
+      ...
+    director.tournament.money.MoneyError: The amount left to play for (10000) must be less than the money left (10000)
+    """
+    _check_amount(amount, "amount left to play for")
+    out = list(prizes)
+    for prize in out:
+        _check_amount(prize, "prize")
+    if amount and amount >= sum(out):
+        raise MoneyError("The amount left to play for ({amount}) must be less than the money "
+                         "left ({left})", amount=amount, left=sum(out))
+    left, top = amount, 1
+    while left > 0:
+        below = out[top] if top < len(out) else 0
+        room = (out[0] - below) * top
+        if room >= left:
+            cut, odd = divmod(left, top)
+            for i in range(top):
+                out[i] -= cut + (1 if i >= top - odd else 0)
+            left = 0
+        else:
+            for i in range(top):
+                out[i] = below
+            left -= room
+            top += 1
+    return tuple(out)

@@ -10,6 +10,9 @@
                                                           next, previous
 ``POST /api/tournaments/<id>/clock/adjust {"seconds"}``   director
 ``GET  /api/tournaments/<id>/clock``                      public
+``POST /api/tournaments/<id>/reopen``                     director: a finished
+                                                          or cancelled event
+``POST /api/tournaments/<id>/cancel``                     director
 =======================================================  ===================
 
 Errors are JSON: 400 ``{"errors": {field: message}}``, 401, 404, 405.
@@ -99,3 +102,12 @@ def clock_control(tournament_id: int, control: str) -> Response:
 @director_required
 def clock_adjust(tournament_id: int) -> Response:
     return jsonify(clock_service.adjust(tournament_id, json_body(ADJUST)["seconds"]))
+
+
+@bp.post("/tournaments/<int:tournament_id>/<any(reopen, cancel):change>")
+@director_required
+def lifecycle(tournament_id: int, change: str) -> Response:
+    """Reopen a finished or cancelled event, or cancel one (both logged)."""
+    service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
+    service(tournament_id)
+    return jsonify(clock_service.clock_state(tournament_id))

@@ -231,6 +231,21 @@ def export_structure(tournament_id: int) -> Response:
     return response
 
 
+@bp.post("/<int:tournament_id>/<any(reopen, cancel):change>")
+@director_required
+def lifecycle(tournament_id: int, change: str) -> Any:
+    """The tournament page's Reopen / Cancel the event buttons (logged by the service)."""
+    service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
+    try:
+        service(tournament_id)
+    except Invalid as exc:
+        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())))
+    else:
+        flash(_("The event is reopened: it may change again. The clock stays paused until you "
+                "resume it.") if change == "reopen" else _("The event is cancelled."))
+    return redirect(url_for("director.tournament", tournament_id=tournament_id))
+
+
 @bp.get("/log")
 @director_required
 def log() -> Any:

@@ -50,6 +50,12 @@ def cash(amount: int | None, currency: str) -> str:
     return money_filter(Decimal(amount).scaleb(-money_service.precision(currency)), currency)
 
 
+@bp.app_template_global("event_closed")
+def event_closed(tournament_id: int) -> str | None:
+    """Why the event takes no change now (finished, cancelled), or None: the money pages' banner."""
+    return money_service.closed_reason(money_service.get_tournament(tournament_id))
+
+
 KIND_LABELS = {"buy-in": N_("Buy-in"), "re-entry": N_("Re-entry"), "rebuy": N_("Rebuy"),
                "add-on": N_("Add-on"), "payout": N_("Prize paid")}
 
@@ -57,6 +63,21 @@ KIND_LABELS = {"buy-in": N_("Buy-in"), "re-entry": N_("Re-entry"), "rebuy": N_("
 def kind_labels() -> dict[str, str]:
     """The payment kinds in the user's language."""
     return {kind: _(label) for kind, label in KIND_LABELS.items()}
+
+
+def undo_question(payment: Any, currency: str) -> str:
+    """The ledger's confirmation, naming what is undone: "Undo the rebuy of Ann Berg,
+    €200, 25,000 chips?"."""
+    kind = _(money_service.KIND_WORDS.get(payment.kind, payment.kind))
+    amount = cash(payment.total, currency)
+    if payment.kind == money_service.PAYOUT and payment.note.startswith("Deal"):
+        return _("Undo the deal payment of %(name)s, %(amount)s? The whole deal is undone.",
+                 name=payment.player_name, amount=amount)
+    if payment.chips:
+        return _("Undo the %(kind)s of %(name)s, %(amount)s, %(chips)s chips?", kind=kind,
+                 name=payment.player_name, amount=amount, chips=number_filter(payment.chips))
+    return _("Undo the %(kind)s of %(name)s, %(amount)s?", kind=kind, name=payment.player_name,
+             amount=amount)
 
 
 # ---------------------------------------------------------------- settings
@@ -118,7 +139,8 @@ def _desk_page(tournament_id: int, errors: dict[str, str] | None = None, status:
     if ticket_id:
         ticket = next((p for p in data["money"].payments if p.id == ticket_id), None)
     return render_template("money/desk.html", **data, errors=errors or {}, form=form or {},
-                           ticket=ticket, kind_labels=kind_labels()), status
+                           ticket=ticket, kind_labels=kind_labels(),
+                           undo_question=undo_question), status
 
 
 @bp.get("/director/<int:tournament_id>/desk")
@@ -189,11 +211,17 @@ def deal(tournament_id: int) -> Any:
         body = _first_loadable(schema, data)
     if request.method == "POST" and body is not None and not errors:
         try:
-            money_service.save_deal(tournament_id, body)
+            saved = money_service.save_deal(tournament_id, body)
         except Invalid as exc:
             errors = exc.errors
         else:
-            flash(_("The deal is saved and paid: see the results."))
+            if saved["left_to_play"]:
+                view = money_service.money(tournament_id)
+                flash(_("The deal is saved and paid; %(amount)s is left to play for, so the event "
+                        "goes on.", amount=cash(saved["left_to_play"], view.currency)))
+            else:
+                flash(_("The deal is saved and paid, and the event is finished: see the "
+                        "results."))
             return redirect(url_for("money.results", tournament_id=tournament_id))
     view = money_service.money(tournament_id)
     quote = None
@@ -205,8 +233,10 @@ def deal(tournament_id: int) -> Any:
     return render_template("money/deal.html", view=view, quote=quote, errors=errors,
                            methods={key: _(label) for key, label in
                                     money_service.DEAL_METHODS.items()},
-                           method=data.get("method") or "icm"), 400 if errors and \
-        request.method == "POST" else 200
+                           method=data.get("method") or "icm",
+                           stacks_refusal=money_service.stacks_refusal(quote) if quote else None,
+                           reason=str(data.get("stacks_reason") or "")[:300]), \
+        400 if errors and request.method == "POST" else 200
 
 
 def _first_loadable(schema: Schema, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -332,6 +362,10 @@ def api_deal_quote(tournament_id: int) -> Response:
     body = json_body(money_service.deal_body(tournament_id))
     view, quote = money_service.deal_quote(tournament_id, body)
     return jsonify({"method": quote.method, "money_left": quote.money_left,
+                    "left_to_play": quote.left_to_play, "dealt": quote.dealt,
+                    "chips_in_play": quote.chips_in_play, "stacks_total": quote.stacks_total,
+                    "stacks_difference": quote.stacks_difference,
+                    "stacks_refusal": money_service.stacks_refusal(quote),
                     "players": [{"player_id": p.id, "name": p.name, "stack": s, "amount": a}
                                 for p, s, a in zip(quote.players, quote.stacks, quote.amounts,
                                                    strict=True)]})
@@ -341,7 +375,7 @@ def api_deal_quote(tournament_id: int) -> Response:
 @director_required
 def api_deal(tournament_id: int) -> Any:
     deal = money_service.save_deal(tournament_id, json_body(money_service.deal_body(tournament_id)))
-    return jsonify({"deal": deal}), 201
+    return jsonify({"deal": deal, "status": money_service.get_tournament(tournament_id).lifecycle.value}), 201
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/results/<int:player_id>/pay")

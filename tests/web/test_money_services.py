@@ -193,7 +193,7 @@ def test_ledger_undo_of_a_rebuy_takes_the_money_and_chips_back(event, client, au
     assert money["prize_pool"] == 10_000 and money["rebuys"] == 0
     assert [p["undone"] for p in money["ledger"]] == [False, True]
     seating = client.get(f"/api/tournaments/{event.id}/seating").get_json()
-    assert seating["players"][0]["chips"] == 500
+    assert seating["players"][0]["chips"] == 20_000   # her count before the rebuy, not the 500 typed
     again = event.undo(sale["payment"]["id"])
     assert again.status_code == 400 and "already undone" in again.get_json()["errors"]["payment_id"]
 
@@ -352,6 +352,11 @@ def test_a_deal_is_saved_and_paid_and_must_add_up(event, client, auth):
     assert money["paid"] == 50_000
     results = {r["name"]: r for r in event.results()}
     assert results["P0"]["prize"] == 20_000 and results["P0"]["deal"] is True
+    twice = client.post(f"/api/tournaments/{event.id}/money/deal",
+                        json={"method": "icm", **stacks, **agreed}, headers=auth)
+    # The deal shared out everything: the event is finished until the director reopens it.
+    assert twice.status_code == 400 and "finished" in twice.get_json()["errors"]["event"]
+    assert client.post(f"/api/tournaments/{event.id}/reopen", headers=auth).status_code == 200
     twice = client.post(f"/api/tournaments/{event.id}/money/deal",
                         json={"method": "icm", **stacks, **agreed}, headers=auth)
     assert twice.status_code == 400 and "already saved" in twice.get_json()["errors"]["deal"]

@@ -26,7 +26,7 @@ MONEY = {"currency": "EUR", "buy_in": "100", "fee": "10", "starting_stack": 20_0
          "custom_payouts": "60, 40"}
 SEATING = {"table_size": 9, "balance_threshold": 2, "halt_short_by": 3, "final_table_size": 8,
            "hand_for_hand_seconds": 90, "redraw_at_tables": [1], "breaking_order": [3, 2, 1],
-           "starting_chips": 15_000, "stud_only": False}
+           "stud_only": False}
 
 
 @pytest.fixture
@@ -40,7 +40,6 @@ def stored(client: FlaskClient, tid: int) -> dict[str, Any]:
         seating = db.session.get(SeatingSettings, tid)
         money = db.session.get(MoneySettings, tid)
         return {"policy": seating and seating.policy,
-                "starting_chips": seating and seating.starting_chips,
                 "money": money and money.settings, "deal": money and money.deal,
                 "payments": db.session.query(Payment).count()}
 
@@ -61,8 +60,6 @@ def post(client: FlaskClient, auth: dict[str, str], url: str, body: Any) -> Any:
     ({"balance_threshold": 0}, "balance_threshold", "Balance threshold must be between 1 and 5"),
     ({"hand_for_hand_seconds": 181}, "hand_for_hand_seconds", "between 1 and 180"),
     ({"final_table_size": 5}, "final_table_size", "Final table size must be between 6 and 10"),
-    ({"starting_chips": 10**13}, "starting_chips", "Starting stack must be between 1 and"),
-    ({"starting_chips": [5000]}, "starting_chips", "Starting stack must be a whole number"),
     ({"redraw_at_tables": [True]}, "redraw_at_tables",
      "Redraw points must be a list of table numbers like 3, 2, 1"),
     ({"redraw_at_tables": {"1": 1}}, "redraw_at_tables", "must be a list of table numbers"),
@@ -103,7 +100,7 @@ def test_a_partial_seating_update_keeps_every_value_it_does_not_send(
     assert (policy["table_size"], policy["halt_short_by"], policy["final_table_size"],
             policy["hand_for_hand_seconds"]) == (9, 3, 8, 90)
     assert list(policy["redraw_at_tables"]) == [1] and list(policy["breaking_order"]) == [3, 2, 1]
-    assert stored(client, tid)["starting_chips"] == first["starting_chips"] == 15_000
+    assert stored(client, tid)["policy"]["stud_only"] == first["policy"]["stud_only"]
     # null clears the final table size and the breaking order; the rest stays.
     cleared = post(client, auth, url, {"final_table_size": None, "breaking_order": None})
     policy = cleared.get_json()["policy"]
@@ -117,17 +114,17 @@ def test_the_seating_settings_form_parses_text_and_shows_the_errors_inline(
     url = f"/director/{tid}/seating/settings"
     form = {"table_size": "8", "balance_threshold": "1", "halt_short_by": "2",
             "final_table_size": "", "hand_for_hand_seconds": "1,20", "redraw_at_tables": "",
-            "breaking_order": "2 1", "starting_chips": "12 000", "stud_only": "no"}
+            "breaking_order": "2 1", "stud_only": "no"}
     assert client.post(url, data={"csrf_token": csrf(), **form}).status_code == 302
     saved = stored(client, tid)
     assert saved["policy"]["table_size"] == 8 and saved["policy"]["hand_for_hand_seconds"] == 120
-    assert list(saved["policy"]["breaking_order"]) == [2, 1] and saved["starting_chips"] == 12_000
+    assert list(saved["policy"]["breaking_order"]) == [2, 1]
     bad = client.post(url, data={"csrf_token": csrf(), **form, "balance_threshold": "true",
-                                 "starting_chips": "lots"})
+                                 "halt_short_by": "lots"})
     html = bad.get_data(as_text=True)
     assert bad.status_code == 400
     assert "Balance threshold must be a whole number, not “true”" in html
-    assert "Starting stack must be a whole number, not “lots”" in html
+    assert "Halt play when short by must be a whole number, not “lots”" in html
     assert stored(client, tid) == saved
 
 

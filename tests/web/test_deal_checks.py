@@ -1,0 +1,128 @@
+"""Deals: the stacks entered must add up to the chips in play (or the director confirms the
+difference with a reason, which is logged); an amount may be left to play for, won by
+whoever wins the rest; a deal that shares out everything finishes the event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from director.services import audit
+from tests.conftest import level
+
+SETTINGS: dict[str, Any] = {"buy_in": "100", "fee": "10", "starting_stack": 250_000,
+                            "late_registration_level": 0, "payout_template": "custom",
+                            "custom_payouts": "50, 30, 20"}
+
+
+@pytest.fixture
+def event(client, auth, make_tournament):
+    """Three players left of five: 5 x 250,000 = 1,250,000 chips in play; 50/30/20."""
+    tid = make_tournament(levels=[level(25, 50), level(50, 100)])
+
+    class Event:
+        id = tid
+        ids: list[int] = []
+
+        def post(self, path: str, **body: Any) -> Any:
+            return client.post(f"/api/tournaments/{tid}/{path}", json=body, headers=auth)
+
+        def clock(self) -> dict[str, Any]:
+            return dict(client.get(f"/api/tournaments/{tid}/clock").get_json())
+
+        def results(self) -> dict[str, dict[str, Any]]:
+            rows = client.get(f"/api/tournaments/{tid}/results").get_json()["results"]
+            return {r["name"]: r for r in rows}
+
+    e = Event()
+    assert e.post("money/settings", **SETTINGS).status_code == 200
+    for name in ("Ann", "Bo", "Cia", "Dan", "Eve"):
+        response = e.post("money/entries", kind="buy-in", name=name)
+        e.ids.append(int(response.get_json()["player_id"]))
+    assert e.post("clock/start").status_code == 200           # late registration is over
+    e.post("seating/eliminate", player_ids=[e.ids[4]])
+    e.post("seating/eliminate", player_ids=[e.ids[3]])
+    return e
+
+
+def stacks(event: Any, *chips: int) -> dict[str, int]:
+    return {f"stack_{pid}": c for pid, c in zip(event.ids[:3], chips, strict=True)}
+
+
+def test_deal_refused_when_the_stacks_do_not_add_up_to_the_chips_in_play(event):
+    quote = event.post("money/deal/quote", method="chip-chop", **stacks(event, 600_000, 400_000,
+                                                                         165_000)).get_json()
+    assert quote["chips_in_play"] == 1_250_000 and quote["stacks_difference"] == -85_000
+    assert "1,165,000" in quote["stacks_refusal"]
+    refused = event.post("money/deal", method="chip-chop",
+                         **stacks(event, 600_000, 400_000, 165_000))
+    assert refused.status_code == 400
+    assert "1,165,000 chips, but 1,250,000 chips are in play" in \
+        refused.get_json()["errors"]["stacks"]
+    assert event.clock()["status"] != "finished"
+
+
+def test_a_difference_confirmed_with_a_reason_is_saved_and_logged(event, app):
+    saved = event.post("money/deal", method="chip-chop",
+                       stacks_reason="A 100,000 plaque was found under the table later",
+                       **stacks(event, 600_000, 400_000, 165_000))
+    assert saved.status_code == 201, saved.get_json()
+    deal = saved.get_json()["deal"]
+    assert deal["stacks_reason"].startswith("A 100,000 plaque")
+    with app.app_context():
+        lines = [e for e in audit.recent(text=f"tournament {event.id}")
+                 if e.action == "deal stacks confirmed"]
+    assert lines and lines[0].details["difference"] == -85_000
+
+
+def test_a_deal_that_shares_out_everything_finishes_the_event(event):
+    saved = event.post("money/deal", method="chip-chop", **stacks(event, 600_000, 400_000,
+                                                                   250_000))
+    assert saved.status_code == 201 and saved.get_json()["status"] == "finished"
+    state = event.clock()
+    assert state["status"] == "finished" and state["running"] is False
+    assert event.post("money/entries", kind="buy-in", name="Late").status_code == 400
+
+
+def test_an_amount_left_to_play_for_goes_to_the_winner_and_the_event_goes_on(event):
+    body = {"method": "chip-chop", "left_to_play": "100", **stacks(event, 500_000, 500_000,
+                                                                   250_000)}
+    quote = event.post("money/deal/quote", **body).get_json()
+    assert quote["money_left"] == 50_000 and quote["left_to_play"] == 10_000
+    assert quote["dealt"] == 40_000 and sum(p["amount"] for p in quote["players"]) == 40_000
+    saved = event.post("money/deal", **body)
+    assert saved.status_code == 201 and saved.get_json()["status"] != "finished"
+    dealt = {p["name"]: p["amount"] for p in quote["players"]}
+    # The event goes on: Cia and Bo bust, Ann wins the 100 played for.
+    assert event.post("seating/eliminate", player_ids=[event.ids[2]]).status_code == 200
+    assert event.post("seating/eliminate", player_ids=[event.ids[1]]).status_code == 200
+    assert event.clock()["status"] == "finished"
+    results = event.results()
+    assert results["Ann"]["prize"] == dealt["Ann"] + 10_000
+    assert results["Bo"]["prize"] == dealt["Bo"]
+    paid = event.post(f"results/{event.ids[0]}/pay")
+    assert paid.status_code == 201 and paid.get_json()["payment"]["prize"] == 10_000
+
+
+def test_left_to_play_must_leave_something_to_deal(event):
+    refused = event.post("money/deal", method="icm", left_to_play="500",
+                         **stacks(event, 500_000, 500_000, 250_000))
+    assert refused.status_code == 400 and "left_to_play" in refused.get_json()["errors"]
+
+
+def test_the_deal_page_asks_for_the_reason_and_the_amount_left_to_play_for(event, client,
+                                                                          login, csrf):
+    login()
+    query = "&".join(f"{k}={v}" for k, v in stacks(event, 600_000, 400_000, 165_000).items())
+    page = client.get(f"/director/{event.id}/deal?method=chip-chop&{query}")
+    text = page.get_data(as_text=True)
+    assert 'id="stacks-reason"' in text and 'id="left-to-play"' in text
+    assert "1,165,000 chips, but 1,250,000 chips are in play" in text
+    form = {"csrf_token": csrf(), "method": "chip-chop",
+            **{k: str(v) for k, v in stacks(event, 600_000, 400_000, 165_000).items()}}
+    refused = client.post(f"/director/{event.id}/deal", data=form)
+    assert refused.status_code == 400 and 'data-field="stacks"' in refused.get_data(as_text=True)
+    saved = client.post(f"/director/{event.id}/deal",
+                        data={**form, "stacks_reason": "Counted twice, confirmed"})
+    assert saved.status_code == 302
