@@ -104,6 +104,9 @@ def setup(port: int, tablets: int) -> list[dict[str, Any]]:
     tid = made["id"]
     status, _ = director.call("POST", f"/api/tournaments/{tid}/seating/settings", {"table_size": 6})
     assert status == 200
+    status, _ = director.call("POST", f"/api/tournaments/{tid}/money/settings",  # buy-ins
+                              {"buy_in": "100", "starting_stack": 1_000_000})
+    assert status == 200
     for i in range(tablets * PLAYERS_PER_TABLE):
         status, body = director.call("POST", f"/api/tournaments/{tid}/seating/players",
                                      {"name": f"Player {i + 1}", "chips": 1_000_000})

@@ -54,6 +54,10 @@ class Player(Base):
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     place_last: Mapped[int | None] = mapped_column(Integer, nullable=True)
     eliminated_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # The table number and seat he went out from, so the director's undo of the
+    # bust can put him back there (``seating.undo_elimination``).
+    out_table: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    out_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     @property

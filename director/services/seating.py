@@ -42,6 +42,7 @@ from director.i18n import (
     seating_text,
     translate_violation,
 )
+from director.models.money import MoneySettings
 from director.models.seating import (
     PLAYER_NAME_MAX,
     Player,
@@ -54,12 +55,15 @@ from director.models.seating import (
 from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
 from director.schemas import SEATING_SETTINGS
-from director.services import Invalid, NotFound, all_or_nothing
+from director.services import Invalid, NotFound, all_or_nothing, audit, tournaments
 from director.services.clock import get_tournament
 from director.services.events import events
+from director.services.money import last_player_left
+from director.services.money import settings_dict as money_settings
 from director.tournament import clock as clock_rules
 from director.tournament.button import seat_status
 from director.tournament.seating import (
+    STUD_MAX_SEATS,
     Bust,
     Elimination,
     Finish,
@@ -84,9 +88,12 @@ from director.tournament.seating import (
     place_busts,
     places_after_reinstatement,
     plan_seating,
+    redraw_points,
     reinstate_players,
     remove_players,
+    seat_after_undone_bust,
     seat_new_player,
+    seats_for_game,
     start_hand_for_hand,
 )
 
@@ -197,13 +204,38 @@ def _settings(tournament_id: int) -> SeatingSettings:
     return row
 
 
-def _policy(row: SeatingSettings | None) -> SeatingPolicy:
+def _stored_policy(row: SeatingSettings | None) -> SeatingPolicy:
+    """The settings as the director saved them (the form shows and keeps these)."""
     return SeatingPolicy.from_json(row.policy) if row is not None and row.policy \
         else SeatingPolicy()
 
 
+def has_stud_levels(tournament_id: int) -> bool:
+    """Whether the structure has seven-card stud levels (tables then seat at most 8)."""
+    return any(level.game is not None and level.game.is_stud
+               for level in get_tournament(tournament_id).structure.levels)
+
+
+def entrants(tournament_id: int) -> int:
+    """The size of the field: every entry, in or out."""
+    return int(db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tournament_id)) or 0)
+
+
+def _policy(row: SeatingSettings | None, tournament_id: int | None = None) -> SeatingPolicy:
+    """The policy the rules follow: the stored one, at most 8-handed when the structure
+    has stud levels (:func:`seats_for_game`), with the redraws at 3 and 2 tables only
+    for a field of 100 or more whose house asked for them (:func:`redraw_points`)."""
+    stored = _stored_policy(row)
+    tid = row.tournament_id if row is not None else tournament_id
+    if tid is None:
+        return stored
+    policy = seats_for_game(stored, stud_levels=has_stud_levels(tid))
+    return redraw_points(policy, entrants(tid)) if policy.redraw_big_field else policy
+
+
 def policy_for(tournament_id: int) -> SeatingPolicy:
-    return _policy(db.session.get(SeatingSettings, tournament_id))
+    return _policy(db.session.get(SeatingSettings, tournament_id), tournament_id)
 
 
 def _log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
@@ -377,6 +409,13 @@ def field_stats(tournament_id: int) -> dict[str, int | None]:
     return {"players_left": int(left), "average_stack": int(chips) // int(left)}
 
 
+def hand_for_hand_on(tournament_id: int) -> bool:
+    """Whether hand-for-hand is on (every table deals one hand and waits): the clock JSON's
+    ``hand_for_hand``, so the projector can say why the clock is paused."""
+    row = db.session.get(SeatingSettings, tournament_id)
+    return row is not None and HandForHand.from_json(row.hand_for_hand or {}).on
+
+
 @dataclass
 class Overview:
     """Everything the director's seating page shows."""
@@ -396,6 +435,11 @@ class Overview:
     breaking_order: list[int]
     stats: dict[str, int | None]
     log: list[SeatingLogEntry]
+    starting_stack: int = 0      # the event's, from the money settings
+    money_ready: bool = False    # the money settings are saved: entries can be taken
+    stud_levels: bool = False    # the structure has stud levels: at most 8 a table
+    stored: SeatingPolicy = SeatingPolicy()   # the settings as saved (the form)
+    entrants: int = 0            # the field (every entry): redraws at 3 and 2 tables from 100
 
     @property
     def drawn(self) -> bool:
@@ -421,7 +465,7 @@ class Overview:
 def overview(tournament_id: int) -> Overview:
     tournament = get_tournament(tournament_id)
     settings = db.session.get(SeatingSettings, tournament_id)
-    policy = _policy(settings)
+    policy = _policy(settings, tournament_id)
     layout = load_layout(tournament_id)
     players = list(db.session.scalars(select(Player).where(
         Player.tournament_id == tournament_id).order_by(Player.name, Player.id)))
@@ -440,7 +484,11 @@ def overview(tournament_id: int) -> Overview:
         last_confirmed=last, can_undo=can_undo, hand_for_hand=h4h,
         halted=halted_tables(layout, policy),
         breaking_order=sorted(layout.numbers, key=policy.breaking_rank),
-        stats=field_stats(tournament_id), log=log)
+        stats=field_stats(tournament_id), log=log,
+        starting_stack=_event_stack(tournament_id),
+        money_ready=db.session.get(MoneySettings, tournament_id) is not None,
+        stud_levels=has_stud_levels(tournament_id), stored=_stored_policy(settings),
+        entrants=entrants(tournament_id))
 
 
 def plan_record(tournament_id: int, plan_id: int | None) -> tuple[SeatingPlanRecord, SeatingPlan]:
@@ -514,9 +562,11 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
     a script are loaded here the same way).  A field that is absent keeps its
     stored value; a blank final table size or table list clears it.
     """
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     body = SEATING_SETTINGS.load(data)
     settings = _settings(tournament_id)
-    old = _policy(settings)
+    old = _stored_policy(settings)
+    was = _policy(settings)
 
     def given(name: str, stored: Any) -> Any:
         value = body.get(name)
@@ -532,15 +582,17 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         "breaking_order": body.get("breaking_order", old.breaking_order),
         "stud_only": given("stud_only", old.stud_only),
         "smallest_chip": given("smallest_chip", old.smallest_chip),
+        "redraw_big_field": given("redraw_big_field", old.redraw_big_field),
     }
-    starting = given("starting_chips", settings.starting_chips or 10_000)
-    policy = _rule("policy", lambda: SeatingPolicy(**values))
-    settings.policy = policy.to_json()
-    settings.starting_chips = starting
+    stored = _rule("policy", lambda: SeatingPolicy(**values))
+    if has_stud_levels(tournament_id):
+        _refuse_stud_sizes(stored)
+    settings.policy = stored.to_json()
+    policy = _policy(settings)
     layout = load_layout(tournament_id)
     if layout.tables:
         store_layout(tournament_id, layout, policy)    # breaking order and halted flags
-        if policy != old:
+        if policy != was:
             _replan(tournament_id, layout, policy)
     _log(tournament_id, "settings", [_("Seating settings saved: %(size)s-handed, balance within "
                                        "%(threshold)s", size=policy.table_size,
@@ -549,15 +601,37 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
     return policy
 
 
+def _event_stack(tournament_id: int) -> int:
+    """The event's starting stack: the money settings' (one number for every entry)."""
+    return int(money_settings(db.session.get(MoneySettings, tournament_id))["starting_stack"])
+
+
+def _refuse_stud_sizes(policy: SeatingPolicy) -> None:
+    """A structure with stud levels: no table or final table of more than 8."""
+    reason = _("The structure has seven-card stud levels, and stud seats at most "
+               "%(max)s players", max=STUD_MAX_SEATS)
+    if policy.table_size > STUD_MAX_SEATS:
+        raise Invalid({"table_size": _("%(reason)s: tables seat %(max)s at most",
+                                       reason=reason, max=STUD_MAX_SEATS)})
+    if policy.final_table_size is not None and policy.final_table_size > STUD_MAX_SEATS:
+        raise Invalid({"final_table_size": _("%(reason)s: the final table seats %(max)s at most",
+                                             reason=reason, max=STUD_MAX_SEATS)})
+
+
 @unit_of_work
 def register_player(tournament_id: int, name: Any, chips: Any = None,
                     rng: random.Random | None = None) -> tuple[Player, Move | None]:
-    """A new player; once seats are drawn, a random open seat (TDA 8-A, [SEAT-1..3]).
+    """The registry's part of an entry: the player, and once seats are drawn a random
+    open seat (TDA 8-A, [SEAT-1..3]).
 
-    Returns the player and his seat (a ``Move`` whose ``status`` says whether
-    he is dealt in now, waits for the button, or posts a blind), or None
+    Not a way in by itself: every entry (the desk, the seating page, the API) is a
+    buy-in, ``money.register_entry`` / ``money.sell``, which calls this with the
+    event's starting stack (``chips``; None: the money settings' stack) and records
+    the payment.  Returns the player and his seat (a ``Move`` whose ``status`` says
+    whether he is dealt in now, waits for the button, or posts a blind), or None
     before the draw.
     """
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     errors: dict[str, str] = {}
     try:
@@ -567,7 +641,7 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
         clean = ""
     try:
         stack = _int({"chips": chips}, "chips", low=1, high=MAX_CHIPS,
-                     default=settings.starting_chips or 10_000, label=_("Chips"))
+                     default=_event_stack(tournament_id), label=_("Chips"))
     except Invalid as exc:
         errors.update(exc.errors)
         stack = 0
@@ -608,6 +682,7 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
     Applied at once (the director asked for it), and recorded as a confirmed
     plan, so that it can be undone while nothing has changed since.
     """
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     if load_layout(tournament_id).tables:
         db.session.rollback()
@@ -662,6 +737,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     paid for a place this would change.  Returns the finishes of the players
     of this call (a tie names the earlier players who share it).
     """
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     ids = _player_ids(player_ids)
     players = [_player(tournament_id, pid, "player_ids") for pid in ids]
@@ -701,6 +777,8 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         player.status = "eliminated"
         player.place, player.place_last = places[player.id]
         player.eliminated_at = moment
+        player.out_table, player.out_seat = layout.where(player.id) if player.id in where \
+            else (None, None)
         lines.append(_("%(name)s eliminated in place %(place)s", name=player.name,
                        place=place_label(player)))
     for _bust, other in earlier.values():
@@ -715,6 +793,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
         winner.place = 1
         lines.append(_("%(name)s wins the tournament", name=winner.name))
+        lines.extend(last_player_left(tournament_id, now))  # the event ends, the clock stops
     policy = _policy(settings)
     record = None
     if layout.tables:
@@ -781,6 +860,7 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
     row (the optimistic lock) is touched and flushed here, so its version
     moves with that commit.  Returns the log lines (also in the seating log).
     """
+    tournaments.verify_open_for_undone_bust(tournament_id)  # the hand that ended the event
     settings = _settings(tournament_id)
     if not seats:
         return []
@@ -798,6 +878,24 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
     layout = load_layout(tournament_id)
     back = {int(seats[p.id]): SeatedPlayer(p.id, p.name) for p in players}
     layout = _rule("player_ids", lambda: reinstate_players(layout, table.number, back))
+    lines = _back_in(tournament_id, settings, players, {p.id: _(
+        "%(name)s reinstated at table %(table)s seat %(seat)s: the hand that eliminated them "
+        "was undone", name=p.name, table=table.number, seat=seats[p.id]) for p in players})
+    policy = _policy(settings)
+    store_layout(tournament_id, layout, policy)
+    _replan(tournament_id, layout, policy)
+    _log(tournament_id, "reinstate", lines)
+    db.session.flush()
+    return lines
+
+
+def _back_in(tournament_id: int, settings: SeatingSettings, players: list[Player],
+             reinstated: Mapping[int, str]) -> list[str]:
+    """``players`` never went out: active again, and the places and the winner that
+    their busts decided put right (:func:`places_after_reinstatement`); during
+    hand-for-hand they are no longer busts of the round.  Refused when a prize was
+    paid for a place this changes, or a deal was saved without them.  Returns the
+    log lines (``reinstated``: player id -> his own line)."""
     by_id = {p.id: p for p in players}
     out = _out_players(tournament_id)
     changed = places_after_reinstatement(_eliminations(out), by_id)
@@ -809,9 +907,8 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
         player.status = "active"
         player.place = player.place_last = None
         player.eliminated_at = None
-        lines.append(_("%(name)s reinstated at table %(table)s seat %(seat)s: the hand that "
-                       "eliminated them was undone", name=player.name,
-                       table=table.number, seat=seats[player.id]))
+        player.out_table = player.out_seat = None
+        lines.append(reinstated[player.id])
     for other in out:
         if other.id in changed:
             first, last = changed[other.id]
@@ -825,12 +922,60 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
     if any(b.player_id in by_id for b in h4h.busts):     # never out: not a bust of the round
         settings.hand_for_hand = replace(
             h4h, busts=tuple(b for b in h4h.busts if b.player_id not in by_id)).to_json()
-    policy = _policy(settings)
-    store_layout(tournament_id, layout, policy)
-    _replan(tournament_id, layout, policy)
-    _log(tournament_id, "reinstate", lines)
-    db.session.flush()
     return lines
+
+
+@unit_of_work
+def undo_elimination(tournament_id: int, player_id: Any,
+                     rng: random.Random | None = None) -> tuple[Player, Move | None, list[str]]:
+    """The director takes an elimination back (a bust recorded by mistake).
+
+    The same reinstatement as the dealer tablet's undo (:func:`reinstate`): the
+    player is active again, every player who went out after him finishes one
+    place lower, a winner his bust crowned is not the winner yet, and the
+    pending seating plan is made again.  His seat: the one he went out from if
+    it is still there and open, otherwise the seat the rules give a player
+    joining play (:func:`seat_after_undone_bust`, TDA 8-A), so a plan confirmed
+    since the bust does not stand in the way.
+
+    Refused, with the reason, only where it cannot be done: he is not out, he has
+    entered again since (undo that entry first), or a prize was paid or a deal
+    saved that the changed places would contradict (undo those on the money
+    page first).  Returns the player, his seat (None before the draw) and the
+    log lines.
+    """
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
+    settings = _settings(tournament_id)
+    player = _player(tournament_id, player_id)
+    if player.active:
+        raise Invalid({"player_id": _("%(name)s is not out of the tournament", name=player.name)})
+    if player.place is None:
+        raise Invalid({"player_id": _("%(name)s has no finishing place to take back",
+                                      name=player.name)})
+    _refuse_reinstating(tournament_id, [player], moved_since=False)
+    policy = _policy(settings)
+    layout = load_layout(tournament_id)
+    move = None
+    if layout.tables:
+        plan = _rule("player_id", lambda: seat_after_undone_bust(
+            layout, player.id, player.name, player.out_table, player.out_seat, policy, rng))
+        layout = _rule("player_id", lambda: apply_plan(layout, plan))
+        move = plan.moves[0]
+        line = _("%(name)s is back in play at table %(table)s seat %(seat)s (%(status)s): the "
+                 "director undid the elimination", name=player.name, table=move.to_table,
+                 seat=move.to_seat, status=seating_text(move.status.value))
+    else:
+        line = _("%(name)s is back in play: the director undid the elimination",
+                 name=player.name)
+    lines = _back_in(tournament_id, settings, [player], {player.id: line})
+    if layout.tables:
+        store_layout(tournament_id, layout, policy)
+        _replan(tournament_id, layout, policy, rng)
+    _log(tournament_id, "reinstate", lines)
+    _commit(tournament_id, settings)
+    audit.record("elimination undone", f"tournament {tournament_id}: {player.name}",
+                 details={"player_id": player.id, "lines": lines})
+    return player, move, lines
 
 
 def _out_players(tournament_id: int) -> list[Player]:
@@ -850,12 +995,15 @@ def _eliminations(out: Iterable[Player]) -> list[Elimination]:
             for p in players]
 
 
-def _refuse_reinstating(tournament_id: int, players: list[Player]) -> None:
-    """What the seating side must refuse: players moved by a plan since the bust, or a
-    player who has entered again (a re-entry, or a new registration in the same name)."""
+def _refuse_reinstating(tournament_id: int, players: list[Player], *,
+                        moved_since: bool = True) -> None:
+    """What the seating side must refuse: players moved by a plan since the bust (the
+    tablet's undo puts a hand back as it was; ``moved_since=False`` for the director's
+    undo, which seats the player anew), or a player who has entered again (a re-entry,
+    or a new registration in the same name)."""
     moments = [p.eliminated_at for p in players if p.eliminated_at is not None]
     names = ", ".join(p.name for p in players)
-    if moments and db.session.scalar(select(func.count(SeatingPlanRecord.id)).where(
+    if moved_since and moments and db.session.scalar(select(func.count(SeatingPlanRecord.id)).where(
             SeatingPlanRecord.tournament_id == tournament_id,
             SeatingPlanRecord.status == "confirmed",
             SeatingPlanRecord.decided_at >= min(moments))):
@@ -892,8 +1040,6 @@ def _refuse_paid_places(tournament_id: int, players: list[Player], others: list[
     """The money side: a prize already paid for a place that would change (``players``
     reinstated, ``others`` moved down or uncrowned), or a deal saved while the players
     were out, cannot be put right here (``money.undo`` can)."""
-    from director.models.money import MoneySettings  # noqa: PLC0415
-
     player = _paid_prize(tournament_id, [*players, *others])
     if player is not None:
         raise Invalid({"player_ids": _(
@@ -915,6 +1061,7 @@ def _refuse_paid_places(tournament_id: int, players: list[Player], others: list[
 def confirm_plan(tournament_id: int, plan_id: Any,
                  rng: random.Random | None = None) -> tuple[SeatingPlan, SeatingPlanRecord | None]:
     """Apply the pending plan the director confirmed; returns it and the next proposal."""
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
@@ -942,6 +1089,7 @@ def confirm_plan(tournament_id: int, plan_id: Any,
 
 @unit_of_work
 def discard_plan(tournament_id: int, plan_id: Any) -> None:
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
@@ -962,6 +1110,7 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     The seats go back to where they were and the plan is pending again (the
     draw simply goes away), so the director can confirm it once more.
     """
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     record = _last_confirmed(tournament_id)
     if record is None:
@@ -988,6 +1137,7 @@ def undo_last(tournament_id: int) -> SeatingPlan:
 @unit_of_work
 def break_next_table(tournament_id: int, rng: random.Random | None = None) -> SeatingPlanRecord:
     """Propose breaking the next table in the pre-announced order (TDA 10-B)."""
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     policy = _policy(settings)
     layout = load_layout(tournament_id)
@@ -1011,6 +1161,7 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None) -> Se
 @unit_of_work
 def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
     """Move one player by hand to an open seat (wrong seat, TDA 7; a director's call)."""
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     player = _player(tournament_id, player_id)
     data = {"table": table, "seat": seat}
@@ -1055,6 +1206,7 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
 @unit_of_work
 def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
     """Record a player's chip count (shown on the chart; a bust's tie-break)."""
+    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     player = _player(tournament_id, player_id)
     count = _required_int({"chips": chips}, "chips", low=0, high=MAX_CHIPS, label=_("Chips"))
@@ -1093,10 +1245,15 @@ HAND_FOR_HAND_ACTIONS = ("announce", "start", "finish", "stop")
 def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     """Hand-for-hand (TDA RP-8): announce, start, a hand finished at every table, stop.
 
-    "finish" takes ``policy.hand_for_hand_seconds`` off the clock, per hand,
-    in the same transaction, then the clock is pushed to every screen and
-    its level end rescheduled.
+    The time comes off once (TDA RP-8, WSOP-T 126): "start" pauses a running
+    clock; each "finish" (the round's last table finished its hand) takes
+    ``policy.hand_for_hand_seconds`` off the paused level, once per round;
+    "stop" restarts the clock the start paused.  The clock changes in the
+    same transaction (``director.tournament.clock``), then the clock is pushed
+    to every screen and its level end rescheduled (``clock.announce``).
     """
+    if action != "finish":      # the tablets' round end is bookkeeping, not a change
+        tournaments.verify_open(tournament_id)
     from director.services import clock as clock_service  # noqa: PLC0415
 
     if action not in HAND_FOR_HAND_ACTIONS:
@@ -1106,6 +1263,7 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     state = HandForHand.from_json(settings.hand_for_hand or {})
     policy = _policy(settings)
     seconds = 0
+    resume = False
     now = utcnow()
     if action == "announce":
         if state.on or state.announced:
@@ -1118,7 +1276,7 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
             db.session.rollback()
             raise Invalid({"action": _("Hand-for-hand is already on")})
         state = start_hand_for_hand(state, now)
-        line = _("Hand-for-hand: every table deals one hand and waits")
+        line = _("Hand-for-hand: every table deals one hand and waits; the clock is paused")
     elif action == "finish":
         state, seconds = _rule("action", lambda: finish_hand_for_hand_hand(state, policy, now))
         line = _("Hand-for-hand hand %(hand)s finished: %(seconds)s s off the clock",
@@ -1127,18 +1285,28 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
         if not (state.on or state.announced):
             db.session.rollback()
             raise Invalid({"action": _("Hand-for-hand is not on")})
+        resume = state.paused_clock
         state = end_hand_for_hand(state)
-        line = _("Hand-for-hand is over")
-    settings.hand_for_hand = state.to_json()
+        line = _("Hand-for-hand is over: the clock runs again") if resume \
+            else _("Hand-for-hand is over")
     tournament = get_tournament(tournament_id)
+    structure = tournament.structure
+    caught_up = clock_rules.advance_due(tournament.clock, structure, now)
+    clock = caught_up
+    if action == "start" and caught_up.running:
+        clock = clock_rules.pause(caught_up, now)
+        state = replace(state, paused_clock=True)
+    elif action == "stop" and resume:
+        clock = clock_rules.resume(caught_up, now)
     if seconds:
-        structure = tournament.structure
-        caught_up = clock_rules.advance_due(tournament.clock, structure, now)
-        tournament.clock = _rule("action", lambda: clock_rules.hand_for_hand_deduction(
+        clock = _rule("action", lambda: clock_rules.hand_for_hand_deduction(
             caught_up, structure, seconds, now=now))
+    settings.hand_for_hand = state.to_json()
+    if clock != caught_up:
+        tournament.clock = clock
     _log(tournament_id, "hand-for-hand", [line])
     _commit(tournament_id, settings)
-    if seconds:
+    if clock != caught_up:
         clock_service.announce(tournament, now)
     return {"hand_for_hand": state.to_json(), "seconds_deducted": seconds}
 

@@ -59,6 +59,8 @@ from director.tournament.button import (
 )
 
 __all__ = [
+    "BIG_FIELD",
+    "STUD_MAX_SEATS",
     "Bust",
     "Elimination",
     "Finish",
@@ -87,9 +89,12 @@ __all__ = [
     "places_after_reinstatement",
     "plan_seating",
     "redraw",
+    "redraw_points",
     "reinstate_players",
     "remove_players",
+    "seat_after_undone_bust",
     "seat_new_player",
+    "seats_for_game",
     "share_prizes",
     "start_hand_for_hand",
     "switch_game",
@@ -364,8 +369,13 @@ class SeatingPolicy:
       fullest table once its blinds are affected (TDA 11-D: 3).
     * ``final_table_size``: None = TDA RP-9: 9 for 8- and 9-handed events, 7
       for 6- and 7-handed, 10 for 10-handed (WSOP-T 68: 10 for 9-handed).
-    * ``redraw_at_tables``: table counts at which every seat is redrawn
-      (RRP, WSOP-T 67-c: 3, 2 and the final table; TDA is silent).
+    * ``redraw_at_tables``: table counts at which every seat is redrawn.
+      Default: the final table only.  TDA 2024 has no redraw rule, so a
+      small field breaks tables in the announced order (TDA 10-B) down to
+      the final table; with 24 players at 4 tables the next table breaks.
+    * ``redraw_big_field``: the house flag (off by default) for WSOP-T 67-c's
+      redraws at 3 and 2 tables too, which WSOP makes only in fields of
+      :data:`BIG_FIELD` or more entrants (:func:`redraw_points`).
     * ``breaking_order``: table numbers in the pre-announced breaking order
       (TDA 10-B).  Tables not listed break after those listed, the
       highest-numbered first (the default when the list is empty).
@@ -382,11 +392,12 @@ class SeatingPolicy:
     balance_threshold: int = 1
     halt_short_by: int = 3
     final_table_size: int | None = None
-    redraw_at_tables: tuple[int, ...] = (3, 2, 1)
+    redraw_at_tables: tuple[int, ...] = (1,)
     breaking_order: tuple[int, ...] = ()
     hand_for_hand_seconds: int = HAND_FOR_HAND_SECONDS
     stud_only: bool = False
     smallest_chip: int = 0
+    redraw_big_field: bool = False
 
     def __post_init__(self) -> None:
         if self.smallest_chip < 0:
@@ -426,7 +437,7 @@ class SeatingPolicy:
                 "redraw_at_tables": list(self.redraw_at_tables),
                 "breaking_order": list(self.breaking_order),
                 "hand_for_hand_seconds": self.hand_for_hand_seconds, "stud_only": self.stud_only,
-                "smallest_chip": self.smallest_chip}
+                "smallest_chip": self.smallest_chip, "redraw_big_field": self.redraw_big_field}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatingPolicy:
@@ -1017,6 +1028,9 @@ class HandForHand:
     dealt since then waits for the others.  ``busts``: the players eliminated
     in the current round so far, so that busts at different tables, recorded
     as each table finishes, are placed together ([H4H-1], [H4H-2]).
+    ``paused_clock``: the start paused the running clock (TDA RP-8: the time
+    comes off per hand instead), so the end restarts it; a clock the director
+    had stopped before stays stopped.
     """
 
     on: bool = False
@@ -1024,11 +1038,13 @@ class HandForHand:
     hands_played: int = 0
     since: datetime | None = None
     busts: tuple[Bust, ...] = ()
+    paused_clock: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"on": self.on, "announced": self.announced, "hands_played": self.hands_played,
                 "since": self.since.isoformat() if self.since is not None else None,
-                "busts": [[b.player_id, b.table, b.starting_chips] for b in self.busts]}
+                "busts": [[b.player_id, b.table, b.starting_chips] for b in self.busts],
+                "paused_clock": self.paused_clock}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandForHand:
@@ -1036,7 +1052,8 @@ class HandForHand:
         return cls(bool(data.get("on", False)), bool(data.get("announced", False)),
                    int(data.get("hands_played", 0)),
                    datetime.fromisoformat(since) if isinstance(since, str) else None,
-                   tuple(Bust(int(p), int(t), int(c)) for p, t, c in data.get("busts") or ()))
+                   tuple(Bust(int(p), int(t), int(c)) for p, t, c in data.get("busts") or ()),
+                   bool(data.get("paused_clock", False)))
 
 
 def announce_hand_for_hand(state: HandForHand, now: datetime | None = None) -> HandForHand:
@@ -1278,3 +1295,89 @@ def places_after_reinstatement(eliminations: Iterable[Elimination],
         if later or shared:
             changed[e.player_id] = (e.first + later + shared, e.last + later)
     return changed
+
+
+def seat_after_undone_bust(layout: Layout, player_id: int, name: str, table: int | None,
+                           seat: int | None, policy: SeatingPolicy,
+                           rng: random.Random | None = None) -> SeatingPlan:
+    """Where a player whose bust the director undid sits again.
+
+    He never went out, so he goes back to the seat he went out from when it is
+    still there and open; otherwise (the table broke, the seat was filled by a
+    move or a late registrant) he gets the seat the rules give a player joining
+    play: a random open seat at the shortest tables (TDA 8-A,
+    :func:`seat_new_player`).  Either way he is dealt in at once, except in a
+    seat between the small blind and the button (RULES.md §1.6).
+
+    >>> t = TableState(1, 6, {1: SeatedPlayer(1, "Ann"), 4: SeatedPlayer(2, "Bo")})
+    >>> seat_after_undone_bust(Layout((t,)), 3, "Cy", 1, 6, SeatingPolicy()).moves[0].to_seat
+    6
+    >>> seat_after_undone_bust(Layout((t,)), 3, "Cy", 1, 4, SeatingPolicy(),
+    ...                        random.Random(1)).moves[0].to_seat in (2, 3, 5, 6)
+    True
+    """
+    if table in layout.numbers and seat is not None:
+        state = layout.table(table)
+        if 1 <= seat <= state.size and seat not in state.seats:
+            status = seat_status(seat, state.last_hand, state.seats, state.size,
+                                 game_is_stud=state.game_is_stud) if state.seats \
+                else SeatStatus.DEALT_IN
+            move = Move(player_id, name, None, None, table, seat, status.value, status)
+            return SeatingPlan(PlanKind.NEW_PLAYER, (move,))
+    return seat_new_player(layout, player_id, name, policy, rng)
+
+
+STUD_MAX_SEATS = 8
+"""Seven-card stud seats at most 8 players (RULES.md §3.1, §3.7: 8 × 7 cards already
+needs the common-card rule; TDA RP-10; no room deals stud 9- or 10-handed)."""
+
+
+def seats_for_game(policy: SeatingPolicy, *, stud_levels: bool) -> SeatingPolicy:
+    """The policy the draw, the balancing and the final table follow.
+
+    When the structure has seven-card stud levels, tables and the final table
+    seat at most :data:`STUD_MAX_SEATS` (``min(size, 8)``), whatever the stored
+    settings say, so a table is never drawn that the stud levels cannot deal to.
+    Otherwise the policy is unchanged.
+
+    >>> p = seats_for_game(SeatingPolicy(table_size=9), stud_levels=True)
+    >>> p.table_size, p.final_size
+    (8, 8)
+    >>> p = seats_for_game(SeatingPolicy(table_size=6), stud_levels=True)
+    >>> p.table_size, p.final_size
+    (6, 7)
+    >>> seats_for_game(SeatingPolicy(table_size=10), stud_levels=False).final_size
+    10
+    """
+    if not stud_levels:
+        return policy
+    final = min(policy.final_size, STUD_MAX_SEATS)
+    return replace(policy, table_size=min(policy.table_size, STUD_MAX_SEATS),
+                   final_table_size=final if final != policy.final_size
+                   else policy.final_table_size)
+
+
+BIG_FIELD = 100
+"""WSOP-T 67-c: seats are redrawn at 3 and 2 tables only in fields of 100 or more entrants."""
+BIG_FIELD_REDRAWS = (3, 2)
+
+
+def redraw_points(policy: SeatingPolicy, entrants: int) -> SeatingPolicy:
+    """The redraw points the plan follows for a field of ``entrants``.
+
+    The final table is redrawn by default.  TDA 2024 has no redraw rule and
+    WSOP-T 67-c redraws at 3 and 2 tables only in fields of 100 or more, so
+    those two redraws are the house flag ``redraw_big_field``, and even with
+    it on they apply only once the field has reached :data:`BIG_FIELD`.
+
+    >>> redraw_points(SeatingPolicy(redraw_big_field=True), 120).redraw_at_tables
+    (3, 2, 1)
+    >>> redraw_points(SeatingPolicy(redraw_big_field=True), 24).redraw_at_tables
+    (1,)
+    >>> redraw_points(SeatingPolicy(), 300).redraw_at_tables
+    (1,)
+    """
+    if not policy.redraw_big_field or entrants < BIG_FIELD:
+        return policy
+    points = set(policy.redraw_at_tables) | set(BIG_FIELD_REDRAWS)
+    return replace(policy, redraw_at_tables=tuple(sorted(points, reverse=True)))

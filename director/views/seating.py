@@ -38,6 +38,7 @@ from werkzeug.wrappers import Response
 from director.i18n import move_text, number_filter, plan_lines, seating_text
 from director.schemas import SEATING_SETTINGS, form_body, json_body
 from director.services import Invalid, dealer_hold
+from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
 from director.tournament.seating import Move, SeatingPlan, TableState
@@ -141,11 +142,30 @@ def settings(tournament_id: int) -> Any:
 def register(tournament_id: int) -> Any:
     def do() -> str:
         body = form_body(bodies.SEATING_REGISTER_FORM)
-        player, move = seating_service.register_player(tournament_id, body["name"], body["chips"])
+        sale = money_service.register_entry(tournament_id, body["name"])
+        player, move = sale.player, sale.seat
+        assert player is not None
+        paid = _("Buy-in recorded, %(chips)s chips.", chips=number_filter(sale.payment.chips))
         if move is None:
-            return _("%(name)s is registered; seats are drawn later.", name=player.name)
+            return _("%(name)s is registered; seats are drawn later.", name=player.name) + " " + paid
         return _("%(name)s: table %(table)s seat %(seat)s — %(status)s.", name=player.name,
-                 table=move.to_table, seat=move.to_seat, status=seating_text(move.status.value))
+                 table=move.to_table, seat=move.to_seat,
+                 status=seating_text(move.status.value)) + " " + paid
+    return _act(tournament_id, do)
+
+
+@bp.post("/director/<int:tournament_id>/seating/players/<int:player_id>/reinstate")
+@director_required
+def reinstate(tournament_id: int, player_id: int) -> Any:
+    def do() -> str:
+        player, move, _lines = seating_service.undo_elimination(tournament_id, player_id)
+        text = _("%(name)s is back in play.", name=player.name) if move is None else _(
+            "%(name)s is back in play: table %(table)s seat %(seat)s — %(status)s.",
+            name=player.name, table=move.to_table, seat=move.to_seat,
+            status=seating_text(move.status.value))
+        if not player.chips:
+            text += " " + _("Count their chips: the record says 0.")
+        return text
     return _act(tournament_id, do)
 
 
@@ -369,8 +389,17 @@ def api_settings(tournament_id: int) -> Any:
 @api_director
 def api_register(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_REGISTER)
-    player, move = seating_service.register_player(tournament_id, body["name"], body["chips"])
-    return _answer(tournament_id, 201, player_id=player.id, seat=_move_json(move))
+    sale = money_service.register_entry(tournament_id, body["name"], body["chips"])
+    assert sale.player is not None
+    return _answer(tournament_id, 201, player_id=sale.player.id, payment_id=sale.payment.id,
+                   seat=_move_json(sale.seat))
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/seating/players/<int:player_id>/reinstate")
+@api_director
+def api_reinstate(tournament_id: int, player_id: int) -> Any:
+    player, move, lines = seating_service.undo_elimination(tournament_id, player_id)
+    return _answer(tournament_id, player_id=player.id, seat=_move_json(move), lines=lines)
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/draw")

@@ -39,18 +39,16 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
                                            "small_blind": 25, "big_blind": 50}]})
     assert created.status_code == 201
     tid = created.json()["id"]
+    money = requests.post(f"{live_server.url}/api/tournaments/{tid}/money/settings", headers=auth,
+                          timeout=10, json={"buy_in": 100, "starting_stack": 10_000})
+    assert money.status_code == 200, money.text
 
     page = director_page(chromium, live_server, 1400, 1000)
     page.goto(f"{live_server.url}/director/{tid}")
     page.click("#seating-link")
     page.wait_for_selector("h1:has-text('Seating')")
 
-    # Tables break from the highest number; only the final table is a redraw.
-    page.click("#settings summary")
-    page.fill("#s-redraw", "1")
-    page.click("#settings button[type=submit]")
-    page.wait_for_selector("text=Seating settings saved")
-
+    # Tables break from the highest number; only the final table is a redraw (the default).
     # 1. register 20 players
     for i in range(1, 21):
         page.fill("#reg-name", f"Player {i:02d}")
@@ -92,11 +90,11 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
     # Nothing has moved yet: table 3 is still on the chart with its players.
     assert {m["name"] for m in moves} == set(seat_names(page, 3).values())
 
-    # The projector shows the draw table by table, and follows the confirmation live.
+    # The projector shows the draw alphabetically by name, and follows the confirmation live.
     projector = page.context.new_page()
     projector.goto(f"{live_server.url}/seats/{tid}/draw")
-    assert projector.locator(".draw-table h2").all_inner_texts() == \
-        ["Table 1", "Table 2", "Table 3"]
+    listed = projector.locator("#draw-tables li .n").all_inner_texts()
+    assert len(listed) == 18 and listed == sorted(listed, key=str.lower)
     projector.wait_for_selector('#draw-screen[data-live="1"]')  # its live stream is open
 
     # 4. confirm the moves
@@ -112,11 +110,13 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
     assert sum(len(seats) for seats in after.values()) == 18
     assert page.locator("#table-count").inner_text() == "2"
     page.locator("#chart").screenshot(path=str(artifacts / "seating-after-break.png"))
-    projector.wait_for_function(
-        "document.querySelectorAll('.draw-table').length === 2", timeout=10_000)
     mover = moves[0]
-    table = projector.locator(".draw-table", has_text=f"Table {mover['tt']}")
-    assert f"{mover['ts']}\n{mover['name']}" in table.inner_text().replace("\t", "\n")
+    line = projector.locator("#draw-tables li", has_text=mover["name"])
+    projector.wait_for_function(
+        "([name, where]) => [...document.querySelectorAll('#draw-tables li')].some("
+        "li => li.querySelector('.n').textContent === name && li.querySelector('.w').textContent === where)",
+        arg=[mover["name"], f"{mover['tt']} / {mover['ts']}"], timeout=10_000)
+    assert line.locator(".w").inner_text() == f"{mover['tt']} / {mover['ts']}"
     projector.screenshot(path=str(artifacts / "seating-draw-projector.png"))
 
     # the public page finds a moved player's new seat

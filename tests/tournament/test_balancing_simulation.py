@@ -196,7 +196,7 @@ def run_event(seed: int, policy: SeatingPolicy, bust_chance: float = 0.06) -> di
 @pytest.mark.parametrize("bust_chance", [0.06, 0.25])
 def test_simulated_300_player_event_keeps_every_seating_invariant(seed: int,
                                                                   bust_chance: float) -> None:
-    policy = SeatingPolicy(table_size=9)
+    policy = SeatingPolicy(table_size=9, redraw_at_tables=(3, 2, 1))  # a WSOP field of 300
     started = time.perf_counter()
     stats = run_event(seed, policy, bust_chance)
     assert time.perf_counter() - started < 5
@@ -217,6 +217,6 @@ def test_simulated_events_of_other_sizes_and_settings(table_size: int, threshold
 
 
 def test_simulated_stud_only_event_moves_by_position() -> None:
-    policy = SeatingPolicy(table_size=8, stud_only=True)
+    policy = SeatingPolicy(table_size=8, stud_only=True, redraw_at_tables=(3, 2, 1))
     stats = run_event(11, policy)
     assert stats["balance_moves"] > 10 and stats["redraws"] == 3

@@ -389,7 +389,7 @@ def test_break_table_without_room_is_refused() -> None:
 
 
 def test_plan_breaks_the_next_table_then_redraws_at_three_two_and_final() -> None:
-    policy = SeatingPolicy(table_size=9)
+    policy = SeatingPolicy(table_size=9, redraw_at_tables=(3, 2, 1))   # the WSOP-T 67-c points
     layout = Layout(tuple(make_table(n, range(1, 7), (1, 2, 3)) for n in range(1, 6)))  # 30
     plan = plan_seating(layout, policy, random.Random(1))    # 30 players fit 4 tables
     assert plan.kind is PlanKind.BREAK and plan.close_tables == (5,)

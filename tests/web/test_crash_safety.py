@@ -124,6 +124,8 @@ def test_the_clock_survives_kill_9_mid_level(server):
 def seat_a_table(server) -> tuple[int, int]:
     created = server.post("/api/tournaments", {"name": "Hand", "levels": [level(3600)]})
     tournament_id = created.json()["id"]
+    assert server.post(f"/api/tournaments/{tournament_id}/money/settings",  # entries are buy-ins
+                       {"buy_in": "100", "starting_stack": 10_000}).status_code == 200
     for name in ("Ann", "Bo", "Cy", "Di"):
         assert server.post(f"/api/tournaments/{tournament_id}/seating/players",
                            {"name": name, "chips": 10_000}).status_code == 201

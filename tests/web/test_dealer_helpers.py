@@ -20,6 +20,9 @@ def seat_table(client: FlaskClient, make_tournament: Callable[..., int], auth: d
                         headers=auth)
         assert r.status_code == 200, r.get_json()
     stacks = [chips] * len(names) if isinstance(chips, int) else list(chips)
+    r = client.post(f"/api/tournaments/{tid}/money/settings", headers=auth, json={  # a buy-in each
+        "buy_in": "100", "starting_stack": stacks[0], "late_registration_level": 6})
+    assert r.status_code == 200, r.get_json()
     for name, stack in zip(names, stacks, strict=True):
         r = client.post(f"/api/tournaments/{tid}/seating/players", json={"name": name, "chips": stack},
                         headers=auth)

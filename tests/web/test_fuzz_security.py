@@ -76,6 +76,8 @@ def concrete(rule, tournament_id, number):
 def test_write_routes_never_fail_and_refusals_change_nothing(app, client, auth,
                                                              make_tournament):
     tournament_id = make_tournament(levels=[level(25, 50), level(50, 100)])
+    client.post(f"/api/tournaments/{tournament_id}/money/settings", headers=auth,
+                json={"buy_in": "100", "starting_stack": 10_000})  # entries are buy-ins
     for name in ("Ann", "Bob", "Cy"):
         client.post(f"/api/tournaments/{tournament_id}/seating/players", headers=auth,
                     json={"name": name})

@@ -5,12 +5,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from director.db import db
 from director.models.seating import Player
+
+ENTRY = {"currency": "EUR", "buy_in": "100", "fee": "10", "starting_stack": 20_000,
+         "late_registration_level": 6}
+
+
+@pytest.fixture
+def make_tournament(make_tournament: Callable[..., int], client: FlaskClient,
+                    auth: dict[str, str]) -> Callable[..., int]:
+    """Tournaments that take entries: every registration is a buy-in (issue 14)."""
+
+    def make(*args: Any, **kwargs: Any) -> int:
+        tid = make_tournament(*args, **kwargs)
+        r = client.post(f"/api/tournaments/{tid}/money/settings", json=ENTRY, headers=auth)
+        assert r.status_code == 200, r.get_json()
+        return tid
+
+    return make
 
 
 @pytest.fixture
@@ -51,7 +69,7 @@ def test_register_draw_and_see_the_chart_with_seats_names_chips_and_markers(
         make_tournament: Callable[..., int]) -> None:
     tid = make_tournament()
     for i in range(1, 9):
-        r = director(seating_url(tid, "players"), name=f"Player {i}", chips=str(1000 * i))
+        r = director(seating_url(tid, "players"), name=f"Player {i}")
         assert r.status_code == 200
     html = r.get_data(as_text=True)
     assert "Player 8 is registered; seats are drawn later." in html
@@ -64,11 +82,11 @@ def test_register_draw_and_see_the_chart_with_seats_names_chips_and_markers(
     assert [str(n) for n in range(1, 10)] == [t for t in texts if t.isdigit() and len(t) == 1][:9]
     names = {f"Player {i}" for i in range(1, 9)}
     assert names <= set(texts)
-    assert "8,000" in texts and "open" in texts
+    assert "20,000" in texts and "open" in texts          # the event's stack, from the money
     assert {"D", "SB", "BB"} <= set(texts)
     # The projector, the cards and the public page show the same seats.
     draw = client.get(f"/seats/{tid}/draw").get_data(as_text=True)
-    assert "Table 1" in draw and all(name in draw for name in names)
+    assert all(name in draw for name in names) and '<span class="w">1 / ' in draw   # table / seat
     cards = client.get(seating_url(tid, "cards")).get_data(as_text=True)
     assert cards.count('class="seat-card"') == 8
     found = client.get(f"/seats/{tid}?q=player 3").get_data(as_text=True)
@@ -79,11 +97,11 @@ def test_a_form_with_bad_input_shows_the_error_inline_and_changes_nothing(
         client: FlaskClient, director: Callable[..., object],
         make_tournament: Callable[..., int]) -> None:
     tid = make_tournament()
-    r = director(seating_url(tid, "players"), name="  ", chips="ten")
+    r = director(seating_url(tid, "players"), name="  ")
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert "Nothing was changed" in html
-    assert "The player needs a name" in html and "Chips must be a whole number" in html
+    assert "The player needs a name" in html
     r = director(seating_url(tid, "draw"))
     assert r.status_code == 400 and "at least two players" in r.get_data(as_text=True)
     r = director(seating_url(tid, "settings"), table_size="7", breaking_order="x")

@@ -72,7 +72,7 @@ def test_register_before_the_draw_waits_and_after_it_gets_a_random_open_seat(
     assert (table, seat) == (move.to_table, move.to_seat)
     assert move.status.value in {"dealt in now", "waits for the button to pass",
                                  "posts the big blind now", "posts the small blind now"}
-    assert late.chips == 10_000                     # the default starting stack
+    assert late.chips == 20_000                     # the event's stack (money settings)
     lines = [e.text for e in seating.overview(tid).log]
     assert any(line.startswith(f"Bo Ek: table {table} seat {seat} (") for line in lines)
 

@@ -86,6 +86,8 @@ def _url(rule, values):
 
 def test_every_page_works_under_the_csp(app, client, auth, login, make_tournament):
     tournament_id = make_tournament(levels=[level(25, 50), level(50, 100)])
+    client.post(f"/api/tournaments/{tournament_id}/money/settings", headers=auth,
+                json={"buy_in": "100", "starting_stack": 10_000})  # entries are buy-ins
     for name in ("Ann", "Bob", "Cy", "Di"):
         client.post(f"/api/tournaments/{tournament_id}/seating/players", headers=auth,
                     json={"name": name})
