@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    from director import config, i18n, models  # noqa: F401  (models registers the tables)
+    from director import config, i18n, local_time, models  # noqa: F401  (models registers the tables)
     from director.db import db
     from director.services.events import TournamentEvents
     from director.views import register
@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     audit.init_app(app)
     i18n.init_app(app)
+    local_time.init_app(app)  # times shown in the event's zone (issue 15)
     TournamentEvents().init_app(app)
     register(app)
     from director.views import house_rules as house_rules_views

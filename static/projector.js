@@ -47,6 +47,87 @@
   }
 
   var levelTitle = i18n.levelTitle;
+  var S = {};
+  try { S = JSON.parse($("clock-strings").textContent); } catch (e) { /* English keys */ }
+  function s(key, params) {
+    var text = S[key] === undefined ? key : S[key];
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
+      return params && params[name] !== undefined ? String(params[name]) : all;
+    });
+  }
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /* The next level on its own: "Level 3 · Seven-card stud hi/lo", its stakes below. */
+  function renderNext(next) {
+    var box = $("p-next");
+    box.textContent = "";
+    if (!next) { box.textContent = "—"; }
+    else if (next.is_break) { box.textContent = t("break"); }
+    else {
+      box.appendChild(el("span", "stake", levelTitle(next)));
+      box.appendChild(document.createTextNode(t("separator")));
+      box.appendChild(el("span", "p-next-game", i18n.gameName(next.game)));
+    }
+    i18n.renderStakes($("p-next-stakes"), next && !next.is_break ? next : null);
+  }
+
+  /* The average stack in big blinds (stud: in big bets), e.g. "41 BB". */
+  function averageInBlinds(state) {
+    var level = state.level && !state.level.is_break ? state.level : state.next_level;
+    if (!state.average_stack || !level || level.is_break) return "";
+    var stud = (level.game || "").indexOf("7S") !== -1;
+    var unit = stud ? level.big_bet : (level.big_blind || level.big_bet);
+    if (!unit) return "";
+    var count = Math.round(state.average_stack / unit * 10) / 10;
+    if (count >= 10) count = Math.round(count);
+    return s(stud ? "in_big_bets" : "in_bb", { count: i18n.number(count) });
+  }
+
+  var BANNERS = {
+    hand_for_hand: function () { return s("banner_hand_for_hand"); },
+    bubble: function (b) { return s("banner_bubble", { places: i18n.number(b.places_paid) }); },
+    in_the_money: function (b) { return s("banner_in_the_money", { places: i18n.number(b.places_paid) }); },
+    final_table: function () { return s("banner_final_table"); },
+    colour_up: function (b) {      // the note itself when it already says so ("Colour-up: ...")
+      var label = s("banner_colour_up");
+      if (!b.note) return label;
+      return b.note.toLowerCase().indexOf(label.toLowerCase().slice(0, 5)) === 0 ? b.note : label + ": " + b.note;
+    },
+    finished: function () { return s("banner_finished"); }
+  };
+  function renderBanners(state) {
+    var box = $("p-banners");
+    box.textContent = "";
+    (state.banners || []).forEach(function (b) {
+      if (!BANNERS[b.kind] || b.kind === "finished") return;
+      box.appendChild(el("div", "p-banner p-banner-" + b.kind.replace(/_/g, "-"), BANNERS[b.kind](b)));
+    });
+    box.classList.toggle("hidden", !box.childNodes.length);
+    var colourUp = (state.banners || []).some(function (b) { return b.kind === "colour_up"; });
+    var level = state.level || {};
+    $("p-break-note").textContent = level.is_break && !colourUp ? (level.note || "") : "";
+  }
+
+  function renderWinner(state) {
+    var finished = state.status === "finished";
+    document.body.classList.toggle("finished", finished);
+    $("p-winner-name").textContent = state.winner ? state.winner.name : "";
+    var list = $("p-results");
+    list.textContent = "";
+    if (!finished) return;
+    (state.results || []).forEach(function (r) {
+      var row = el("li");
+      row.appendChild(el("span", "p-place", r.place));
+      row.appendChild(el("span", "p-who", r.name));
+      row.appendChild(el("span", "p-amount", r.prize === null || r.prize === undefined ? "" : i18n.money(r.prize, state.currency)));
+      list.appendChild(row);
+    });
+  }
 
   function render(state) {
     var level = state.level || {};
@@ -56,14 +137,15 @@
     $("p-level-number").textContent = levelTitle(level);
     $("p-game").textContent = level.is_break ? "" : i18n.gameName(level.game);
     i18n.renderStakes($("p-stakes"), level.is_break ? null : level);
-    $("p-break-note").textContent = level.is_break ? (level.note || "") : "";
-    var next = state.next_level;
-    $("p-next").textContent = next ? (next.is_break ? t("break") : levelTitle(next) + t("separator") + i18n.stakes(next)) : "—";
+    renderNext(state.next_level);
     $("p-status").textContent = state.running ? "" : (state.started ? t("paused") : t("not_started"));
     $("p-players").textContent = i18n.number(state.players_left);
     $("p-average").textContent = i18n.number(state.average_stack);
+    $("p-average-bb").textContent = averageInBlinds(state);
     $("p-prize").textContent = i18n.money(state.prize_pool, state.currency);
+    renderBanners(state);
     renderMoney(state);
+    renderWinner(state);
     screen.dataset.levelIndex = state.level_index;
     if (lastIndex !== null && state.level_index !== lastIndex) {
       tone(level.is_break ? "break" : "level");
@@ -83,24 +165,59 @@
     }
   });
 
-  /* Money (issue 6): entries, chips in play, the payout ticker and the late-registration
-   * countdown; the sentences come from the page's data- attributes. */
+  /* Money: entries, chips in play, the payouts paged to fit their box (a new page every
+   * few seconds), and whether late registration, re-entry, rebuys and the add-on are open. */
   var moneyBox = $("p-money");
+  var payoutPage = 0, payoutItems = [];
   function renderMoney(state) {
-    if (!moneyBox) return;
     moneyBox.classList.toggle("hidden", state.entries === null || state.entries === undefined);
     $("p-entries").textContent = i18n.number(state.entries);
     $("p-chips").textContent = i18n.number(state.chips_in_play);
-    $("p-ticker").textContent = (state.payouts || []).map(function (p) {
-      return p.place + ". " + i18n.money(p.amount, state.currency);
-    }).join("   ·   ");
-    var track = $("p-ticker");
-    track.classList.remove("scrolling");       /* scroll only what does not fit */
-    if (track.scrollWidth > track.parentNode.clientWidth) track.classList.add("scrolling");
+    payoutItems = (state.payouts || []).map(function (p) {
+      return [p.place + ".", i18n.money(p.amount, state.currency)];
+    });
+    showPayouts();
+    var open = state.open || {};
+    [["p-re-entry", "re_entry"], ["p-rebuy", "rebuy"], ["p-add-on", "add_on"]].forEach(function (pair) {
+      var value = open[pair[1]];
+      var node = $(pair[0]);
+      node.textContent = value === null || value === undefined ? "" : s(pair[1] + (value ? "_open" : "_closed"));
+      node.className = value ? "is-open" : "";
+    });
   }
+  /* Show page ``payoutPage`` of the payouts: as many rows as the box holds. */
+  function showPayouts() {
+    var list = $("p-payouts");
+    list.textContent = "";
+    var rows = payoutItems.map(function (item) {
+      var row = el("li");
+      row.appendChild(el("span", "p-place", item[0]));
+      row.appendChild(el("span", "p-amount", item[1]));
+      return row;
+    });
+    if (!rows.length) { $("p-page").textContent = ""; return; }
+    if (getComputedStyle(list).overflowY === "visible") {      // a phone: the list scrolls with the page
+      rows.forEach(function (row) { list.appendChild(row); });
+      $("p-page").textContent = "";
+      list.dataset.pages = 1;
+      return;
+    }
+    list.appendChild(rows[0]);
+    var room = list.clientHeight, rowHeight = rows[0].offsetHeight || 1;
+    var perPage = Math.max(1, Math.floor(room / rowHeight));
+    var pages = Math.ceil(rows.length / perPage);
+    if (payoutPage >= pages) payoutPage = 0;
+    list.textContent = "";
+    rows.slice(payoutPage * perPage, (payoutPage + 1) * perPage).forEach(function (row) { list.appendChild(row); });
+    $("p-page").textContent = pages > 1 ? s("page", { page: payoutPage + 1, pages: pages }) : "";
+    list.dataset.pages = pages;
+  }
+  setInterval(function () {
+    if (Number($("p-payouts").dataset.pages || 1) > 1) { payoutPage += 1; showPayouts(); }
+  }, 6000);
+  window.addEventListener("resize", function () { showPayouts(); });
   function tickLate() {
-    var late = moneyBox && live.state ? live.state.late_registration : null;
-    if (!moneyBox) return;
+    var late = live.state ? live.state.late_registration : null;
     if (!late) { $("p-late").textContent = ""; return; }
     var left = late.seconds;
     if (late.open && late.closes_at) left = (Date.parse(late.closes_at) - live.serverNow()) / 1000;
@@ -108,12 +225,15 @@
     if (late.open && (left === null || left === undefined)) text = moneyBox.dataset.lateOpen;
     else if (late.open && left > 0) text = moneyBox.dataset.lateText.replace("%(time)s", fmt(left));
     $("p-late").textContent = text;
+    $("p-late").className = late.open ? "is-open" : "";
   }
 
   function tick() {
     var left = live.remaining();
     tickLate();
-    $("p-time").textContent = fmt(left);
+    var digits = fmt(left);
+    $("p-time").textContent = digits;
+    $("p-time").classList.toggle("long", digits.length > 5);
     var toBreak = live.toBreak();
     $("p-break").textContent = toBreak === null ? "—" : fmt(toBreak);
     var s = live.state;
@@ -129,13 +249,23 @@
     }
   }
 
+  /* The sound / full-screen button sits in the top bar (it covers nothing); it goes away
+   * after the first click, and fades while the mouse rests. */
   $("p-sound").addEventListener("click", function () {
     ensureAudio();
     play([[660, 0, 0.15]]);
-    var el = document.documentElement;
-    if (el.requestFullscreen && !document.fullscreenElement) el.requestFullscreen().catch(function () {});
+    var root = document.documentElement;
+    if (root.requestFullscreen && !document.fullscreenElement) root.requestFullscreen().catch(function () {});
     $("p-sound").classList.add("hidden");
   });
+  var idleTimer = null;
+  function awake() {
+    document.body.classList.remove("idle");
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(function () { document.body.classList.add("idle"); }, 8000);
+  }
+  ["mousemove", "touchstart", "keydown"].forEach(function (name) { document.addEventListener(name, awake, { passive: true }); });
+  awake();
   document.addEventListener("keydown", function (e) {
     if (e.key === "f" && document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(function () {});
   });

@@ -19,11 +19,13 @@ from sqlalchemy import select
 from director.db import db, utcnow
 from director.i18n import translate_violation
 from director.models import Tournament
+from director.models.seating import Player
 from director.poker.errors import RuleViolation
 from director.services import Invalid, NotFound, retry_on_conflict
 from director.services.events import events
 from director.tournament import clock
 from director.tournament.clock import ClockState
+from director.tournament.lifecycle import EventClosed, Status, verify_open
 from director.tournament.structure import Level, Structure
 
 ADJUST_LIMIT = 24 * 3600
@@ -77,6 +79,7 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
     before the scheduler has written them.  ``ends_at`` and ``break_at`` are
     absolute, so that every screen counts down from its own clock.
     """
+    from director.services import banners  # import cycle
     from director.services.money import clock_stats as money_stats  # import cycle
     from director.services.seating import field_stats as seating_stats  # import cycle
     structure = tournament.structure
@@ -91,7 +94,8 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
             level.duration_seconds for level in structure.levels[index + 1 : next_break]
         )
     started = state.running or state.started_at is not None or state.elapsed_before > 0 or index > 0
-    return {
+    status = tournament.lifecycle
+    data = {
         "tournament_id": tournament.id,
         "name": tournament.name,
         "version": tournament.version,
@@ -108,10 +112,23 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
         if to_break is not None and state.running
         else None,
         "server_time": _iso(now),
+        # The event's life (registering, running, finished, cancelled) and, once it
+        # is finished by the last elimination, its winner: the projector's winner screen.
+        "status": status.value,
+        "winner": winner(tournament.id) if status is Status.FINISHED else None,
         # Filled by the registration issue; the projector shows them when set.
         **seating_stats(tournament.id),
         **money_stats(tournament, now),
     }
+    return data | banners.state(tournament, data, now)  # the screens' banners (issue 15)
+
+
+def winner(tournament_id: int) -> dict[str, Any] | None:
+    """The player in first place while still in (the last elimination crowned him), if any."""
+    player = db.session.scalars(select(Player).where(
+        Player.tournament_id == tournament_id, Player.place == 1,
+        Player.status == "active")).first()
+    return None if player is None else {"player_id": player.id, "name": player.name}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -131,6 +148,8 @@ def versions(tournament_ids: list[int]) -> dict[int, int]:
 
 
 def next_change(tournament: Tournament, now: datetime) -> datetime | None:
+    if tournament.lifecycle in (Status.FINISHED, Status.CANCELLED):
+        return None
     return clock.next_change_at(tournament.clock, tournament.structure, now)
 
 
@@ -142,6 +161,11 @@ def _control(tournament_id: int, change: Change) -> dict[str, Any]:
     def work() -> tuple[Tournament, datetime]:
         tournament = get_tournament(tournament_id)
         now = utcnow()
+        try:
+            verify_open(tournament.lifecycle)     # a finished event's clock stays stopped
+        except EventClosed as exc:
+            db.session.rollback()
+            raise Invalid({"event": translate_violation(exc)}) from None
         structure = tournament.structure
         state = clock.advance_due(tournament.clock, structure, now)
         try:
@@ -200,8 +224,9 @@ def adjust(tournament_id: int, seconds: Any) -> dict[str, Any]:
 def advance_if_due(tournament_id: int) -> datetime | None:
     """The scheduler's job: apply the level ends due as of now, if any (idempotent).
 
-    Does nothing when the clock was paused, or the level was already changed
-    by a director or another process.  Returns when the next change is due.
+    Does nothing when the clock was paused, the event is finished or
+    cancelled, or the level was already changed by a director or another
+    process.  Returns when the next change is due.
     """
 
     def work() -> tuple[Tournament | None, datetime, bool]:
@@ -209,6 +234,8 @@ def advance_if_due(tournament_id: int) -> datetime | None:
         now = utcnow()
         if tournament is None:
             return None, now, False
+        if tournament.lifecycle in (Status.FINISHED, Status.CANCELLED):
+            return tournament, now, False      # stopped for good: nothing is ever due
         before = tournament.clock
         after = clock.advance_due(before, tournament.structure, now)
         if after == before:

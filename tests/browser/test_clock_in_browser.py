@@ -55,7 +55,9 @@ def test_director_starts_a_two_second_clock_and_the_projector_follows(
     # (the strict CSP forbids string evaluation, so wait through locators)
     expect(projector.locator("#p-connection")).to_have_class(re.compile(r"\blive\b"))
     assert projector.locator("#p-stakes").inner_text() == "Blinds 100/200"
-    assert projector.locator("#p-next").inner_text() == "Level 2 · Blinds 200/400"
+    # the next level names its game, its stakes below it
+    assert projector.locator("#p-next").inner_text() == "Level 2 · Pot-limit Omaha"
+    assert projector.locator("#p-next-stakes").inner_text() == "Blinds 200/400"
 
     # 3. start it
     director.click("#btn-start")
@@ -74,7 +76,8 @@ def test_director_starts_a_two_second_clock_and_the_projector_follows(
     assert "0:01" in level_one_times, samples  # it counted down during level 1
     assert level_one_times == sorted(level_one_times, reverse=True), samples
     assert samples[-1][0] == "Level 2" and samples[-1][2] == "Blinds 200/400", samples
-    assert projector.locator("#p-next").inner_text() == "Level 3 · Blinds 300/600"
+    assert projector.locator("#p-next").inner_text() == "Level 3 · Pot-limit Omaha"
+    assert projector.locator("#p-next-stakes").inner_text() == "Blinds 300/600"
     assert projector.locator("#screen").get_attribute("data-last-tone") == "level"
 
     # the director's panel followed as well
@@ -113,7 +116,8 @@ def test_projector_upright_on_a_phone_shows_the_clock(chromium, live_server, art
     expect(phone.locator("body")).to_have_class(re.compile(r"\bon-break\b"), timeout=3000)
     assert phone.locator("#screen").get_attribute("data-last-tone") == "break"
     assert phone.locator("#p-level-number").inner_text() == "Break"
-    assert phone.locator("#p-break-note").inner_text() == "remove T25"
+    # a break note about chips is a colour-up: the server sends it as a banner
+    expect(phone.locator(".p-banner-colour-up")).to_have_text("Colour-up: remove T25")
     phone.screenshot(path=str(artifacts / "phone-break.png"))
     phone.close()
 

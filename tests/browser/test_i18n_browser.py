@@ -46,19 +46,20 @@ def test_clock_switches_to_swedish_blinds_and_numbers(chromium: object, live_ser
     try:
         page.goto(f"{live_server.url}/clock/{event}")
         assert page.locator("#p-level-number").inner_text() == "Level 1"
-        assert page.locator("#p-stakes").inner_text() == "Blinds 1,000/2,000"
+        assert page.locator("#p-stakes").text_content() == "Blinds 1,000/2,000"
 
         page.get_by_role("link", name="Svenska").click()
         page.wait_for_url(re.compile(rf"/clock/{event}$"))
         assert page.locator("html").get_attribute("lang") == "sv"
         assert page.locator("#p-level-number").inner_text() == "Nivå 1"
-        stakes = page.locator("#p-stakes").inner_text()
+        stakes = page.locator("#p-stakes").text_content()
         assert re.fullmatch(rf"Mörkar 1{GROUP}000/2{GROUP}000", stakes), stakes
         assert page.get_by_text("Nästa nivå").is_visible()
         assert page.get_by_text("Inte startad").is_visible()
-        next_level = page.locator("#p-next").inner_text()
-        assert re.fullmatch(rf"Nivå 2 · Mörkar 1{GROUP}500/3{GROUP}000 · BB-ante 3{GROUP}000",
-                            next_level), next_level
+        assert page.locator("#p-next").inner_text() == "Nivå 2 · Pot limit-Omaha"
+        next_stakes = page.locator("#p-next-stakes").inner_text()
+        assert re.fullmatch(rf"Mörkar 1{GROUP}500/3{GROUP}000 · BB-ante 3{GROUP}000",
+                            next_stakes), next_stakes
 
         # The director starts the clock and moves to level 2: the screen re-renders from the
         # live stream in JavaScript, still Swedish, still Swedish numbers.
@@ -68,7 +69,7 @@ def test_clock_switches_to_swedish_blinds_and_numbers(chromium: object, live_ser
                                      headers=auth, timeout=10)
             assert response.status_code == 200, response.text
         expect(page.locator("#p-level-number")).to_have_text("Nivå 2", timeout=10000)
-        stakes = page.locator("#p-stakes").inner_text()
+        stakes = page.locator("#p-stakes").text_content()
         assert re.fullmatch(rf"Mörkar 1{GROUP}500/3{GROUP}000 · BB-ante 3{GROUP}000",
                             stakes), stakes
         assert page.locator("#p-next").inner_text() == "Paus"
@@ -84,7 +85,7 @@ def test_clock_switches_to_swedish_blinds_and_numbers(chromium: object, live_ser
         page.get_by_role("link", name="Bahasa Indonesia").click()
         expect(page.locator("html")).to_have_attribute("lang", "id", timeout=10000)
         assert page.locator("#p-level-number").inner_text() == "Level 2"
-        assert page.locator("#p-stakes").inner_text() == (
+        assert page.locator("#p-stakes").text_content() == (
             "Blind 1.500/3.000 · Ante big blind 3.000")
         assert page.locator("#p-next").inner_text() == "Istirahat"
         assert page.evaluate("DirectorLive.i18n.card('As')") == "As♠"

@@ -155,7 +155,9 @@ def test_projector_reads_level_and_blinds_in_swedish_with_swedish_numbers(
     text = visible_text(client.get(f"/clock/{event}").get_data(as_text=True), "sv")
     assert "Nivå 1" in text
     assert "Mörkar 100/200" in text
-    assert re.search(rf"Nivå 2 · Mörkar 1{NBSP}000/2{NBSP}000 · Ante 2{NBSP}000", text), text
+    # the next level: its number and game, then its stakes, each part unbreakable
+    assert "Nästa nivå | Nivå 2 | · | Pot limit-Omaha | Mörkar 1" in text, text
+    assert re.search(rf"Mörkar 1{NBSP}000/2{NBSP}000 \| · \| Ante 2{NBSP}000", text), text
 
 
 def test_indonesian_numbers_use_dots_for_thousands(client: FlaskClient,
@@ -176,8 +178,10 @@ def test_limit_and_stud_stakes_in_swedish(client: FlaskClient,
     choose(client, "sv")
     text = visible_text(client.get(f"/clock/{event}").get_data(as_text=True), "sv")
     assert "Insatser 400/800 | · | Mörkar 200/400" in text  # each part unbreakable (a span)
-    assert "Fixed limit-Omaha hi/lo" in text
-    assert "Nivå 2 · Ante 50 · Bring-in 100 · Insatser 400/800" in text
+    # the game's name translated whole (issue 15: "Limit-Omaha hi/lo", once the lead merges
+    # /tmp/i18n/screens.jsonl; "Fixed limit-Omaha hi/lo" before)
+    assert "Limit-Omaha hi/lo" in text or "Fixed limit-Omaha hi/lo" in text
+    assert "Nivå 2 | · | Sjukorts stud | Ante 50 | · | Bring-in 100 | · | Insatser 400/800" in text
 
 
 # ---------------------------------------------------------------- choosing the language

@@ -1,0 +1,161 @@
+"""The screens' banners: what the room must know at a glance, computed from the DB.
+
+``state(tournament, clock, now)`` adds to the clock JSON (``services.clock.clock_json``):
+
+- ``banners``: a list of ``{"kind": ..., ...}``, most important first, that the
+  projector and the phone clock show as coloured strips.  The kinds:
+
+  ``finished``       the event is over (the page shows its winner screen);
+  ``hand_for_hand``  hand-for-hand is announced or on (TDA RP-8);
+  ``bubble``         one player more than the places paid is left;
+  ``in_the_money``   every player left is paid (``players_left <= places_paid``);
+  ``final_table``    the field that needed more than one table plays at one;
+  ``colour_up``      a break whose note is a colour-up or chip race (TDA 24-25),
+                     with the note (``{"kind": "colour_up", "note": "..."}``).
+
+  The words are the screen's: the clock JSON goes to every screen in one
+  event, whatever its language, so a banner carries a kind and its figures,
+  never a sentence.
+- ``places_paid``: how many places the payout table pays (None without money settings).
+- ``open``: ``{"late_registration", "re_entry", "rebuy", "add_on"}``, each True
+  (open now), False (over) or None (the event has none).
+- ``results``: the top ``RESULTS_SHOWN`` places with their names and prizes
+  once the event is finished (read from ``services.money.results``), else [].
+
+Read-only: nothing here writes or commits.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from director.db import db
+from director.models import Tournament
+from director.models.money import MoneySettings
+from director.models.seating import Player, SeatingSettings, SeatingTable
+from director.services import money as money_service
+from director.tournament.entries import EntryRules
+from director.tournament.lifecycle import Status
+from director.tournament.payouts import PayoutTable
+from director.tournament.seating import HandForHand
+
+RESULTS_SHOWN = 10
+
+# A break note that announces a colour-up or a chip race, in the three languages
+# (the director types the note: "Colour-up: remove T25", "Färga upp T25", "Tukar warna T25").
+COLOUR_UP = re.compile(r"colou?r|chip[ -]?race|race off|färg|warna|T\d+", re.IGNORECASE)
+
+
+def state(tournament: Tournament, clock: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """The banners and the facts behind them, for ``clock`` (the clock JSON built so far)."""
+    status = str(clock.get("status") or "")
+    left = clock.get("players_left") or 0
+    settings = db.session.get(MoneySettings, tournament.id)
+    places = places_paid(tournament.id, settings, clock)
+    banners: list[dict[str, Any]] = []
+    if status == Status.FINISHED.value:
+        banners.append({"kind": "finished"})
+    elif status != Status.CANCELLED.value:
+        if hand_for_hand(tournament.id):
+            banners.append({"kind": "hand_for_hand"})
+        if places and left > 1:
+            if left == places + 1:
+                banners.append({"kind": "bubble", "places_paid": places})
+            elif left <= places:
+                banners.append({"kind": "in_the_money", "places_paid": places})
+        if left > 1 and final_table(tournament.id, left):
+            banners.append({"kind": "final_table"})
+        note = colour_up(clock.get("level"))
+        if note is not None:
+            banners.append({"kind": "colour_up", "note": note})
+    return {
+        "banners": banners,
+        "places_paid": places,
+        "open": entries_open(tournament, settings, now),
+        "results": results(tournament.id) if status == Status.FINISHED.value else [],
+    }
+
+
+def places_paid(tournament_id: int, settings: MoneySettings | None,
+                clock: dict[str, Any]) -> int | None:
+    """The number of places the payout table pays: the clock's ``payouts`` when it
+    lists them all, the payout table itself when the ticker is cut short."""
+    if settings is None:
+        return None
+    payouts = clock.get("payouts") or []
+    if len(payouts) < money_service.TICKER_PLACES:
+        return len(payouts)
+    table: PayoutTable | None = money_service.money(tournament_id).table
+    return len(table.shares) if table is not None else len(payouts)
+
+
+def hand_for_hand(tournament_id: int) -> bool:
+    row = db.session.get(SeatingSettings, tournament_id)
+    if row is None:
+        return False
+    h4h = HandForHand.from_json(row.hand_for_hand or {})
+    return h4h.on or h4h.announced
+
+
+def final_table(tournament_id: int, players_left: int) -> bool:
+    """One table is left, and the field once needed more than one (a one-table event
+    is not announced as a final table)."""
+    tables = db.session.scalars(select(SeatingTable.size).where(
+        SeatingTable.tournament_id == tournament_id)).all()
+    if len(tables) != 1:
+        return False
+    everyone = db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tournament_id)) or 0
+    return int(everyone) > tables[0] and players_left <= tables[0]
+
+
+def colour_up(level: dict[str, Any] | None) -> str | None:
+    """The break's note when it is a colour-up or chip race (TDA 24-25), else None."""
+    if not level or not level.get("is_break"):
+        return None
+    note = str(level.get("note") or "").strip()
+    return note if note and COLOUR_UP.search(note) else None
+
+
+def entries_open(tournament: Tournament, settings: MoneySettings | None,
+                 now: datetime) -> dict[str, bool | None]:
+    """Whether late registration, re-entry, rebuys and the add-on are open now
+    (the desk's own rules, ``tournament.entries``): True, False (over) or None (none)."""
+    closed: dict[str, bool | None] = {"late_registration": None, "re_entry": None,
+                                      "rebuy": None, "add_on": None}
+    if settings is None:
+        return closed
+    try:
+        rules: EntryRules = money_service.rules_from(money_service.settings_dict(settings))
+    except Exception:  # noqa: BLE001  (settings an older version saved: show nothing)
+        return closed
+    at = money_service.moment(tournament, now)
+    late = money_service.late_registration(tournament, rules, now)
+    closed["late_registration"] = late.open
+    if rules.re_entry is not None:
+        closed["re_entry"] = at.level <= rules.re_entry_until and not (
+            rules.re_entry_until == 0 and at.started)
+    if rules.rebuy is not None:
+        closed["rebuy"] = at.started and at.level <= rules.rebuy.until_level
+    if rules.add_on is not None:
+        closed["add_on"] = at.on_break and at.level == rules.add_on.at_break
+    return closed
+
+
+def results(tournament_id: int) -> list[dict[str, Any]]:
+    """The best ``RESULTS_SHOWN`` places of a finished event: place, name, prize (major unit)."""
+    view, rows = money_service.results(tournament_id)
+    shown = []
+    for row in rows:
+        if row.place is None:
+            continue
+        shown.append({"place": row.place_label, "name": row.name,
+                      "prize": money_service.major_number(row.prize, view.currency)
+                      if row.prize else None})
+        if len(shown) == RESULTS_SHOWN:
+            break
+    return shown

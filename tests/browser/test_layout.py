@@ -1,0 +1,268 @@
+"""Issue 15: every screen people look at fits its screen, in English, Indonesian and Swedish.
+
+A real Chromium page loads each screen at the sizes it is shown on, with the
+longest content (a mixed event whose level is "Seven-card stud hi/lo", stakes
+and a prize pool in the millions, player names of 30 characters), and checks
+what a person would see:
+
+- the page is no wider than the window (no sideways scrolling);
+- no two pieces of visible text in different elements overlap: the client
+  rects of every visible text node are collected, and for each pair from two
+  different elements the shared area may be at most a fifth of the smaller box.
+
+A screenshot of each combination is kept in ``tests/artifacts/layout/``.
+One server for the module, one browser context per language.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, Server, start_server, stop_server
+
+pytestmark = [pytest.mark.browser]
+
+LANGUAGES = ("en", "id", "sv")
+PROJECTOR = ((1920, 1080), (1280, 720), (1024, 768))
+PHONE = ((390, 844), (360, 740))
+TABLET = ((1024, 768), (768, 1024))
+DESK = ((1366, 768),)
+
+SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
+    "clock-level": PROJECTOR,
+    "clock-break": PROJECTOR,
+    "clock-finished": PROJECTOR,
+    "phone-clock": PHONE,
+    "find-my-seat": PHONE,
+    "draw": PROJECTOR,
+    "director-seating": DESK,
+    "director-money": DESK,
+    # last: pairing a tablet turns the context's session into the table's (no director)
+    "dealer-idle": TABLET,
+    "dealer-hand": TABLET,
+}
+
+FIRST = ("Alexandra", "Maximilian", "Christoffer", "Gabriella", "Bartholomew",
+         "Evangelina", "Konstantinos", "Wilhelmina", "Sebastianus", "Margaretha")
+LAST = ("Vandenberg-Lindqvist", "Oksanen-Abernathy", "Papadopoulos-Berg",
+        "Hadiwijaya-Sørensen", "Kusumawardhani", "Montgomery-Ekström",
+        "Wijayakusuma-Holm", "Fitzgerald-Nyberg", "Setiabudi-Lundgren", "Castellanos-Ek")
+
+
+def names(count: int) -> list[str]:
+    """``count`` different player names of exactly 30 characters."""
+    out = []
+    for i in range(count):
+        base = f"{FIRST[i % 10]} {LAST[(i // 10 + i) % 10]}"
+        out.append((base + " " + "Abcdefghijklmnopqrstuvwxyz")[:29].rstrip() + chr(65 + i % 26))
+    return [name.ljust(30, "x")[:30] for name in out]
+
+
+MIXED = [
+    {"kind": "level", "game": "F7S/8", "duration_seconds": 4800, "ante": 100_000,
+     "bring_in": 200_000, "small_bet": 800_000, "big_bet": 1_600_000},
+    {"kind": "level", "game": "PO/8", "duration_seconds": 4800, "small_blind": 400_000,
+     "big_blind": 800_000, "ante": 800_000, "big_blind_ante": True},
+    {"kind": "break", "duration_seconds": 1200,
+     "note": "Colour-up: remove the T25 000 chips, chip race at every table"},
+    {"kind": "level", "game": "FO/8", "duration_seconds": 4800, "small_blind": 500_000,
+     "big_blind": 1_000_000, "small_bet": 1_000_000, "big_bet": 2_000_000},
+    {"kind": "level", "game": "F7S/8", "duration_seconds": 4800, "ante": 250_000,
+     "bring_in": 500_000, "small_bet": 2_000_000, "big_bet": 4_000_000},
+]
+MONEY = {"currency": "EUR", "buy_in": "25000", "fee": "2500", "starting_stack": 5_000_000,
+         "late_registration_level": 4, "re_entry": True, "rebuy": True, "rebuy_price": "25000",
+         "rebuy_chips": 5_000_000, "rebuy_until": 4, "add_on": True, "add_on_price": "25000",
+         "add_on_chips": 5_000_000, "add_on_break": 2, "payout_template": "standard"}
+
+
+def call(server: Server, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + path, data=data, method=method, headers={
+        "Authorization": f"Bearer {server.token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        raise AssertionError(f"{method} {path}: {error.code} {error.read()[:400]!r}") from None
+
+
+def event(server: Server, name: str, players: int, table_size: int = 8) -> int:
+    tid = int(call(server, "POST", "/api/tournaments", {"name": name, "levels": MIXED})["id"])
+    call(server, "POST", f"/api/tournaments/{tid}/money/settings", MONEY)
+    call(server, "POST", f"/api/tournaments/{tid}/seating/settings", {"table_size": table_size})
+    for player in names(players):
+        call(server, "POST", f"/api/tournaments/{tid}/seating/players", {"name": player})
+    call(server, "POST", f"/api/tournaments/{tid}/seating/draw", {})
+    return tid
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    server = start_server(tmp_path_factory.mktemp("layout"))
+    try:
+        big = event(server, "Friday Night Mixed Omaha/Stud Championship", 100)
+        call(server, "POST", f"/api/tournaments/{big}/clock/start")
+        on_break = event(server, "Saturday Mixed Omaha/Stud Deepstack Event", 12)
+        for control in ("start", "next", "next"):
+            call(server, "POST", f"/api/tournaments/{on_break}/clock/{control}")
+        done = event(server, "Sunday Mixed Omaha/Stud High Roller Final", 12)
+        call(server, "POST", f"/api/tournaments/{done}/money/settings",
+             {**MONEY, "late_registration_level": 1, "payout_template": "custom",
+              "custom_payouts": "40, 25, 15, 10, 6, 4"})
+        for control in ("start", "next"):
+            call(server, "POST", f"/api/tournaments/{done}/clock/{control}")
+        for _ in range(11):
+            tables = call(server, "GET", f"/api/tournaments/{done}/seating")["tables"]
+            seated = [s["player_id"] for t in tables for s in t["seats"]]
+            answer = call(server, "POST", f"/api/tournaments/{done}/seating/eliminate",
+                          {"player_ids": [seated[-1]]})
+            if answer.get("pending_plan"):
+                call(server, "POST", f"/api/tournaments/{done}/seating/plans/"
+                                     f"{answer['pending_plan']['id']}/confirm")
+        dealer = event(server, "Dealer Mixed Omaha/Stud", 12, table_size=6)
+        call(server, "POST", f"/api/tournaments/{dealer}/clock/start")
+        call(server, "POST", f"/api/tournaments/{dealer}/clock/next")      # PO/8, blinds
+        pairing = call(server, "GET", f"/api/tournaments/{dealer}/dealer/pairing")["tables"]
+        call(server, "POST", f"/api/tables/{pairing[1]['table_id']}/hands", {})
+        yield {"server": server, "big": big, "break": on_break, "done": done,
+               "idle_code": pairing[0]["code"], "hand_code": pairing[1]["code"]}
+    finally:
+        stop_server(server)
+
+
+@pytest.fixture(scope="module")
+def pages(chromium: Any, world: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """One context per language, logged in as the director, and its page."""
+    server = world["server"]
+    contexts, out = [], {}
+    for code in LANGUAGES:
+        context = chromium.new_context(viewport={"width": 1366, "height": 768})
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(f"{server.url}/login")
+        page.fill("#token", server.token)
+        page.click("form button[type=submit]")
+        # the page after the login writes the session too: let it finish first
+        page.wait_for_url("**/director/**", wait_until="load")
+        for _ in range(5):      # a late response of the login may still write the session
+            page.goto(f"{server.url}/language/{code}?next=/")
+            if page.locator("html").get_attribute("lang") == code:
+                break
+            page.wait_for_timeout(200)
+        assert page.locator("html").get_attribute("lang") == code
+        out[code] = page
+    yield out
+    for context in contexts:
+        context.close()
+
+
+def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
+    base = world["server"].url
+    if screen.startswith("dealer-"):
+        code = world["idle_code"] if screen == "dealer-idle" else world["hand_code"]
+        page.goto(f"{base}/dealer/?code={code}")
+        page.click(".pair-form button[type=submit]")
+        page.wait_for_url("**/dealer/table/*")
+        return ""
+    return {
+        "clock-level": f"/clock/{world['big']}",
+        "clock-break": f"/clock/{world['break']}",
+        "clock-finished": f"/clock/{world['done']}",
+        "phone-clock": f"/clock/{world['big']}",
+        "find-my-seat": f"/seats/{world['big']}?q=berg",
+        "draw": f"/seats/{world['big']}/draw",
+        "director-seating": f"/director/{world['big']}/seating",
+        "director-money": f"/director/{world['big']}/money",
+    }[screen]
+
+
+# Runs in the page: the page's width, and every pair of overlapping text boxes.
+CHECK = """() => {
+  const boxes = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const shown = (el) => {
+    // checkVisibility also sees the content of a closed <details> (content-visibility: hidden)
+    if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true,
+                                                   contentVisibilityAuto: true})) return false;
+    for (let e = el; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.display === "none" || parseFloat(style.opacity) === 0) return false;
+    }
+    return getComputedStyle(el).visibility !== "hidden";
+  };
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || el.closest("script, style, template, noscript")) continue;
+    if (!shown(el)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    // what shows of the text: its rects cut by every ancestor that clips (overflow: hidden,
+    // an ellipsis), as a person sees it
+    const clips = [];
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.overflowX !== "visible" || style.overflowY !== "visible") clips.push(e.getBoundingClientRect());
+    }
+    for (const r of range.getClientRects()) {
+      let left = r.left, top = r.top, right = r.right, bottom = r.bottom;
+      for (const c of clips) {
+        left = Math.max(left, c.left); top = Math.max(top, c.top);
+        right = Math.min(right, c.right); bottom = Math.min(bottom, c.bottom);
+      }
+      if (right - left < 1 || bottom - top < 1) continue;
+      boxes.push({el, text: node.textContent.trim().slice(0, 40),
+                  x: left + scrollX, y: top + scrollY, w: right - left, h: bottom - top});
+    }
+  }
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a.el === b.el) continue;
+      const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      if (w <= 0 || h <= 0) continue;
+      if (w * h > Math.min(a.w * a.h, b.w * b.h) / 5) overlaps.push([a.text, b.text]);
+    }
+  }
+  return {width: document.documentElement.scrollWidth, inner: window.innerWidth,
+          texts: boxes.length, overlaps: overlaps.slice(0, 10)};
+}"""
+
+CASES = [pytest.param(screen, size, code, id=f"{screen}-{size[0]}x{size[1]}-{code}")
+         for screen, sizes in SCREENS.items() for size in sizes for code in LANGUAGES]
+
+
+@pytest.mark.parametrize(("screen", "size", "code"), CASES)
+def test_the_screen_fits_and_no_text_overlaps(screen: str, size: tuple[int, int], code: str,
+                                              world: dict[str, Any], pages: dict[str, Any]) -> None:
+    page = pages[code]
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    path = url_of(screen, world, page)
+    if path:
+        response = page.goto(world["server"].url + path)
+        assert response is not None and response.ok, f"{path}: {response and response.status}"
+        assert "/login" not in page.url, f"{path}: the director is not logged in"
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)      # the live state is rendered, the payouts paged
+    folder = ARTIFACTS / "layout"
+    folder.mkdir(parents=True, exist_ok=True)
+    shot = folder / f"{screen}-{size[0]}x{size[1]}-{code}.png"
+    page.screenshot(path=str(shot), full_page=screen in ("phone-clock", "find-my-seat"))
+    result = page.evaluate(CHECK)
+    assert result["texts"] > 3, result
+    assert result["width"] <= result["inner"], (
+        f"{screen} is {result['width']} px wide in a {result['inner']} px window ({shot})")
+    assert not result["overlaps"], f"text drawn over text on {screen} ({shot}): {result['overlaps']}"
+
+
+def test_artifacts_folder() -> None:
+    assert isinstance(ARTIFACTS, Path)
