@@ -225,6 +225,10 @@
         s.bet && !(hand && (hand.finished || ["board", "street", "showdown"].indexOf(hand.awaiting) >= 0)) ? el("span", {className: "seat-bet", text: chips(s.bet)}) : null,
       ]),
     ]);
+    // the ante a seat posted (a big-blind ante: the big blind's), while the first round is on
+    if (s.posted && s.posted.ante && hand && !hand.finished && ["pre-flop", "third street"].indexOf(hand.street) >= 0) {
+      box.appendChild(el("div", {className: "seat-posted", text: fill(T.ante_posted, {amount: chips(s.posted.ante)})}));
+    }
     if (s.cards && s.cards.length) {
       box.appendChild(el("div", {className: "seat-cards"}, s.cards.map(cardNode)));
     }

@@ -155,6 +155,8 @@ def test_big_blind_ante_is_labelled_and_taken_from_the_big_blind(chromium: Any, 
     assert page.locator("#level").inner_text() == "100/200 BB ante 200"
     bb = hand(live_server, t["table_id"])["positions"]["big_blind"]
     assert "9,600" in page.locator(f".seat[data-seat='{bb}']").inner_text()
+    assert page.locator(f".seat[data-seat='{bb}'] .seat-posted").inner_text() == "ante 200 posted"
+    assert page.locator(".seat-posted").count() == 1          # only the big blind pays it
     assert page.locator("#pots .pot-total").inner_text().endswith("500")
 
 
