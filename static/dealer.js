@@ -367,9 +367,10 @@
           {action: b.action, amount: b.amount}, who + ": " + b.label));
       });
       if (data.legal.min_to !== null && data.legal.max_to !== null && data.legal.min_to !== data.legal.max_to) {
-        c.appendChild(el("button", {className: "big", id: "amount-button",
+        // before Fold: Fold stays last, on a row of its own, away from Check and Call
+        c.insertBefore(el("button", {className: "big", id: "amount-button",
           text: (data.current_bet > 0 ? T.amount : T.amount_bet) + " …",
-          onclick: openKeypad}));
+          onclick: openKeypad}), c.querySelector(".action-fold"));
       }
       return;
     }

@@ -57,6 +57,14 @@ def test_buttons_put_call_first_and_fold_at_the_far_end(chromium: Any, live_serv
         tap(page, page.locator("#controls button.action-call"))
     labels = action_labels(page)                      # the big blind's option
     assert labels[0] == "Check" and labels[-1] == "Fold" and labels[1] != "Fold", labels
+    # on the screen: Fold is on a row of its own under every other button, away from Check
+    page.wait_for_selector("#controls button.action-check:not([disabled])")
+    check = page.locator("#controls button.action-check").bounding_box()
+    fold = page.locator("#controls button.action-fold").bounding_box()
+    others = [b.bounding_box() for b in page.locator("#controls button:not(.action-fold)").all()]
+    assert all(fold["y"] >= box["y"] + box["height"] + 8 for box in others)
+    assert fold["y"] - (check["y"] + check["height"]) >= 8
+    page.screenshot(path=str(artifacts / "tablet-buttons-check.png"))
 
 
 def test_uncalled_bet_is_shown_back_in_the_stack_and_named_at_the_end(
