@@ -12,9 +12,10 @@ timezone follow the same rule, so the existing ``|datetime`` filter shows local 
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import format_datetime
@@ -62,7 +63,7 @@ def event_zone_name() -> str:
             tournament = db.session.get(Tournament, tournament_id)
         except Exception:  # noqa: BLE001  (an id out of range: the view answers 404 itself)
             tournament = None
-        name = getattr(tournament, "time_zone", None)
+        name = tournament.time_zone if tournament is not None else None
     name = name or str(current_app.config.get("TIME_ZONE") or "") or laptop_zone()
     if has_request_context():
         g.event_zone = name
@@ -84,9 +85,17 @@ def local_time(value: datetime | str | None, format: str = "short") -> str:  # n
     return value.astimezone(here).strftime(format)
 
 
+@functools.cache
+def time_zones() -> list[str]:
+    """Every IANA zone name, sorted: the event page's choice."""
+    return sorted(available_timezones())
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("TIME_ZONE", laptop_zone())
     app.add_template_filter(local_time, "local_time")
+    app.add_template_global(time_zones, "time_zones")
+    app.add_template_global(event_zone_name, "event_zone_name")
     babel = app.extensions.get("babel")
     if babel is not None:           # |datetime (director.i18n) follows the event's zone too
         babel.timezone_selector = lambda: zone(event_zone_name())

@@ -31,6 +31,7 @@ from director.tournament.structure import (
 
 NAME_MAX = 100
 MAX_DURATION_SECONDS = 24 * 3600
+ANNOUNCEMENT_MAX = 280
 MAX_CHIPS = 10**12  # far above any real stake, and exact in every screen's JavaScript
 AMOUNTS = ("small_blind", "big_blind", "ante", "small_bet", "big_bet", "bring_in")
 
@@ -70,12 +71,22 @@ class Tournament(Base):
     # The event's default language ("en", "id", "sv"); None: each screen follows its browser.
     # A user's own choice (the switch in the page header) still wins (director.i18n).
     language: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
+    # The event's time zone (IANA, "Asia/Jakarta"): every time a person reads is shown in
+    # it (director.local_time); None: the TIME_ZONE setting, else the laptop's zone.
+    time_zone: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
 
     # The event's life (director.tournament.lifecycle): "registering" until the clock
     # starts, then "running"; "finished" or "cancelled" freeze it until it is reopened.
     status: Mapped[str] = mapped_column(String(12), default="registering",
                                         server_default="registering")
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    # Issue 17: the announcement the projector's ticker shows (None: none), and the
+    # event's chip denominations, smallest first (None: not given; colour-ups need it).
+    announcement: Mapped[str | None] = mapped_column(String(ANNOUNCEMENT_MAX), nullable=True)
+    chip_set: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    # Put away by the director: hidden from the default list of events (None: listed).
+    archived_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     __mapper_args__ = {"version_id_col": version}

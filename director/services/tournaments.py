@@ -9,23 +9,32 @@ called inside the unit of work that ends the event (the elimination that
 leaves one player, a deal that shares out all the money left); every writing
 service of the desk, the money and the seating starts with :func:`verify_open`;
 :func:`reopen` and :func:`cancel` are the director's own actions, logged.
+
+Putting events away: :func:`archive` hides one from the director's list,
+:func:`duplicate` starts a new event from one as a template, and
+:func:`delete_event` removes one after a backup that keeps it; all logged.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from zoneinfo import available_timezones
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from director.db import db, utcnow
 from director.i18n import LANGUAGES, translate_errors, translate_violation
 from director.models import Tournament
+from director.models.house import HouseRules
+from director.models.money import MoneySettings
+from director.models.seating import SeatingSettings
 from director.models.tournament import NAME_MAX, check_limits
 from director.poker.errors import RuleViolation
-from director.services import Invalid, audit, retry_on_conflict
-from director.services.clock import announce, get_tournament, winner
+from director.services import Invalid, audit, backup, dealer, retry_on_conflict, scheduler
+from director.services.clock import announce, clock_state, get_tournament, winner
 from director.tournament import clock, lifecycle
 from director.tournament.structure import (
     TEMPLATES,
@@ -92,6 +101,7 @@ def create_tournament(name: Any, levels: Any, language: Any = None) -> Tournamen
                             language=clean_language)
     db.session.add(tournament)
     db.session.commit()
+    audit.change("event created", tournament.id, name=tournament.name)
     return tournament
 
 
@@ -104,7 +114,8 @@ def create_from_template(name: Any, template_name: Any, language: Any = None) ->
     return create_tournament(name, [level.to_json() for level in structure.levels], language)
 
 
-def update_levels(tournament_id: int, levels: Any, name: Any = None) -> Tournament:
+def update_levels(tournament_id: int, levels: Any, name: Any = None,
+                  logged_as: str = "structure saved") -> Tournament:
     """Replace the structure (and optionally the name) of a tournament.
 
     A running clock keeps its place: its level index stays, and if the new
@@ -134,6 +145,9 @@ def update_levels(tournament_id: int, levels: Any, name: Any = None) -> Tourname
         return tournament, now
 
     tournament, now = retry_on_conflict(work)
+    breaks = sum(1 for level in tournament.structure.levels if level.is_break)
+    audit.change(logged_as, tournament.id, levels={"levels": len(tournament.structure.levels)
+                                                    - breaks}, breaks={"breaks": breaks})
     announce(tournament, now)
     return tournament
 
@@ -212,6 +226,7 @@ def finish_event(tournament_id: int, now: datetime | None = None) -> str:
     tournament.status = lifecycle.finish(tournament.lifecycle).value
     tournament.finished_at = now
     _stop_clock(tournament, now)
+    audit.change("event finished", tournament_id)
     return _("The event is finished: the clock is stopped")
 
 
@@ -241,6 +256,7 @@ def _change_status(tournament_id: int, change: str) -> Tournament:
     audit.record(f"tournament {change}", f"tournament {tournament.id}: {tournament.name}",
                  details={"tournament_id": tournament.id, "from": before,
                           "to": tournament.status})
+    audit.change("event reopened" if change == "reopen" else "event cancelled", tournament.id)
     announce(tournament, now)
     return tournament
 
@@ -273,3 +289,169 @@ def create_demo_if_empty() -> Tournament | None:
 
     created = demo.create_demo_if_empty()
     return None if created is None else created.tournament
+
+
+# ---------------------------------------------------------------- put away, copy, delete
+
+def _verify_clock_stopped(tournament: Tournament, refusal: str) -> None:
+    """Archiving or deleting waits for a stopped clock: a click on the wrong row of the
+    list must not hide or remove the event being played."""
+    if tournament.running:
+        db.session.rollback()
+        raise Invalid({"event": refusal})
+
+
+def list_events(*, with_archived: bool = False) -> list[Tournament]:
+    """The director's list: newest first, without the archived events unless asked."""
+    query = select(Tournament).order_by(Tournament.created_at.desc(), Tournament.id.desc())
+    if not with_archived:
+        query = query.where(Tournament.archived_at.is_(None))
+    return list(db.session.scalars(query))
+
+
+def archived_count() -> int:
+    return db.session.scalar(select(func.count()).select_from(Tournament).where(
+        Tournament.archived_at.is_not(None))) or 0
+
+
+def _put_away(tournament_id: int, archive: bool) -> Tournament:
+    def work() -> tuple[Tournament, bool]:
+        tournament = get_tournament(tournament_id)
+        if archive and tournament.archived_at is None:
+            _verify_clock_stopped(tournament, _(
+                "The clock is running: pause it before archiving the event"))
+            tournament.archived_at = utcnow()
+        elif not archive and tournament.archived_at is not None:
+            tournament.archived_at = None
+        else:
+            db.session.rollback()
+            return tournament, False                # already so: nothing to change or log
+        db.session.commit()
+        return tournament, True
+
+    tournament, changed = retry_on_conflict(work)
+    if changed:
+        action = "tournament archive" if archive else "tournament unarchive"
+        audit.record(action, f"tournament {tournament.id}: {tournament.name}",
+                     details={"tournament_id": tournament.id})
+    return tournament
+
+
+def archive(tournament_id: int) -> Tournament:
+    """Put the event away: hidden from the director's default list, kept whole (logged).
+
+    Nothing else changes: its pages, results and screens still answer, and
+    :func:`unarchive` lists it again.  Refused while its clock runs.
+    """
+    return _put_away(tournament_id, archive=True)
+
+
+def unarchive(tournament_id: int) -> Tournament:
+    """List an archived event again (logged)."""
+    return _put_away(tournament_id, archive=False)
+
+
+def copy_name(name: str) -> str:
+    """The name of a copy: "Friday PLO (copy)", cut to fit ``NAME_MAX``."""
+    suffix = " " + _("(copy)")
+    return name[: NAME_MAX - len(suffix)].rstrip() + suffix
+
+
+def duplicate(tournament_id: int, name: Any = None) -> Tournament:
+    """A new event made from this one as a template (logged).
+
+    Copied: the structure, the language, the money settings (buy-in, stack,
+    rebuys, payouts...), the seating settings and the house rules.  Not
+    copied: players, payments, seats, the deal, the locked payout table, the
+    clock (the copy is registering) and the hand-for-hand state.
+    """
+    source = get_tournament(tournament_id)
+    clean_name = check_name(name if name not in (None, "") else copy_name(source.name))
+    copy = Tournament(name=clean_name, levels=list(source.levels), language=source.language)
+    db.session.add(copy)
+    db.session.flush()
+    money = db.session.get(MoneySettings, tournament_id)
+    if money is not None:
+        db.session.add(MoneySettings(tournament_id=copy.id, settings=dict(money.settings or {})))
+    seating = db.session.get(SeatingSettings, tournament_id)
+    if seating is not None:
+        db.session.add(SeatingSettings(tournament_id=copy.id, policy=dict(seating.policy or {}),
+                                       starting_chips=seating.starting_chips, hand_for_hand={}))
+    rules = db.session.get(HouseRules, tournament_id)
+    if rules is not None:
+        db.session.add(HouseRules(tournament_id=copy.id, hand=dict(rules.hand or {}),
+                                  rulings=dict(rules.rulings or {})))
+    db.session.commit()
+    audit.record("tournament duplicate", f"tournament {copy.id}: {copy.name}",
+                 details={"tournament_id": copy.id, "from": tournament_id})
+    return copy
+
+
+def delete_event(tournament_id: int) -> str:
+    """Delete the event and everything in it, after a backup of the whole database that
+    keeps it (``services.backup``; ``instance/backups/deleted-event-<id>-<time>``).
+
+    No backup, no delete: a backup that fails refuses with its reason and
+    changes nothing.  Refused while the clock runs.  Logged with the backup's
+    path; returns that path, for the director's message.
+    """
+    tournament = get_tournament(tournament_id)
+    _verify_clock_stopped(tournament, _("The clock is running: pause it before deleting the event"))
+    name = tournament.name
+    db.session.rollback()                       # the copy reads a database we are not writing
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    try:
+        suffix = ".sqlite" if backup.sqlite_path(app) is not None else ".pgdump"
+        stamp = utcnow().strftime("%Y%m%d-%H%M%S")
+        path = backup.backup(app, backup.backup_dir(app)
+                             / f"deleted-event-{tournament_id}-{stamp}{suffix}")
+    except (backup.BackupError, OSError) as exc:
+        raise Invalid({"backup": _("The backup before deleting failed, so nothing was "
+                                   "deleted: %(reason)s", reason=str(exc))}) from None
+
+    def work() -> None:
+        db.session.delete(get_tournament(tournament_id))   # the database cascades the rest
+        db.session.commit()
+
+    retry_on_conflict(work)
+    dealer.forget_cached_hands()
+    scheduler.reschedule(tournament_id, None)
+    audit.record("tournament delete", f"tournament {tournament_id}: {name}",
+                 details={"tournament_id": tournament_id, "backup": str(path)})
+    return str(path)
+
+
+# ---------------------------------------------------------------- the bubble, the money
+
+def money_standing(tournament_id: int) -> dict[str, Any] | None:
+    """Where the field stands against the places paid, for the director's pages:
+    ``{"kind": "bubble" | "in_the_money", "places_paid", "players_left",
+    "hand_for_hand"}``, or None (not there yet, no payouts, or the event is over).
+
+    The screens' banners decide it (``services.banners``): one player more than
+    the places paid is the bubble, every player left paid is in the money.
+    """
+    state = clock_state(tournament_id)
+    kinds = {banner["kind"]: banner for banner in state.get("banners") or []}
+    for kind in ("bubble", "in_the_money"):
+        if kind in kinds:
+            return {"kind": kind, "places_paid": kinds[kind]["places_paid"],
+                    "players_left": state.get("players_left") or 0,
+                    "hand_for_hand": "hand_for_hand" in kinds}
+    return None
+
+
+def set_time_zone(tournament_id: int, name: Any) -> Tournament:
+    """The event's time zone (an IANA name such as "Europe/Stockholm"; empty: the
+    setting or the laptop's zone).  Times are stored in UTC; this is how they are read."""
+    text = str(name or "").strip()
+    if text and text not in available_timezones():
+        raise Invalid({"time_zone": _("Unknown time zone “%(name)s”: pick one from the list, "
+                                      "e.g. Asia/Jakarta or Europe/Stockholm", name=text[:64])})
+    tournament = get_tournament(tournament_id)
+    before = tournament.time_zone
+    tournament.time_zone = text or None
+    db.session.commit()
+    audit.record("tournament time zone", f"tournament {tournament.id}: {tournament.name}",
+                 details={"from": before, "to": tournament.time_zone})
+    return tournament

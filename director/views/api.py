@@ -13,6 +13,12 @@
 ``POST /api/tournaments/<id>/reopen``                     director: a finished
                                                           or cancelled event
 ``POST /api/tournaments/<id>/cancel``                     director
+``POST /api/tournaments/<id>/archive``                    director: hide from
+                                                          the list
+``POST /api/tournaments/<id>/unarchive``                  director
+``POST /api/tournaments/<id>/duplicate {"name"?}``        director: 201 {"id"}
+``DELETE /api/tournaments/<id>``                          director: after a
+                                                          backup that keeps it
 =======================================================  ===================
 
 Errors are JSON: 400 ``{"errors": {field: message}}``, 401, 404, 405.
@@ -22,7 +28,7 @@ then check what only they can (a structure's rules, a name's uniqueness).
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 from werkzeug.wrappers import Response
 
 from director.schemas import N_, Any_, Int, List, Schema, Str, json_body
@@ -39,6 +45,7 @@ NEW_TOURNAMENT = Schema({
     "language": Any_(required=False),
 })
 STRUCTURE = Schema({"name": Str(required=False, max_len=1000), "levels": LEVELS})
+DUPLICATE = Schema({"name": Str(required=False, max_len=1000)})
 ADJUST = Schema({
     "seconds": Int(min=-clock_service.ADJUST_LIMIT, max=clock_service.ADJUST_LIMIT,
                    missing_message=N_("Say how many seconds to add (or remove, with a minus sign)")),
@@ -57,7 +64,8 @@ def create_tournament() -> tuple[Response, int]:
 @bp.get("/tournaments")
 def list_tournaments() -> Response:
     return jsonify({"tournaments": [
-        {"id": t.id, "name": t.name, "running": t.running, "level_index": t.level_index}
+        {"id": t.id, "name": t.name, "running": t.running, "level_index": t.level_index,
+         "archived": t.archived_at is not None}
         for t in tournament_service.list_tournaments()
     ]})
 
@@ -111,3 +119,42 @@ def lifecycle(tournament_id: int, change: str) -> Response:
     service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
     service(tournament_id)
     return jsonify(clock_service.clock_state(tournament_id))
+
+
+@bp.post("/tournaments/<int:tournament_id>/<any(archive, unarchive):change>")
+@director_required
+def put_away(tournament_id: int, change: str) -> Response:
+    """Hide an event from the director's list, or list it again (logged)."""
+    service = tournament_service.archive if change == "archive" else tournament_service.unarchive
+    tournament = service(tournament_id)
+    archived_at = tournament.archived_at
+    return jsonify({"id": tournament.id, "archived": archived_at is not None,
+                    "archived_at": archived_at.isoformat() if archived_at else None})
+
+
+@bp.post("/tournaments/<int:tournament_id>/duplicate")
+@director_required
+def duplicate(tournament_id: int) -> tuple[Response, int]:
+    """A new event from this one as a template (no players, no payments)."""
+    name = json_body(DUPLICATE)["name"] if request.get_data() else None
+    copy = tournament_service.duplicate(tournament_id, name)
+    return jsonify({"id": copy.id, "name": copy.name}), 201
+
+
+@bp.delete("/tournaments/<int:tournament_id>")
+@director_required
+def delete(tournament_id: int) -> Response:
+    """Delete the event after a backup of the whole database that keeps it (logged)."""
+    path = tournament_service.delete_event(tournament_id)
+    return jsonify({"deleted": tournament_id, "backup": path})
+
+
+TIME_ZONE = Schema({"time_zone": Str(required=False, default="", max_len=64)})
+
+
+@bp.post("/tournaments/<int:tournament_id>/time-zone")
+@director_required
+def time_zone(tournament_id: int) -> Response:
+    """``{"time_zone": "Asia/Jakarta"}`` (empty: the setting or the laptop's zone)."""
+    tournament = tournament_service.set_time_zone(tournament_id, json_body(TIME_ZONE)["time_zone"])
+    return jsonify({"id": tournament.id, "time_zone": tournament.time_zone})

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from director.schemas import Int, Schema, Str, form_body
+from director.schemas import Choice, Int, Schema, Str, form_body
 from director.services import Invalid, audit
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
@@ -27,11 +27,15 @@ NEW_FORM = Schema({
     "structure_json": Str(required=False, default="", max_len=2 * 1024 * 1024, strip=False),
 })
 NAME_FORM = Schema({"name": Str(required=False, max_len=1000)})
+BACK_FORM = Schema({"back": Choice(required=False, default="page", choices=("page", "list"))})
+DUPLICATE_FORM = Schema({"name": Str(required=False, default="", max_len=1000)})
 LOG_QUERY = Schema({
     "who": Str(required=False, default="", max_len=40),
     "q": Str(required=False, default="", max_len=100),
+    "kind": Str(required=False, default="", max_len=20),
     "before": Int(required=False, min=1, nullable=True),
 })
+LOG_KINDS = ("", *(kind.value for kind in audit.Kind), "all")   # "": every change in words
 
 ROW_FIELDS = ("kind", "duration", "game", *AMOUNT_FIELDS, "big_blind_ante", "note")
 
@@ -103,9 +107,12 @@ def duration_filter(seconds: int | float | None) -> str:
 @bp.get("/")
 @director_required
 def tournaments() -> str:
+    with_archived = request.args.get("archived") == "1"
     return render_template(
         "director/tournaments.html",
-        tournaments=tournament_service.list_tournaments(),
+        tournaments=tournament_service.list_events(with_archived=with_archived),
+        with_archived=with_archived,
+        archived_count=tournament_service.archived_count(),
     )
 
 
@@ -246,17 +253,112 @@ def lifecycle(tournament_id: int, change: str) -> Any:
     return redirect(url_for("director.tournament", tournament_id=tournament_id))
 
 
+@bp.post("/<int:tournament_id>/<any(archive, unarchive):change>")
+@director_required
+def put_away(tournament_id: int, change: str) -> Any:
+    """Archive / Unarchive, from the list (``back=list``) or the event's page (logged)."""
+    service = tournament_service.archive if change == "archive" else tournament_service.unarchive
+    back = form_body(BACK_FORM)["back"]
+    try:
+        record = service(tournament_id)
+    except Invalid as exc:
+        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())))
+    else:
+        flash(_("“%(name)s” is archived: it is hidden from the list of tournaments.",
+                name=record.name) if change == "archive"
+              else _("“%(name)s” is listed again.", name=record.name))
+    if back == "list":
+        return redirect(url_for("director.tournaments"))
+    return redirect(url_for("director.tournament", tournament_id=tournament_id))
+
+
+@bp.post("/<int:tournament_id>/delete")
+@director_required
+def delete(tournament_id: int) -> Any:
+    """Delete the event, after a backup of the whole database that keeps it (logged)."""
+    name = clock_service.get_tournament(tournament_id).name
+    try:
+        path = tournament_service.delete_event(tournament_id)
+    except Invalid as exc:
+        flash(_("Not deleted: %(reasons)s", reasons="; ".join(exc.errors.values())))
+        return redirect(url_for("director.tournament", tournament_id=tournament_id))
+    flash(_("“%(name)s” is deleted. The backup made just before keeps it: %(path)s",
+            name=name, path=path))
+    return redirect(url_for("director.tournaments"))
+
+
+@bp.post("/<int:tournament_id>/duplicate")
+@director_required
+def duplicate(tournament_id: int) -> Any:
+    """A new event with this one's structure, money, seating and house rules."""
+    try:
+        copy = tournament_service.duplicate(tournament_id, form_body(DUPLICATE_FORM)["name"])
+    except Invalid as exc:
+        flash(_("Not copied: %(reasons)s", reasons="; ".join(exc.errors.values())))
+        return redirect(url_for("director.tournament", tournament_id=tournament_id))
+    flash(_("Created “%(name)s” from this event: structure, money, seating settings and "
+            "house rules; no players and no payments.", name=copy.name))
+    return redirect(url_for("director.tournament", tournament_id=copy.id))
+
+
+@bp.app_template_global("money_standing")
+def money_standing(tournament_id: int) -> dict[str, Any] | None:
+    """The bubble or in the money, for the director's status line (``_standing.html``)."""
+    return tournament_service.money_standing(tournament_id)
+
+
+def _log_entries() -> tuple[dict[str, Any], list[Any], int | None]:
+    """The log page's query, its entries (newest first, 200 at a time) and the next page."""
+    query = LOG_QUERY.load(request.args.to_dict(), form=True)
+    if query["kind"] not in LOG_KINDS:
+        raise Invalid({"kind": _("The kind is one of: %(kinds)s",
+                                 kinds=", ".join(k for k in LOG_KINDS if k))})
+    kind = {"": "changes", "all": None}.get(query["kind"], query["kind"])
+    entries = audit.recent(limit=200, actor=query["who"] or None, text=query["q"] or None,
+                           before_id=query["before"], kind=kind)
+    return query, entries, entries[-1].id if len(entries) == 200 else None
+
+
 @bp.get("/log")
 @director_required
 def log() -> Any:
-    """Who changed what, and when: the newest first, 200 at a time."""
+    """Who changed what, and when, in the director's words: the newest first, 200 at a time,
+    filtered by kind (``?kind=money``), by who and by a word."""
     try:
-        query = LOG_QUERY.load(request.args.to_dict(), form=True)
+        query, entries, more = _log_entries()
     except Invalid as exc:
         return render_template("director/log.html", entries=[], errors=exc.errors,
-                               query={}, more=None), 400
-    entries = audit.recent(limit=200, actor=query["who"] or None, text=query["q"] or None,
-                           before_id=query["before"])
-    more = entries[-1].id if len(entries) == 200 else None
+                               query={}, more=None, kinds=audit.KIND_LABELS,
+                               sentence=audit.sentence), 400
     return render_template("director/log.html", entries=entries, errors={}, query=query,
-                           more=more)
+                           more=more, kinds=audit.KIND_LABELS, sentence=audit.sentence)
+
+
+@bp.get("/log.json")
+@director_required
+def log_json() -> Any:
+    """The log as JSON, each line with its sentence in the reader's language; the same
+    filters as the page (``?kind=``, ``who``, ``q``, ``before``)."""
+    try:
+        query, entries, more = _log_entries()
+    except Invalid as exc:
+        return jsonify({"errors": exc.errors}), 400
+    return jsonify({"kind": query["kind"], "more": more, "entries": [
+        {**entry.to_json(), "sentence": audit.sentence(entry.message, entry.params)}
+        for entry in entries]})
+
+
+TIME_ZONE_FORM = Schema({"time_zone": Str(required=False, default="", max_len=64)})
+
+
+@bp.post("/<int:tournament_id>/time-zone")
+@director_required
+def time_zone(tournament_id: int) -> Any:
+    """The event's time zone, from its page."""
+    try:
+        event = tournament_service.set_time_zone(tournament_id, form_body(TIME_ZONE_FORM)["time_zone"])
+    except Invalid as exc:
+        flash("; ".join(exc.errors.values()))
+    else:
+        flash(_("Times are shown in %(zone)s.", zone=event.time_zone or _("the laptop’s time zone")))
+    return redirect(url_for("director.tournament", tournament_id=tournament_id))

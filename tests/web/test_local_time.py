@@ -35,3 +35,32 @@ def test_stockholm_summer_time_and_an_unknown_zone(make_app):
     with app.test_request_context("/"):
         assert render_template_string("{{ t|local_time('%H:%M') }}", t=NOON_UTC) == "12:00"
     assert local_time.local_time(None) == ""
+
+
+def test_each_event_has_its_own_zone_set_on_its_page_and_by_the_api(client, auth, make_tournament):
+    """Two events in one room's database: each page shows times in its own zone."""
+    jakarta, stockholm = make_tournament(), make_tournament()
+    r = client.post(f"/api/tournaments/{jakarta}/time-zone", json={"time_zone": "Asia/Jakarta"},
+                    headers=auth)
+    assert r.status_code == 200 and r.get_json()["time_zone"] == "Asia/Jakarta"
+    assert client.post(f"/api/tournaments/{stockholm}/time-zone",
+                       json={"time_zone": "Europe/Stockholm"}, headers=auth).status_code == 200
+    with client.application.test_request_context(f"/director/{jakarta}"):
+        client.application.preprocess_request()
+        assert local_time.event_zone_name() == "Asia/Jakarta"
+        assert local_time.local_time(NOON_UTC, "%H:%M") == "19:00"
+    with client.application.test_request_context(f"/director/{stockholm}"):
+        client.application.preprocess_request()
+        assert local_time.local_time(NOON_UTC, "%H:%M") == "14:00"
+
+
+def test_an_unknown_zone_is_refused_naming_the_field_and_nothing_changes(client, auth, make_tournament,
+                                                                       login):
+    tid = make_tournament()
+    client.post(f"/api/tournaments/{tid}/time-zone", json={"time_zone": "Asia/Jakarta"}, headers=auth)
+    r = client.post(f"/api/tournaments/{tid}/time-zone", json={"time_zone": "Mars/Olympus"}, headers=auth)
+    assert r.status_code == 400
+    assert "Unknown time zone “Mars/Olympus”" in r.get_json()["errors"]["time_zone"]
+    login()
+    page = client.get(f"/director/{tid}").get_data(as_text=True)
+    assert '<option value="Asia/Jakarta" selected>' in page
