@@ -1,12 +1,19 @@
 # Two commands: `make run` and `make test`.  Everything else is a helper for them.
+# `make test-fast` is the quick loop: the rules engine and the tournament rules.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
 STAMP  := $(VENV)/.installed
+# pytest-xdist: test processes in parallel.  Three on two cores: a browser test
+# spends much of its time waiting on chromium and its server, so a third process
+# fills the idle CPU.  `loadgroup` keeps the tests that share one module-scoped
+# server on one process (tests/browser/conftest.py).
+WORKERS ?= 3
+XDIST   := -n $(WORKERS) --dist loadgroup
 
-.PHONY: run test venv lint typecheck bench clean browser test-postgres postgres
+.PHONY: run test test-fast venv lint typecheck bench clean browser test-postgres postgres
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +23,7 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Both steps upgrade an existing database first (a copy goes to instance/backups/).
 run: $(STAMP)
 	$(BIN)/director init-db --demo-if-empty
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/director serve
@@ -32,7 +40,11 @@ browser:
 test: $(STAMP) browser
 	$(BIN)/ruff check director tests benchmarks
 	$(BIN)/mypy --strict --follow-imports=silent director/poker
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(XDIST)
+
+# The rules engine and the tournament rules (no app, no browser): under a minute.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal tests/engine tests/tournament
 
 # The same suite on a real PostgreSQL server.  As root it installs Debian's
 # postgresql when missing, starts the local cluster, and creates a role and a
@@ -56,7 +68,7 @@ postgres:
 
 test-postgres: $(STAMP) browser postgres
 	$(BIN)/python -c "import psycopg" 2>/dev/null || $(BIN)/python -m pip install -q -e '.[dev,postgres]'
-	DIRECTOR_TEST_DATABASE_URL=$(PG_URL) $(BIN)/python -m pytest -q
+	DIRECTOR_TEST_DATABASE_URL=$(PG_URL) $(BIN)/python -m pytest -q $(XDIST)
 
 lint: $(STAMP)
 	$(BIN)/ruff check director tests benchmarks

@@ -1,8 +1,10 @@
-"""The ``director`` command: serve, init-db, token, set-password, backup,
-restore, scheduler, replay.
+"""The ``director`` command: serve, init-db, db (upgrade, downgrade, history),
+token, set-password, backup, restore, scheduler, replay.
 
-``make run`` is ``director init-db --demo-if-empty`` then ``director serve``.
-``init-db`` and ``token`` are also ``flask --app director init-db`` / ``token``.
+``make run`` is ``director init-db --demo-if-empty`` then ``director serve``;
+both upgrade the database first (``director.migrations.prepare``: a copy of it
+into ``instance/backups/`` before any migration).  ``init-db``, ``db`` and
+``token`` are also ``flask --app director init-db`` / ``db`` / ``token``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -42,18 +45,24 @@ def lan_address() -> str | None:
 
 
 def init_db(app: Flask, demo_if_empty: bool) -> str:
-    from director.db import db  # noqa: PLC0415
+    """Create the database, or upgrade it to this version (``migrations.prepare``),
+    then the demo event if asked.  A migration that cannot run stops here, with
+    its reason, and leaves the database as it was."""
+    from director import migrations  # noqa: PLC0415
     from director.services import demo as demo_service  # noqa: PLC0415
 
-    with app.app_context():
-        db.create_all()
-        if demo_if_empty:
+    try:
+        ready = migrations.prepare(app).sentence()
+    except migrations.MigrationError as exc:
+        raise click.ClickException(str(exc)) from None
+    if demo_if_empty:
+        with app.app_context():
             demo = demo_service.create_demo_if_empty()
-            if demo is not None:
-                return (f"Database ready; demo tournament {demo.tournament.id} “{demo.tournament.name}” "
-                        f"created: {demo.players} players seated at {demo.tables} tables "
-                        "(clock not started).")
-        return "Database ready."
+        if demo is not None:
+            return (f"{ready[:-1]}; demo tournament {demo.tournament.id} “{demo.tournament.name}” "
+                    f"created: {demo.players} players seated at {demo.tables} tables "
+                    "(clock not started).")
+    return ready
 
 
 @click.group()
@@ -66,6 +75,57 @@ def main() -> None:
 def init_db_command(demo_if_empty: bool) -> None:
     """Create the tables (and the demo event)."""
     click.echo(init_db(_app(), demo_if_empty))
+
+
+def db_group(get_app: Callable[[], Flask]) -> click.Group:
+    """``db upgrade [REV]``, ``db downgrade [REV]``, ``db history`` on ``get_app()``'s database."""
+    from director import migrations  # noqa: PLC0415
+
+    @click.group("db")
+    def group() -> None:
+        """Schema migrations: upgrade, downgrade, history (a copy of the database first)."""
+
+    def run(revision: str, down: bool) -> None:
+        try:
+            click.echo(migrations.migrate(get_app(), revision, down=down).sentence())
+        except migrations.MigrationError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    @group.command("upgrade")
+    @click.argument("revision", default="head")
+    def upgrade(revision: str) -> None:
+        """Upgrade to REVISION (default: the newest, "head"; "+1": one step)."""
+        run(revision, down=False)
+
+    @group.command("downgrade")
+    @click.argument("revision", default="-1")
+    @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+    def downgrade(revision: str, yes: bool) -> None:
+        """Downgrade to REVISION (default: one step back, "-1"); its columns are dropped."""
+        if not yes:
+            click.confirm(f"Downgrade the database to {revision}? What the newer revisions "
+                          "added is dropped (a copy is kept in instance/backups/)", abort=True)
+        run(revision, down=True)
+
+    @group.command("history")
+    def history() -> None:
+        """The revisions, oldest first; the database's own is marked."""
+        try:
+            revisions = migrations.history(get_app())
+        except migrations.MigrationError as exc:
+            raise click.ClickException(str(exc)) from None
+        for revision in revisions:
+            marks = "".join((" (head)" if revision.head else "",
+                             " (current)" if revision.current else ""))
+            click.echo(f"{revision.revision}{marks}  {revision.title}")
+        if not any(revision.current for revision in revisions):
+            click.echo("The database has no revision yet: `director init-db` creates or "
+                       "stamps it.")
+
+    return group
+
+
+main.add_command(db_group(_app))
 
 
 @main.command("token")
@@ -103,7 +163,7 @@ def serve_command(host: str, port: int) -> None:
     from director.services.scheduler import start_scheduler, stop_scheduler  # noqa: PLC0415
 
     app = _app()
-    init_db(app, demo_if_empty=False)
+    click.echo(init_db(app, demo_if_empty=False))
     start_checkpointer(app)
     threads = int(app.config.get("THREADS") or DEFAULT_THREADS)
     server = create_server(
@@ -160,7 +220,7 @@ def scheduler_command() -> None:
     from director.services.scheduler import start_scheduler, stop_scheduler  # noqa: PLC0415
 
     app = _app()
-    init_db(app, demo_if_empty=False)
+    click.echo(init_db(app, demo_if_empty=False))
     lock = hold_scheduler_lock(app)
     if lock is None:
         raise click.ClickException("Another process already runs the level scheduler.")
@@ -301,7 +361,7 @@ def replay_command(as_json: bool, trace: bool, files: tuple[str, ...]) -> None:
 
 
 def register_flask_commands(app: Flask) -> None:
-    """``flask --app director init-db`` and ``flask --app director token``."""
+    """``flask --app director init-db``, ``db ...`` and ``token``."""
 
     @app.cli.command("init-db")
     @click.option("--demo-if-empty", is_flag=True)
@@ -312,3 +372,5 @@ def register_flask_commands(app: Flask) -> None:
     @app.cli.command("token")
     def flask_token() -> None:
         click.echo(app.config["TOKEN"])
+
+    app.cli.add_command(db_group(lambda: app))

@@ -4,6 +4,7 @@ and CLI runner, the director's auth header, and factories that return callables.
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -125,18 +126,53 @@ def app_config(tmp_path: Path, database: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.fixture(scope="session")
+def sqlite_tables(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """A SQLite file with every table (``create_all``), made once per test process.
+
+    Each test's database starts as a copy of it: copying takes about a millisecond,
+    where ``create_all`` takes 0.15-0.25 s (thirty statements, each synced to disk).
+    None on PostgreSQL."""
+    if POSTGRES_URL:
+        return None
+    import sqlalchemy
+
+    from director import models  # noqa: F401  (registers the tables)
+    from director.models import audit  # noqa: F401
+
+    path = tmp_path_factory.mktemp("tables") / "director.sqlite"
+    engine = sqlalchemy.create_engine(f"sqlite:///{path}", poolclass=sqlalchemy.pool.NullPool)
+    db.metadata.create_all(engine)
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    return path
+
+
+def _sqlite_file(app: Flask) -> Path | None:
+    uri = str(app.config["SQLALCHEMY_DATABASE_URI"])
+    return Path(uri.removeprefix("sqlite:///")) if uri.startswith("sqlite:///") else None
+
+
 @pytest.fixture
-def make_app(app_config: dict[str, Any]) -> Iterator[Callable[..., Flask]]:
+def make_app(app_config: dict[str, Any],
+             sqlite_tables: Path | None) -> Iterator[Callable[..., Flask]]:
     """Build an app on this test's DB (call it again to 'restart' the server)."""
     from director.services.events import events
     from director.services.scheduler import stop_scheduler
 
     apps: list[Flask] = []
 
-    def build(**overrides: Any) -> Flask:
+    def build(tables: bool = True, **overrides: Any) -> Flask:
+        """``tables=False``: no tables made (the migration tests make their own)."""
         app = create_app({**app_config, **overrides})
-        with app.app_context():
-            db.create_all()
+        if tables:
+            database = _sqlite_file(app)
+            if sqlite_tables is not None and database is not None and not database.exists():
+                shutil.copyfile(sqlite_tables, database)
+            else:
+                with app.app_context():
+                    db.create_all()
         apps.append(app)
         return app
 

@@ -7,10 +7,13 @@ skip with a one-line reason, or fail when ``REQUIRE_BROWSER=1`` (CI).
 
 from __future__ import annotations
 
+import functools
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -62,28 +65,71 @@ class Server:
     log: Path
 
 
+@functools.cache
+def prepared_database() -> Path:
+    """A database at the head revision (``director init-db`` on an empty file), made
+    once per test process: each server starts on a copy, so ``director serve`` finds
+    nothing to create or migrate."""
+    from director import create_app, migrations
+    from director.db import db
+
+    folder = Path(tempfile.mkdtemp(prefix="director-browser-"))
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(folder / "instance"), "TOKEN": TOKEN,
+                      "SECRET_KEY": "browser-tests",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'director.sqlite'}"})
+    migrations.prepare(app, backup=False)
+    with app.app_context():
+        db.engine.dispose()
+    return folder / "director.sqlite"
+
+
 def start_server(tmp: Path, port: int | None = None, **env: str) -> Server:
-    """``director init-db`` then ``director serve`` in a subprocess; waits until it answers."""
-    port = port or free_port()
+    """``director serve`` in a subprocess on ``tmp/instance`` (its database a copy of
+    ``prepared_database()`` the first time); waits until it answers.  A port picked
+    here that another process took meanwhile (tests run in parallel) is picked again."""
+    instance = tmp / "instance"
+    instance.mkdir(parents=True, exist_ok=True)
+    if not (instance / "director.sqlite").exists():
+        shutil.copyfile(prepared_database(), instance / "director.sqlite")
+    for attempt in range(3):
+        try:
+            return _serve(tmp, port or free_port(), env)
+        except PortTaken:
+            if port is not None or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+class PortTaken(RuntimeError):
+    """The server could not listen on its port: another process has it."""
+
+
+def _serve(tmp: Path, port: int, env: dict[str, str]) -> Server:
     environment = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(tmp / "instance"),
                    "DIRECTOR_TOKEN": TOKEN, "HOST": "127.0.0.1", "PORT": str(port),
                    "PYTHONUNBUFFERED": "1", **env}
     environment.pop("DIRECTOR_DATABASE_URL", None)
     run = [sys.executable, "-c", "from director.cli import main; main()"]
-    subprocess.run([*run, "init-db"], env=environment, check=True, capture_output=True)
     log = tmp / "server.log"
     with log.open("wb") as out:
         process = subprocess.Popen([*run, "serve"], env=environment, stdout=out,
                                    stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server exited: {log.read_text()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return Server(f"http://127.0.0.1:{port}", TOKEN, process, log)
-        except OSError:
-            time.sleep(0.1)
+            text = log.read_text()
+            if "Address already in use" in text:
+                raise PortTaken(text)
+            raise RuntimeError(f"the server exited: {text}")
+        # "Director:  http://..." is printed once the server holds its port (and not
+        # before): a connection then reaches this server, not one that took the port.
+        if "Director:" in log.read_text():
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return Server(f"http://127.0.0.1:{port}", TOKEN, process, log)
+            except OSError:
+                pass
+        time.sleep(0.05)
     process.kill()
     raise RuntimeError(f"the server did not start: {log.read_text()}")
 
@@ -133,3 +179,15 @@ def director_page(chromium: Any, server: Server, width: int = 1280, height: int 
     page.click("button[type=submit]")
     return page
 
+
+
+# Modules whose tests share one module-scoped server (and the events set up on it):
+# under pytest-xdist each runs whole on one worker (``--dist loadgroup``), so the
+# server and its events are made once, not once per worker.
+ONE_SERVER_MODULES = {"test_layout.py"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in ONE_SERVER_MODULES and item.path.parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))

@@ -1,0 +1,416 @@
+"""Schema migrations: an upgrade between two days of an event keeps the event.
+
+The data is real: ``migration_data/release-1ace821.sql`` is a database that the
+first release (git 1ace821) made and wrote through its own API
+(``make_release_db.py``): an event mid-level, 16 entries and a rebuy, one bust,
+two tables drawn, house rules, a paired tablet, two hands dealt and a third in
+play.  Each test runs on the test database in use: a SQLite file, or with
+``make test-postgres`` a PostgreSQL schema of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import MetaData, inspect, select, text
+from sqlalchemy.engine import Connection
+
+from director import migrations
+from director.db import db
+from tests.conftest import POSTGRES_URL, TOKEN
+from tests.web.test_dealer_helpers import drive, passive
+
+DATA = Path(__file__).resolve().parent / "migration_data"
+RELEASE_SQL = DATA / "release-1ace821.sql"
+sqlite_only = pytest.mark.skipif(bool(POSTGRES_URL), reason="a SQLite file of the release")
+
+# What each revision adds, with the value a row written before it reads: every
+# revision after the first has its entry (``test_every_revision_has_an_upgrade_test``).
+ADDED: dict[str, dict[str, dict[str, Any]]] = {
+    "0002": {
+        "tournament": {"status": "registering", "finished_at": None, "archived_at": None,
+                       "time_zone": None, "announcement": None, "chip_set": None},
+        "payment": {"stack_before": None, "stack_after": None, "bounty": None},
+        "player": {"out_table": None, "out_seat": None, "bounty": None, "knockout": None},
+        "audit_log": {"kind": None, "message": None, "params": None},
+    },
+}
+
+
+# ---------------------------------------------------------------- helpers
+
+def release_file(path: Path) -> Path:
+    """The release's own SQLite file (its DDL, its rows), as its ``init-db`` left it."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.executescript(RELEASE_SQL.read_text(encoding="utf-8"))
+    finally:
+        connection.close()
+    return path
+
+
+def _utc(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return value
+
+
+def read_rows(connection: Connection) -> dict[str, list[dict[str, Any]]]:
+    """Every row of every table (but Alembic's), in primary-key order, times in UTC."""
+    meta = MetaData()
+    meta.reflect(connection)
+    rows = {}
+    for table in meta.sorted_tables:
+        if table.name == migrations.VERSION_TABLE:
+            continue
+        found = connection.execute(select(table).order_by(*table.primary_key.columns))
+        rows[table.name] = [{key: _utc(value) for key, value in row._mapping.items()}
+                            for row in found]
+    return rows
+
+
+def release_rows(tmp_path: Path) -> dict[str, list[dict[str, Any]]]:
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(f"sqlite:///{release_file(tmp_path / 'release.sqlite')}")
+    try:
+        with engine.connect() as connection:
+            return read_rows(connection)
+    finally:
+        engine.dispose()
+
+
+def write_rows(connection: Connection, rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Insert ``rows`` as they are (ids included) into the tables of this revision."""
+    meta = MetaData()
+    meta.reflect(connection)
+    sqlite = connection.dialect.name == "sqlite"
+    for table in meta.sorted_tables:
+        if rows.get(table.name):
+            connection.execute(table.insert(), [
+                {key: value.replace(tzinfo=None) if sqlite and isinstance(value, datetime)
+                 else value for key, value in row.items()} for row in rows[table.name]])
+        if not sqlite and "id" in table.c and rows.get(table.name):   # the next id
+            connection.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                                    f"(SELECT max(id) FROM {table.name}))"))
+    connection.commit()
+
+
+def rows_of(app: Flask) -> dict[str, list[dict[str, Any]]]:
+    with app.app_context(), db.engine.connect() as connection:
+        return read_rows(connection)
+
+
+def columns_of(app: Flask) -> dict[str, set[str]]:
+    with app.app_context(), db.engine.connect() as connection:
+        found = inspect(connection)
+        return {name: {c["name"] for c in found.get_columns(name)}
+                for name in found.get_table_names()}
+
+
+def assert_every_row_survives(before: dict[str, list[dict[str, Any]]],
+                              after: dict[str, list[dict[str, Any]]],
+                              added: dict[str, dict[str, Any]]) -> None:
+    """Each row is still there with every value it had; each new column holds its default."""
+    for table, rows in before.items():
+        assert len(after[table]) == len(rows), table
+        for old, new in zip(rows, after[table], strict=True):
+            assert {key: new[key] for key in old} == old, table
+            assert {key: new[key] for key in new if key not in old} == added.get(table, {}), table
+
+
+@pytest.fixture
+def empty_app(make_app: Callable[..., Flask]) -> Flask:
+    """An app on this test's database, with no table in it."""
+    return make_app(tables=False)
+
+
+@pytest.fixture
+def release(tmp_path: Path) -> dict[str, list[dict[str, Any]]]:
+    return release_rows(tmp_path)
+
+
+def at_revision(app: Flask, revision: str, rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Build the database revision by revision up to ``revision``, then write ``rows``."""
+    migrations.migrate(app, revision, backup=False)
+    with app.app_context(), db.engine.connect() as connection:
+        write_rows(connection, rows)
+
+
+def schema_of(path: Path) -> dict[str, Any]:
+    """A SQLite file's tables, columns, keys and indexes, as sets (the order of the
+    constraints in CREATE TABLE is not the schema)."""
+    connection = sqlite3.connect(path)
+    try:
+        names = [row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'alembic_version'")]
+        schema = {}
+        for name in names:
+            schema[name] = {
+                "columns": connection.execute(f"PRAGMA table_info('{name}')").fetchall(),
+                "foreign_keys": sorted(row[1:] for row in connection.execute(  # not its number
+                    f"PRAGMA foreign_key_list('{name}')")),
+                "indexes": sorted(
+                    (unique, origin, tuple(col[2] for col in connection.execute(
+                        f"PRAGMA index_info('{index}')")),
+                     index if origin == "c" else "")
+                    for _, index, unique, origin, _ in connection.execute(
+                        f"PRAGMA index_list('{name}')")),
+            }
+        return schema
+    finally:
+        connection.close()
+
+
+# ---------------------------------------------------------------- the revisions
+
+@sqlite_only
+def test_the_first_revision_is_the_schema_the_first_release_made(
+        empty_app: Flask, tmp_path: Path) -> None:
+    migrations.migrate(empty_app, migrations.FIRST, backup=False)
+    with empty_app.app_context():
+        built = Path(str(db.engine.url.database))
+    assert schema_of(built) == schema_of(release_file(tmp_path / "release.sqlite"))
+
+
+def test_the_head_revision_builds_exactly_the_models(empty_app: Flask) -> None:
+    """A column added to a model without its revision fails here."""
+    done = migrations.migrate(empty_app, "head", backup=False)
+    assert (done.before, done.after) == (None, migrations.head())
+    with empty_app.app_context(), db.engine.connect() as connection:
+        assert migrations.differences(connection) == []
+
+
+def test_every_revision_has_an_upgrade_test() -> None:
+    revisions = [script.revision for script in migrations.scripts().walk_revisions()]
+    assert revisions[-1] == migrations.FIRST
+    assert sorted(revisions[:-1]) == sorted(ADDED)
+
+
+@pytest.mark.parametrize("revision", sorted(ADDED))
+def test_each_revision_keeps_every_row_written_before_it(
+        revision: str, empty_app: Flask, release: dict[str, list[dict[str, Any]]]) -> None:
+    script = migrations.scripts().get_revision(revision)
+    assert script is not None and isinstance(script.down_revision, str)
+    at_revision(empty_app, script.down_revision, release)
+    done = migrations.migrate(empty_app, revision, backup=False)
+    assert (done.before, done.after) == (script.down_revision, revision)
+    assert_every_row_survives(release, rows_of(empty_app), ADDED[revision])
+
+
+def test_a_downgrade_drops_the_new_columns_and_keeps_every_row(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]]) -> None:
+    """SQLite drops a column by copying the table: with the foreign keys on, dropping the
+    old ``tournament`` would delete every player, seat and hand (``ON DELETE CASCADE``)."""
+    at_revision(empty_app, migrations.FIRST, release)
+    migrations.migrate(empty_app, "head", backup=False)
+    done = migrations.migrate(empty_app, migrations.FIRST, down=True, backup=False)
+    assert (done.before, done.after) == (migrations.head(), migrations.FIRST)
+    assert rows_of(empty_app) == release
+    assert "status" not in columns_of(empty_app)["tournament"]
+
+
+# ---------------------------------------------------------------- the event goes on
+
+def test_an_event_mid_level_goes_on_after_the_upgrade_to_the_head(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]], auth: dict[str, str]) -> None:
+    at_revision(empty_app, migrations.FIRST, release)
+    done = migrations.prepare(empty_app, backup=False)
+    assert (done.before, done.after) == (migrations.FIRST, migrations.head())
+    added: dict[str, dict[str, Any]] = {}
+    for revision in sorted(ADDED):
+        for table, columns in ADDED[revision].items():
+            added.setdefault(table, {}).update(columns)
+    assert_every_row_survives(release, rows_of(empty_app), added)
+
+    client: FlaskClient = empty_app.test_client()
+    money = client.get("/api/tournaments/1/money", headers=auth).get_json()
+    assert client.get("/api/tournaments/1/clock").get_json()["running"] is True
+    assert money["entries"] == 16 and money["rebuys"] == 1
+    seating = client.get("/api/tournaments/1/seating").get_json()
+    assert sum(len(table["seats"]) for table in seating["tables"]) == 15
+    hand = client.get("/api/tables/1/hand", headers=auth).get_json()
+    assert hand["hand_id"] == 3 and not hand["finished"]
+    hand = drive(client, "/api/tables/1", auth, hand, passive)   # the hand in play goes on
+    winner = hand["seats"][0]["seat"]
+    answer = client.post("/api/tables/1/hand/award", headers=auth,
+                         json={"high": [[winner]], "version": hand["version"]})
+    assert answer.status_code == 200 and answer.get_json()["finished"], answer.get_json()
+    assert client.post("/api/tournaments/1/clock/pause", headers=auth).status_code == 200
+    out = seating["tables"][1]["seats"][0]["player_id"]        # new rows: the next ids
+    answer = client.post("/api/tournaments/1/seating/eliminate", headers=auth,
+                         json={"player_id": out})
+    assert answer.status_code == 200, answer.get_json()
+    assert len(rows_of(empty_app)["seating_log"]) > len(release["seating_log"])
+
+
+def test_init_db_stamps_a_database_of_the_first_release_and_upgrades_it(
+        make_app: Callable[..., Flask], app_config: dict[str, Any], tmp_path: Path,
+        release: dict[str, list[dict[str, Any]]]) -> None:
+    """The release made its tables with ``create_all``: no ``alembic_version``."""
+    if POSTGRES_URL:
+        app = make_app(tables=False)
+        at_revision(app, migrations.FIRST, release)
+        with app.app_context(), db.engine.begin() as connection:
+            connection.execute(text("DROP TABLE alembic_version"))
+    else:
+        database = Path(app_config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
+        release_file(database)
+        app = make_app(tables=False)
+    output = app.test_cli_runner().invoke(args=["init-db"]).output
+    assert f"Database upgraded from revision {migrations.FIRST} to {migrations.head()}" in output
+    assert len(rows_of(app)["payment"]) == 17
+    if not POSTGRES_URL:       # the copy is the release's file, as it was (pg_dump: best effort)
+        copies = list((tmp_path / "instance" / "backups").glob("before-upgrade-0001-*"))
+        assert len(copies) == 1 and str(copies[0]) in output
+        assert schema_of(copies[0]) == schema_of(release_file(tmp_path / "again.sqlite"))
+    again = app.test_cli_runner().invoke(args=["init-db"]).output
+    assert again.strip() == f"Database ready (revision {migrations.head()})."
+
+
+def test_init_db_creates_a_new_database_at_the_head(empty_app: Flask) -> None:
+    output = empty_app.test_cli_runner().invoke(args=["init-db"]).output
+    assert output.strip() == f"Database created (revision {migrations.head()})."
+    with empty_app.app_context(), db.engine.connect() as connection:
+        assert migrations.current(connection) == migrations.head()
+        assert migrations.differences(connection) == []
+
+
+def test_a_database_made_by_create_all_of_this_version_is_stamped_at_the_head(
+        app: Flask, tmp_path: Path) -> None:
+    output = app.test_cli_runner().invoke(args=["init-db"]).output
+    assert output.strip() == f"Database ready (revision {migrations.head()})."
+    assert not (tmp_path / "instance" / "backups").exists()
+
+
+@sqlite_only
+def test_no_copy_no_upgrade(make_app: Callable[..., Flask], app_config: dict[str, Any],
+                            tmp_path: Path) -> None:
+    database = Path(app_config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
+    release_file(database)
+    app = make_app(tables=False)
+    (tmp_path / "instance" / "backups").write_text("a file where the folder should be")
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 1
+    assert "No migration: the database could not be copied first" in result.output
+    assert "Traceback" not in result.output
+    assert schema_of(database) == schema_of(release_file(tmp_path / "again.sqlite"))
+
+
+@sqlite_only
+def test_a_database_of_another_program_is_left_alone(make_app: Callable[..., Flask],
+                                                     app_config: dict[str, Any]) -> None:
+    database = Path(app_config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE recipes (id INTEGER PRIMARY KEY)")
+    connection.close()
+    result = make_app(tables=False).test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 1
+    assert "This is not a director database (no tournament table): its tables are recipes" \
+        in result.output
+
+
+# ---------------------------------------------------------------- director db ...
+
+def test_db_commands_upgrade_downgrade_and_show_the_history(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]], tmp_path: Path) -> None:
+    runner = empty_app.test_cli_runner()
+    history = runner.invoke(args=["db", "history"]).output
+    assert history.splitlines()[0].startswith(f"{migrations.FIRST}  The schema of the first")
+    assert "The database has no revision yet" in history
+    at_revision(empty_app, migrations.FIRST, release)
+    history = runner.invoke(args=["db", "history"]).output
+    assert history.splitlines()[0].startswith(f"{migrations.FIRST} (current)  ")
+    assert history.splitlines()[-1].startswith(f"{migrations.head()} (head)  ")
+
+    up = runner.invoke(args=["db", "upgrade"]).output
+    assert f"Database upgraded from revision {migrations.FIRST} to {migrations.head()}" in up
+    assert runner.invoke(args=["db", "upgrade"]).output.strip() == \
+        f"Database ready (revision {migrations.head()})."
+    refused = runner.invoke(args=["db", "downgrade"], input="n\n")
+    assert refused.exit_code == 1 and "Aborted" in refused.output
+    down = runner.invoke(args=["db", "downgrade", "--yes"]).output
+    assert f"Database downgraded from revision {migrations.head()} to " in down
+    wrong = runner.invoke(args=["db", "upgrade", "9999"])
+    assert wrong.exit_code == 1 and "9999" in wrong.output and "Traceback" not in wrong.output
+    assert len(rows_of(empty_app)["payment"]) == 17
+    copies = sorted(path.name.rsplit("-", 2)[0] for path in (tmp_path / "instance" / "backups").iterdir())
+    assert copies == [f"before-downgrade-{migrations.head()}", "before-upgrade-0001"]
+
+
+def test_the_director_command_has_the_db_group() -> None:
+    from director import cli
+
+    result = CliRunner().invoke(cli.main, ["db", "--help"])
+    assert result.exit_code == 0
+    assert {"upgrade", "downgrade", "history"} <= set(result.output.split())
+
+
+# ---------------------------------------------------------------- director serve
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def served_release(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``director serve`` started on the release's database file (no init-db first)."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    release_file(instance / "director.sqlite")
+    port = _free_port()
+    env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(instance), "DIRECTOR_TOKEN": TOKEN,
+           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port)}
+    env.pop("DIRECTOR_DATABASE_URL", None)
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-c", "from director.cli import main; main()",
+                                    "serve"], env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}", log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@sqlite_only
+def test_serve_upgrades_the_database_on_start_after_copying_it(
+        served_release: tuple[str, Path], tmp_path: Path) -> None:
+    url, log = served_release
+    request = urllib.request.Request(f"{url}/api/tournaments/1/money",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200
+    copies = list((tmp_path / "instance" / "backups").glob("before-upgrade-0001-*.sqlite"))
+    assert len(copies) == 1
+    assert f"Database upgraded from revision 0001 to {migrations.head()}" in log.read_text()
+    assert schema_of(copies[0]) == schema_of(release_file(tmp_path / "again.sqlite"))
