@@ -348,6 +348,11 @@ TEMPLATE_NAMES: dict[str, str] = {
 
 
 def _word(value: Any) -> Any:
+    template = getattr(value, "template", None)
+    if isinstance(template, str):         # a sentence inside a sentence ("Level 4: the ...")
+        text = translate_template(template, dict(getattr(value, "params", {})))
+        lower = getattr(value, "clause", False) and text[1:2].islower()
+        return text[:1].lower() + text[1:] if lower else text
     if isinstance(value, str):
         if value in WORDS:
             return gettext(WORDS[value])

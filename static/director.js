@@ -80,13 +80,14 @@
   }
 
   function renumber() {
-    var start = 0, number = 0;
+    var start = 0, number = 0, breaks = 0;
     Array.prototype.forEach.call(body.rows, function (row) {
       var isBreak = row.querySelector("select[name=kind]").value === "break";
       row.classList.toggle("is-break", isBreak);
       row.querySelector(".starts").textContent = start === null ? "?" : fmt(start);
-      if (!isBreak) number += 1;
-      row.querySelector(".number").textContent = isBreak ? t("break") : number;
+      if (isBreak) breaks += 1; else number += 1;
+      // levels and breaks are counted apart, as the error messages name them ("Break 2: ...")
+      row.querySelector(".number").textContent = isBreak ? t("break") + " " + breaks : number;
       var duration = parseDuration(row.querySelector("input[name=duration]").value);
       start = (start === null || duration === null) ? null : start + duration;
     });
@@ -127,6 +128,14 @@
     if (action === "up" && row.previousElementSibling) body.insertBefore(row, row.previousElementSibling);
     if (action === "down" && row.nextElementSibling) body.insertBefore(row.nextElementSibling, row);
     if (action === "copy") { var copy = row.cloneNode(true); copy.classList.remove("current"); row.after(copy); }
+    if (action === "break") {           // insert a break between this row and the next
+      var pause = row.cloneNode(true);
+      blank(pause, "break");
+      row.after(pause);
+      renumber();
+      pause.querySelector("input[name=duration]").focus();
+      return;
+    }
     if (action === "remove" && body.rows.length > 1) row.remove();
     renumber();
   });

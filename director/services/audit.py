@@ -9,6 +9,19 @@ the scheduler's work with ``actor="system"``).
 
 Each entry also goes to the ``director.audit`` logger as one JSON line.
 
+The changes in the director's words: a service that changes the event calls
+``change(sentence, tournament_id, **params)`` after its commit, naming one of
+``SENTENCES`` ("Rebuy: Ann Berg, €200.00, 25,000 chips", "Table 3 broken: 7
+players moved", "Level 5 started").  The line keeps its kind (money,
+seating, clock, structure, house rules, dealer, event), the English msgid and
+the parameters, and is put into words when it is read (``sentence``), in the
+reader's language: a Swedish director reads Swedish lines written under
+English.  Inside a request the change is written with the request's own line
+(who, the endpoint, the path, the body), so a request that changed something
+is one line; a request that changed nothing in those words (a dealer's tap,
+a login) keeps its plain line, of the ``technical`` kind.  Outside a request
+(the scheduler starting a level) the line is written at once, by ``system``.
+
 Redaction: values under keys that look like secrets (password, PIN, token,
 secret, csrf) are never stored; cards (``cards``, ``hole_cards``, ``hole``)
 are stored only for a showdown endpoint (before it they would give away a
@@ -29,12 +42,16 @@ import queue
 import re
 import threading
 import time
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from typing import Any
 
-from flask import Flask, current_app, has_request_context, request
+from flask import Flask, current_app, g, has_request_context, request
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director.db import DriverInsert, db, group_commit, utcnow
+from director.i18n import N_, gettext, money_filter, number_filter
 
 logger = logging.getLogger("director.audit")
 
@@ -78,7 +95,175 @@ def redact(value: Any, *, show_cards: bool = False, depth: int = 0) -> Any:
     return str(value)[:MAX_TEXT]
 
 
-COLUMNS = ("at", "actor", "action", "target", "status", "details")   # one entry's keys
+COLUMNS = ("at", "actor", "action", "target", "status", "details",    # one entry's keys
+           "kind", "message", "params")
+
+
+# ---------------------------------------------------------------- the director's words
+
+class Kind(StrEnum):
+    """What a line of the log is about (the filter on the log page)."""
+
+    MONEY = "money"
+    SEATING = "seating"
+    CLOCK = "clock"
+    STRUCTURE = "structure"
+    HOUSE_RULES = "house_rules"
+    DEALER = "dealer"
+    EVENT = "event"
+    TECHNICAL = "technical"     # a request, a login, a backup: no sentence of its own
+
+
+KIND_LABELS: dict[Kind, str] = {
+    Kind.MONEY: N_("Money"), Kind.SEATING: N_("Seating"), Kind.CLOCK: N_("Clock"),
+    Kind.STRUCTURE: N_("Structure"), Kind.HOUSE_RULES: N_("House rules"),
+    Kind.DEALER: N_("Dealer tablets"), Kind.EVENT: N_("Event"),
+    Kind.TECHNICAL: N_("Technical (requests)"),
+}
+
+# Every change a director reads in the log: key -> (kind, msgid).  The parameters
+# are plain values or the typed values :func:`_param` puts into words when read.
+SENTENCES: dict[str, tuple[Kind, str]] = {
+    "buy-in": (Kind.MONEY, N_("Buy-in: %(name)s, %(amount)s, %(chips)s chips")),
+    "re-entry": (Kind.MONEY, N_("Re-entry: %(name)s, %(amount)s, %(chips)s chips")),
+    "rebuy": (Kind.MONEY, N_("Rebuy: %(name)s, %(amount)s, %(chips)s chips")),
+    "add-on": (Kind.MONEY, N_("Add-on: %(name)s, %(amount)s, %(chips)s chips")),
+    "payment undone": (Kind.MONEY, N_("Payment undone: %(what)s of %(name)s, %(amount)s")),
+    "prize paid": (Kind.MONEY, N_("Prize paid: %(name)s, place %(place)s, %(amount)s")),
+    "deal saved": (Kind.MONEY, N_("Deal saved (%(method)s): %(players)s share %(amount)s")),
+    "eliminated": (Kind.SEATING, N_("%(name)s eliminated in place %(place)s")),
+    "elimination undone": (Kind.SEATING, N_("Elimination undone: %(name)s is back in play")),
+    "seats drawn": (Kind.SEATING, N_("Seats drawn: %(players)s at %(tables)s")),
+    "table broken": (Kind.SEATING, N_("Table %(table)s broken: %(players)s moved")),
+    "tables balanced": (Kind.SEATING, N_("Tables balanced: %(players)s moved")),
+    "redraw": (Kind.SEATING, N_("Redraw for seats: %(players)s at %(tables)s")),
+    "final table": (Kind.SEATING, N_("Final table: table %(table)s broken, %(players)s redrawn "
+                                     "for seats")),
+    "seating undone": (Kind.SEATING, N_("Seating change undone: the seats are as before it")),
+    "hand-for-hand announced": (Kind.SEATING, N_("Hand-for-hand announced")),
+    "hand-for-hand started": (Kind.SEATING, N_("Hand-for-hand started")),
+    "hand-for-hand stopped": (Kind.SEATING, N_("Hand-for-hand stopped")),
+    "clock started": (Kind.CLOCK, N_("Clock started: %(level)s")),
+    "clock paused": (Kind.CLOCK, N_("Clock paused: %(level)s, %(left)s left")),
+    "clock resumed": (Kind.CLOCK, N_("Clock resumed: %(level)s, %(left)s left")),
+    "level started": (Kind.CLOCK, N_("%(level)s started")),
+    "level back": (Kind.CLOCK, N_("Back to %(level)s")),
+    "time added": (Kind.CLOCK, N_("%(time)s added to %(level)s: %(left)s left")),
+    "time removed": (Kind.CLOCK, N_("%(time)s taken off %(level)s: %(left)s left")),
+    "structure saved": (Kind.STRUCTURE, N_("Structure saved: %(levels)s, %(breaks)s")),
+    "structure imported": (Kind.STRUCTURE, N_("Structure imported: %(levels)s, %(breaks)s")),
+    "house rule changed": (Kind.HOUSE_RULES, N_("House rules: %(flag)s: %(new)s (was %(old)s)")),
+    "tablet paired": (Kind.DEALER, N_("Tablet paired with table %(table)s")),
+    "tablets unpaired": (Kind.DEALER, N_("Tablets of table %(table)s unpaired: a new code is "
+                                         "drawn")),
+    "event created": (Kind.EVENT, N_("Event created: %(name)s")),
+    "event finished": (Kind.EVENT, N_("Event finished: the clock is stopped")),
+    "event reopened": (Kind.EVENT, N_("Event reopened")),
+    "event cancelled": (Kind.EVENT, N_("Event cancelled")),
+    "event archived": (Kind.EVENT, N_("Event archived: hidden from the list")),
+    "event unarchived": (Kind.EVENT, N_("Event listed again")),
+    "event duplicated": (Kind.EVENT, N_("Event created from %(source)s: %(name)s")),
+    "event deleted": (Kind.EVENT, N_("Event deleted: %(name)s (kept in the backup %(backup)s)")),
+}
+
+# Counted words (their msgids are in the catalogue already): {"players": 7} -> "7 players".
+_COUNTED = {
+    "players": lambda n: ngettext("%(num)s player", "%(num)s players", n),
+    "tables": lambda n: ngettext("%(num)s table", "%(num)s tables", n),
+    "levels": lambda n: ngettext("%(num)d level", "%(num)d levels", n),
+    "breaks": lambda n: ngettext("%(num)d break", "%(num)d breaks", n),
+}
+
+
+def money_param(amount: Any, currency: str) -> dict[str, str]:
+    """An amount of money as a parameter: ``money_param("200", "EUR")`` ("€200.00" in en)."""
+    return {"money": str(amount), "currency": currency}
+
+
+def level_param(structure: Any, index: int) -> dict[str, int]:
+    """Entry ``index`` of a structure as a parameter: "Level 5", or "Break 2" (levels and
+    breaks are counted apart, as a director counts them)."""
+    entries = structure.levels[: index + 1]
+    if entries and entries[-1].is_break:
+        return {"break": sum(1 for entry in entries if entry.is_break)}
+    return {"level": sum(1 for entry in entries if not entry.is_break)}
+
+
+def duration_text(seconds: int) -> str:
+    """12:04, 1:05:00 (as the clock shows time)."""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _param(value: Any) -> Any:
+    """One parameter in the reader's words (see ``SENTENCES``)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return number_filter(value)
+    if not isinstance(value, dict):
+        return value
+    if "money" in value:
+        try:
+            return money_filter(Decimal(str(value["money"])), value.get("currency") or None)
+        except (InvalidOperation, ValueError):
+            return str(value["money"])
+    if "level" in value:
+        return gettext("Level %(number)s", number=value["level"])
+    if "break" in value:
+        return gettext("Break %(number)s", number=value["break"]) if value["break"] \
+            else gettext("Break")
+    if "seconds" in value:
+        return duration_text(value["seconds"])
+    if "msgid" in value:
+        return gettext(str(value["msgid"]))
+    if "house_rule" in value:
+        from director.services import house_rules  # noqa: PLC0415 (it records through this module)
+
+        try:
+            return house_rules.words(str(value["house_rule"]), value.get("value"))
+        except (StopIteration, KeyError, ValueError):
+            return str(value.get("value"))
+    for word, counted in _COUNTED.items():
+        if word in value and isinstance(value[word], int):
+            return counted(value[word])
+    return json.dumps(value, default=str)
+
+
+def sentence(message: str | None, params: dict[str, Any] | None) -> str:
+    """A logged change in the reader's language (``""`` for a line without one).
+
+    A parameter missing from a translation never breaks the page: the English
+    sentence is shown instead.
+    """
+    if not message:
+        return ""
+    values = {name: _param(value) for name, value in (params or {}).items()}
+    for template in (gettext(message), message):
+        try:
+            return template % values
+        except (KeyError, TypeError, ValueError):
+            continue
+    return message
+
+
+def change(key: str, tournament_id: int | None, *, details: dict[str, Any] | None = None,
+           app: Flask | None = None, **params: Any) -> None:
+    """Log a change in the director's words (one of ``SENTENCES``), after its commit.
+
+    In a request it goes on the request's own line (written after the answer,
+    only if the request succeeded); elsewhere it is written now, by ``system``.
+    """
+    kind, message = SENTENCES[key]
+    entry = {"kind": kind.value, "message": message, "params": redact(params),
+             "details": {"tournament_id": tournament_id, **(details or {})}}
+    if has_request_context():
+        g.setdefault("audit_changes", []).append(entry)
+        return
+    record(key, f"tournament {tournament_id}" if tournament_id else "", app=app,
+           details=entry["details"], change=entry)
 
 
 class AuditWriter:
@@ -177,8 +362,9 @@ def _actor() -> str:
 
 def record(action: str, target: str, *, actor: str | None = None,
            details: dict[str, Any] | None = None, status: int | None = None,
-           app: Flask | None = None) -> None:
-    """Add one line to the log (written within half a second)."""
+           app: Flask | None = None, change: dict[str, Any] | None = None) -> None:
+    """Add one line to the log (written within half a second); ``change``: its
+    kind, msgid and parameters (see :func:`change`)."""
     entry = {
         "at": utcnow(),
         "actor": (actor or _actor())[:40],
@@ -186,6 +372,9 @@ def record(action: str, target: str, *, actor: str | None = None,
         "target": target[:300],
         "status": status,
         "details": redact(details or {}),
+        "kind": (change or {}).get("kind"),
+        "message": (change or {}).get("message"),
+        "params": (change or {}).get("params"),
     }
     if logger.isEnabledFor(logging.INFO):
         logger.info(json.dumps({**entry, "at": entry["at"].isoformat()}, default=str))
@@ -209,30 +398,49 @@ def _body() -> dict[str, Any]:
 
 
 def after_request(response: Response) -> Response:
-    """Record an accepted write request (the app's ``after_request`` hook)."""
+    """Record an accepted write request (the app's ``after_request`` hook): one line
+    per change it made in the director's words (``change``), or its plain line."""
+    changes = g.pop("audit_changes", None) or [None]
     if request.method not in UNSAFE or response.status_code >= 400 \
             or request.endpoint in (None, "static", "auth.login"):
         return response
     try:
-        record(f"{request.method} {request.endpoint}", request.path,
-               details=_body(), status=response.status_code)
+        body = _body()
+        for made in changes:
+            details = body if made is None else {**body, **made["details"]}
+            record(f"{request.method} {request.endpoint}", request.path,
+                   details=details, status=response.status_code, change=made)
     except Exception:  # noqa: BLE001 - the log must never break an answer
         logger.exception("could not record %s %s", request.method, request.path)
     return response
 
 
 def recent(limit: int = 200, actor: str | None = None, text: str | None = None,
-           before_id: int | None = None) -> list[Any]:
-    """The newest entries first (after writing the buffer)."""
+           before_id: int | None = None, kind: str | None = None) -> list[Any]:
+    """The newest entries first (after writing the buffer).
+
+    ``kind``: one of ``Kind`` (``technical``: the lines without a sentence),
+    ``"changes"`` for every line with one, None for all.  ``text`` is looked
+    for in the action, the path and the sentence's parameters (a player's name).
+    """
+    from sqlalchemy import String, cast  # noqa: PLC0415
+
     from director.models.audit import AuditEntry  # noqa: PLC0415
 
     writer().flush()
     query = db.select(AuditEntry).order_by(AuditEntry.at.desc(), AuditEntry.id.desc()).limit(limit)
     if actor:
         query = query.where(AuditEntry.actor.startswith(actor))
+    if kind == Kind.TECHNICAL:
+        query = query.where(AuditEntry.kind.is_(None) | (AuditEntry.kind == kind))
+    elif kind == "changes":
+        query = query.where(AuditEntry.kind.is_not(None) & (AuditEntry.kind != Kind.TECHNICAL))
+    elif kind:
+        query = query.where(AuditEntry.kind == kind)
     if text:
         like = f"%{text}%"
-        query = query.where(AuditEntry.action.ilike(like) | AuditEntry.target.ilike(like))
+        query = query.where(AuditEntry.action.ilike(like) | AuditEntry.target.ilike(like)
+                            | cast(AuditEntry.params, String).ilike(like))
     if before_id:
         query = query.where(AuditEntry.id < before_id)
     return list(db.session.scalars(query))

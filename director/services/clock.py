@@ -21,7 +21,7 @@ from director.i18n import translate_violation
 from director.models import Tournament
 from director.models.seating import Player
 from director.poker.errors import RuleViolation
-from director.services import Invalid, NotFound, retry_on_conflict
+from director.services import Invalid, NotFound, audit, retry_on_conflict
 from director.services.events import events
 from director.tournament import clock
 from director.tournament.clock import ClockState
@@ -189,24 +189,36 @@ def announce(tournament: Tournament, now: datetime) -> dict[str, Any]:
     return data
 
 
+def _logged(key: str, data: dict[str, Any], **params: Any) -> dict[str, Any]:
+    """Log a clock change in the director's words ("Level 5 started"); returns ``data``."""
+    tournament = get_tournament(data["tournament_id"])
+    audit.change(key, tournament.id, level=audit.level_param(tournament.structure,
+                                                             data["level_index"]),
+                 left={"seconds": int(data.get("seconds_remaining") or 0)}, **params)
+    return data
+
+
 def start(tournament_id: int) -> dict[str, Any]:
-    return _control(tournament_id, lambda state, structure, now: clock.start(state, now))
+    return _logged("clock started", _control(
+        tournament_id, lambda state, structure, now: clock.start(state, now)))
 
 
 def pause(tournament_id: int) -> dict[str, Any]:
-    return _control(tournament_id, lambda state, structure, now: clock.pause(state, now))
+    return _logged("clock paused", _control(
+        tournament_id, lambda state, structure, now: clock.pause(state, now)))
 
 
 def resume(tournament_id: int) -> dict[str, Any]:
-    return _control(tournament_id, lambda state, structure, now: clock.resume(state, now))
+    return _logged("clock resumed", _control(
+        tournament_id, lambda state, structure, now: clock.resume(state, now)))
 
 
 def next_level(tournament_id: int) -> dict[str, Any]:
-    return _control(tournament_id, clock.next_level)
+    return _logged("level started", _control(tournament_id, clock.next_level))
 
 
 def previous_level(tournament_id: int) -> dict[str, Any]:
-    return _control(tournament_id, clock.previous_level)
+    return _logged("level back", _control(tournament_id, clock.previous_level))
 
 
 def adjust(tournament_id: int, seconds: Any) -> dict[str, Any]:
@@ -216,9 +228,11 @@ def adjust(tournament_id: int, seconds: Any) -> dict[str, Any]:
     if not -ADJUST_LIMIT <= seconds <= ADJUST_LIMIT:
         raise Invalid({"seconds": _("The adjustment must be between -%(limit)s and %(limit)s "
                                     "seconds", limit=ADJUST_LIMIT)})
-    return _control(
+    data = _control(
         tournament_id, lambda state, structure, now: clock.adjust(state, structure, seconds, now)
     )
+    return _logged("time added" if seconds > 0 else "time removed", data,
+                   time={"seconds": abs(seconds)})
 
 
 def advance_if_due(tournament_id: int) -> datetime | None:
@@ -250,4 +264,5 @@ def advance_if_due(tournament_id: int) -> datetime | None:
     if changed:
         data = clock_json(tournament, now)
         events().publish(tournament.id, "clock", data, tournament.version)
+        _logged("level started", data)
     return next_change(tournament, now)

@@ -22,7 +22,7 @@ from director.db import db, utcnow
 from director.i18n import gettext as _
 from director.models.hands import DealerDevice, TablePairing
 from director.models.seating import SeatingTable
-from director.services import Invalid, NotFound, app_key
+from director.services import Invalid, NotFound, app_key, audit
 
 CODE_DIGITS = 6
 
@@ -75,6 +75,8 @@ def pair(code: Any) -> tuple[int, str]:
     db.session.add(DealerDevice(tournament_id=row.tournament_id, table_id=row.table_id,
                                 token_hash=_hash(token)))
     db.session.commit()
+    table = db.session.get(SeatingTable, row.table_id)
+    audit.change("tablet paired", row.tournament_id, table=table.number if table else row.table_id)
     return row.table_id, token
 
 
@@ -128,4 +130,5 @@ def revoke(table_id: int) -> str:
         row.code = code
     db.session.commit()
     _forget_devices(table_id)
+    audit.change("tablets unpaired", table.tournament_id, table=table.number)
     return code

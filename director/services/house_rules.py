@@ -31,7 +31,7 @@ from director.poker.errors import RuleViolation
 from director.poker.policy import DEFAULT_POLICY, Policy
 from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy
 from director.schemas import HOUSE_RULES, HOUSE_RULES_SKIPPED
-from director.services import Invalid, all_or_nothing
+from director.services import Invalid, all_or_nothing, audit
 from director.services.clock import get_tournament
 
 CONFLICT = {"house_rules": N_("The house rules changed on another screen: look again and save")}
@@ -262,4 +262,8 @@ def save(tournament_id: int, data: Mapping[str, Any]) -> tuple[Policy, RulingPol
     row.rulings = rulings.to_json()
     row.updated_at = utcnow()
     db.session.commit()
+    for name in (name for name in after if after[name] != before[name]):
+        audit.change("house rule changed", tournament_id, flag={"msgid": _flag(name).label},
+                     new={"house_rule": name, "value": after[name]},
+                     old={"house_rule": name, "value": before[name]})
     return hand, rulings

@@ -159,7 +159,8 @@ def import_structure(tournament_id: int, data: Any) -> Tournament:
     except StructureError as exc:
         raise Invalid({(k if k else "structure"): v
                        for k, v in translate_errors(exc.errors).items()}) from None
-    return update_levels(tournament_id, [level.to_json() for level in structure.levels])
+    return update_levels(tournament_id, [level.to_json() for level in structure.levels],
+                         logged_as="structure imported")
 
 
 def set_language(tournament_id: int, language: Any) -> Tournament:
@@ -334,6 +335,7 @@ def _put_away(tournament_id: int, archive: bool) -> Tournament:
         action = "tournament archive" if archive else "tournament unarchive"
         audit.record(action, f"tournament {tournament.id}: {tournament.name}",
                      details={"tournament_id": tournament.id})
+        audit.change("event archived" if archive else "event unarchived", tournament.id)
     return tournament
 
 
@@ -360,14 +362,17 @@ def copy_name(name: str) -> str:
 def duplicate(tournament_id: int, name: Any = None) -> Tournament:
     """A new event made from this one as a template (logged).
 
-    Copied: the structure, the language, the money settings (buy-in, stack,
-    rebuys, payouts...), the seating settings and the house rules.  Not
-    copied: players, payments, seats, the deal, the locked payout table, the
-    clock (the copy is registering) and the hand-for-hand state.
+    Copied: the structure and its chip set, the language and time zone, the
+    money settings (buy-in, stack, rebuys, payouts...), the seating settings
+    and the house rules.  Not copied: players, payments, seats, the deal, the
+    locked payout table, the clock (the copy is registering), the
+    hand-for-hand state and the projector's announcement.
     """
     source = get_tournament(tournament_id)
     clean_name = check_name(name if name not in (None, "") else copy_name(source.name))
-    copy = Tournament(name=clean_name, levels=list(source.levels), language=source.language)
+    copy = Tournament(name=clean_name, levels=list(source.levels), language=source.language,
+                      time_zone=source.time_zone,
+                      chip_set=list(source.chip_set) if source.chip_set else None)
     db.session.add(copy)
     db.session.flush()
     money = db.session.get(MoneySettings, tournament_id)
@@ -384,6 +389,7 @@ def duplicate(tournament_id: int, name: Any = None) -> Tournament:
     db.session.commit()
     audit.record("tournament duplicate", f"tournament {copy.id}: {copy.name}",
                  details={"tournament_id": copy.id, "from": tournament_id})
+    audit.change("event duplicated", copy.id, name=copy.name, source=source.name)
     return copy
 
 
@@ -418,6 +424,7 @@ def delete_event(tournament_id: int) -> str:
     scheduler.reschedule(tournament_id, None)
     audit.record("tournament delete", f"tournament {tournament_id}: {name}",
                  details={"tournament_id": tournament_id, "backup": str(path)})
+    audit.change("event deleted", tournament_id, name=name, backup=path.name)
     return str(path)
 
 

@@ -26,13 +26,18 @@ True
 ...                                  "small_blind": 200, "big_blind": 100}]})
 ... except StructureError as e:
 ...     for field, message in e.errors.items(): print(field, "->", message)
-levels[0].duration_seconds -> The level must last at least 1 second (it lasts 0)
-levels[0].big_blind -> The big blind (100) must be at least the small blind (200)
+levels[0].duration_seconds -> Level 1: the level must last at least 1 second (it lasts 0)
+levels[0].big_blind -> Level 1: the big blind (100) must be at least the small blind (200)
+
+An error keeps its field as the key (``levels[0].big_blind``, for the editor's cell)
+and names the entry the way a director counts them, levels and breaks apart:
+"Level 4: …", "Break 2: …".
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
@@ -91,12 +96,79 @@ class Message(str):
 
     template: str
     params: dict[str, Any]
+    clause: bool = False      # put after a colon: starts lower case ("Level 4: the big blind")
 
     def __new__(cls, template: str, **params: Any) -> Message:
         message = super().__new__(cls, template.format(**params))
         message.template = template
         message.params = params
         return message
+
+    def at(self, where: Message) -> Message:
+        """This sentence about the entry ``where`` ("Level 4", "Break 2"): "Level 4: the …".
+
+        >>> Message("The ante ({value}) may not be negative", value=-5).at(
+        ...     Message("Level {number}", number=4))
+        'Level 4: the ante (-5) may not be negative'
+        """
+        if getattr(self, "template", "").startswith("{where}: "):
+            return self
+        clause = Message(self.template, **self.params) if hasattr(self, "template") \
+            else Message(str(self).replace("{", "{{").replace("}", "}}"))
+        clause.clause = True
+        located = Message("{where}: {sentence}", where=where, sentence=_lower_first(clause))
+        located.params = {"where": where, "sentence": clause}
+        return located
+
+
+def _lower_first(text: str) -> str:
+    """"The big blind" -> "the big blind"; "PLO has" stays (an abbreviation)."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def where_in(levels: Any, index: int) -> Message | None:
+    """Entry ``index`` as a director counts it: "Level 4" (breaks not counted), "Break 2".
+
+    ``levels``: the entries (``Level``, or JSON objects); None for anything else (its
+    sentence, "Each entry must be an object", says which).
+    """
+    def is_break(entry: Any) -> bool | None:
+        if isinstance(entry, Level):
+            return entry.is_break
+        if isinstance(entry, dict):
+            return entry.get("kind") == "break"
+        return None
+
+    kinds = [is_break(entry) for entry in list(levels)[: index + 1]]
+    if not kinds or kinds[-1] is None:
+        return None
+    if kinds[-1]:
+        return Message("Break {number}", number=sum(1 for kind in kinds if kind is True))
+    return Message("Level {number}", number=sum(1 for kind in kinds if kind is False))
+
+
+_ENTRY_PATH = re.compile(r"^(?P<path>.*)\[(?P<index>\d+)\](?:\..*)?$")
+
+
+def locate(errors: dict[str, str], levels: Any, path: str = "levels") -> dict[str, str]:
+    """The errors with each entry's sentence saying which entry it is about (the keys stay).
+
+    >>> locate({"levels[1].big_blind": Message("The big blind must be more than 0")},
+    ...        [Level(Kind.BREAK, 600), {"kind": "level"}])
+    {'levels[1].big_blind': 'Level 1: the big blind must be more than 0'}
+    """
+    located: dict[str, str] = {}
+    for key, message in errors.items():
+        match = _ENTRY_PATH.match(key)
+        where = where_in(levels, int(match.group("index"))) \
+            if match is not None and match.group("path") == path else None
+        if where is None or not isinstance(message, str):
+            located[key] = message
+            continue
+        sentence = message if isinstance(message, Message) else Message(
+            str(message).replace("{", "{{").replace("}", "}}"))
+        located[key] = sentence.at(where)
+    return located
 
 
 def _chips(amount: int) -> str:
@@ -378,6 +450,7 @@ def validate(structure: Structure) -> dict[str, str]:
             errors[f"levels[{i}]"] = Message("Each entry must be a level or a break")
             continue
         errors.update(_level_errors(level, f"levels[{i}]"))
+    errors = locate(errors, structure.levels)
     if not any(isinstance(level, Level) and not level.is_break for level in structure.levels):
         errors.setdefault("levels", Message("The structure needs at least one playing level"))
     return errors
@@ -455,8 +528,8 @@ def parse_levels(data: Any, path: str = "levels") -> tuple[Level, ...]:
     ...                    "big_blind": 100, "bring_in": 25}])
     ... except StructureError as e:
     ...     for field, message in e.errors.items(): print(field, "->", message)
-    levels[0].small_blind -> The small blind must be a whole number of chips, not True
-    levels[0].bring_in -> Pot-limit Omaha has no bring-in: a level may not mix stud fields with blind fields
+    levels[0].small_blind -> Level 1: the small blind must be a whole number of chips, not True
+    levels[0].bring_in -> Level 1: pot-limit Omaha has no bring-in: a level may not mix stud fields with blind fields
     """
     if not isinstance(data, list | tuple):
         raise StructureError({path: Message("The levels must be a list")})
@@ -466,7 +539,7 @@ def parse_levels(data: Any, path: str = "levels") -> tuple[Level, ...]:
                for item, level in zip(data, levels, strict=True)):
         errors.setdefault(path, Message("The structure needs at least one playing level"))
     if errors:
-        raise StructureError(errors)
+        raise StructureError(locate(errors, data, path))
     return levels
 
 

@@ -33,6 +33,7 @@ from werkzeug.wrappers import Response
 
 from director.schemas import N_, Any_, Int, List, Schema, Str, json_body
 from director.services import clock as clock_service
+from director.services import event_file
 from director.services import tournaments as tournament_service
 from director.views.auth import director_required
 
@@ -72,16 +73,17 @@ def list_tournaments() -> Response:
 
 @bp.get("/tournaments/<int:tournament_id>/structure")
 def export_structure(tournament_id: int) -> Response:
-    return jsonify(tournament_service.export_structure(tournament_id))
+    return jsonify(event_file.export_event(tournament_id))
 
 
 @bp.put("/tournaments/<int:tournament_id>/structure")
 @director_required
 def import_structure(tournament_id: int) -> Response:
-    data = json_body(STRUCTURE)
-    tournament_service.import_structure(
-        tournament_id, {key: value for key, value in data.items() if value is not None})
-    return jsonify(tournament_service.export_structure(tournament_id))
+    data = json_body(STRUCTURE)          # the name and levels checked; the settings below
+    body = request.get_json(silent=True)
+    event_file.import_event(tournament_id, {**(body if isinstance(body, dict) else {}),
+                                            **{k: v for k, v in data.items() if v is not None}})
+    return jsonify(event_file.export_event(tournament_id))
 
 
 @bp.get("/tournaments/<int:tournament_id>/clock")

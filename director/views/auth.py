@@ -50,6 +50,7 @@ LOGIN = Schema({
     "next": Str(required=False, default="", max_len=500),
 })
 PASSWORD = Schema({
+    "current": Str(required=False, default="", max_len=200, strip=False),
     "password": Str(min_len=security.PASSWORD_MIN_LENGTH, max_len=200,
                     missing_message=N_("Type the new password or PIN")),
     "confirm": Str(max_len=200, missing_message=N_("Type it again to confirm")),
@@ -132,6 +133,8 @@ def password() -> Any:
     if request.method == "POST":
         try:
             data = form_body(PASSWORD)
+            if security.password_is_set():      # a change: the current one first (throttled)
+                security.guarded_attempt("password", lambda: _verify_current(data["current"]))
             if data["password"] != data["confirm"]:
                 raise Invalid({"confirm": _("The two entries differ")})
             security.set_password(data["password"])
@@ -143,6 +146,14 @@ def password() -> Any:
             return redirect(url_for("director.tournaments"))
     return render_template("password.html", errors=errors,
                            password_set=security.password_is_set()), 400 if errors else 200
+
+
+def _verify_current(current: str) -> None:
+    """The password being changed, or the director token (for a forgotten password)."""
+    if not (security.password_matches(current) or security.token_matches(current)):
+        raise Invalid({"current": _("That is not the current password: the password is not "
+                                    "changed. Type the current password, or the director "
+                                    "token if it is forgotten.")})
 
 
 @bp.app_context_processor

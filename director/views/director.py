@@ -13,7 +13,7 @@ from flask import Blueprint, Response, flash, jsonify, redirect, render_template
 from flask_babel import gettext as _
 
 from director.schemas import Choice, Int, Schema, Str, form_body
-from director.services import Invalid, audit
+from director.services import Invalid, audit, event_file
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
 from director.tournament.structure import AMOUNT_FIELDS, Kind
@@ -125,9 +125,10 @@ def new() -> Any:
             form = form_body(NEW_FORM)
             name, source = form["name"], form["template"]
             if source == "import":
-                structure = _parse_import(_uploaded_json())
+                event = event_file.read(_uploaded_json())
                 tournament = tournament_service.create_tournament(
-                    name or structure.get("name"), structure["levels"])
+                    name or event["name"], event["levels"])
+                event_file.apply_settings(tournament.id, event)
             elif source == "scratch":
                 tournament = tournament_service.create_tournament(name, [_blank_level()])
             else:
@@ -144,16 +145,6 @@ def new() -> Any:
 def _blank_level() -> dict[str, Any]:
     return {"kind": "level", "game": "PO", "duration_seconds": 1200,
             "small_blind": 25, "big_blind": 50}
-
-
-def _parse_import(text: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise Invalid({"structure": _("This is not valid JSON: %(problem)s", problem=exc)}) from None
-    if not isinstance(data, dict) or "levels" not in data:
-        raise Invalid({"structure": _("A structure is an object with “name” and “levels”")})
-    return data
 
 
 @bp.get("/<int:tournament_id>")
@@ -222,14 +213,14 @@ def _uploaded_json() -> str:
 def import_structure(tournament_id: int) -> Any:
     text = _uploaded_json()
     return _save(tournament_id,
-                 lambda: tournament_service.import_structure(tournament_id, text),
+                 lambda: event_file.import_event(tournament_id, text),
                  None, _("Structure imported."))
 
 
 @bp.get("/<int:tournament_id>/structure.json")
 @director_required
 def export_structure(tournament_id: int) -> Response:
-    data = tournament_service.export_structure(tournament_id)
+    data = event_file.export_event(tournament_id)
     response = Response(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
                         mimetype="application/json")
     response.headers["Content-Disposition"] = (

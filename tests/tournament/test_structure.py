@@ -106,11 +106,19 @@ def test_blind_game_needs_positive_blinds(field: str) -> None:
 def test_big_blind_must_be_at_least_the_small_blind() -> None:
     errors = errors_of([PLO, with_(PLO, small_blind=100, big_blind=50)])
     assert errors == {"levels[1].big_blind":
-                      "The big blind (50) must be at least the small blind (100)"}
+                      "Level 2: the big blind (50) must be at least the small blind (100)"}
+
+
+def test_an_error_names_the_level_as_a_director_counts_it_breaks_apart() -> None:
+    errors = errors_of([PLO, BREAK, PLO, PLO, with_(PLO, small_blind=100, big_blind=50),
+                        with_(BREAK, duration_seconds=0)])
+    assert errors == {
+        "levels[4].big_blind": "Level 4: the big blind (50) must be at least the small blind (100)",
+        "levels[5].duration_seconds": "Break 2: the break must last at least 1 second (it lasts 0)"}
 
 
 def test_negative_ante_is_an_error() -> None:
-    assert errors_of([with_(PLO, ante=-1)]) == {"levels[0].ante": "The ante (-1) may not be negative"}
+    assert errors_of([with_(PLO, ante=-1)]) == {"levels[0].ante": "Level 1: the ante (-1) may not be negative"}
 
 
 def test_big_blind_ante_needs_an_amount() -> None:
@@ -125,7 +133,7 @@ def test_limit_omaha_needs_positive_bets(field: str) -> None:
 
 def test_limit_omaha_big_bet_at_least_small_bet() -> None:
     assert errors_of([with_(O8, big_bet=100)]) == {
-        "levels[0].big_bet": "The big bet (100) must be at least the small bet (200)"}
+        "levels[0].big_bet": "Level 1: the big bet (100) must be at least the small bet (200)"}
 
 
 def test_pot_limit_omaha_has_no_fixed_bets() -> None:
@@ -145,7 +153,8 @@ def test_stud_big_bet_at_least_small_bet() -> None:
 
 def test_stud_bring_in_at_most_the_small_bet() -> None:
     assert errors_of([with_(STUD, bring_in=300)]) == {
-        "levels[0].bring_in": "The bring-in (300) may not be more than the small bet (200)"}
+        "levels[0].bring_in": "Level 1: the bring-in (300) may not be more than the small bet "
+                              "(200)"}
 
 
 def test_stud_negative_ante_is_an_error() -> None:
@@ -250,7 +259,7 @@ def test_validate_checks_levels_built_in_code_too() -> None:
     assert set(validate(bad)) == {"levels[0].bring_in", "levels[0].big_blind"}
     assert validate(Structure((Level(game=Game.PO, duration_seconds=60, small_blind=True,
                                      big_blind=2),))) == {
-        "levels[0].small_blind": "The small blind must be a whole number of chips"}
+        "levels[0].small_blind": "Level 1: the small blind must be a whole number of chips"}
 
 
 def test_parse_structure_names_bad_name_and_missing_levels() -> None:

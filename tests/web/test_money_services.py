@@ -381,10 +381,11 @@ def test_prizes_are_paid_once_and_the_csv_lists_place_name_prize(event, client, 
     assert out.status_code == 400 and "out of the money" in out.get_json()["errors"]["player_id"]
     response = client.get(f"/results/{event.id}.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert rows[0] == ["place", "name", "prize", "currency", "paid"]
-    assert rows[1] == ["1", "Anna", "210", "EUR", "210"]
-    assert rows[2] == ["2", "'=cmd()", "90", "EUR", "0"]
+    rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
+    assert rows[0] == ["place", "name", "prize", "currency", "paid", "entries", "rebuys",
+                       "add_ons", "deal"]
+    assert rows[1][:5] == ["1", "Anna", "210", "EUR", "210"]
+    assert rows[2][:5] == ["2", "'=cmd()", "90", "EUR", "0"]
     assert rows[3][:3] == ["3", "Cia", "0"]
 
 
