@@ -51,6 +51,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from director.views import house_rules as house_rules_views
 
     app.register_blueprint(house_rules_views.bp)
+    from director.views import chip_race, screens, wizard  # issue 17: wizard, chip race, screens
+
+    for issue_17 in (wizard, chip_race, screens):
+        app.register_blueprint(issue_17.bp)
 
     from director.cli import register_flask_commands
 

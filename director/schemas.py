@@ -875,6 +875,12 @@ _MONEY_FIELDS: dict[str, Field] = {
                               message=N_("The payout table is one of: %(choices)s"),
                               required=False, nullable=True),
     "custom_payouts": Any_(required=False, nullable=True),
+    # Bounties and satellites (issue 17): the service checks the amount against the kind.
+    "bounty_kind": Choice(choices=("none", "fixed", "pko"),
+                          message=N_("The bounty is one of: %(choices)s"),
+                          required=False, nullable=True),
+    "bounty": _amount(N_("The bounty")),
+    "satellite_seat": _amount(N_("The satellite seat value")),
 }
 MONEY_SETTINGS = Schema(_MONEY_FIELDS, rules=[
     required_if("rebuy", {name: _MONEY_FIELDS[name]

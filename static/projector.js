@@ -113,13 +113,28 @@
     $("p-break-note").textContent = level.is_break && !colourUp ? (level.note || "") : "";
   }
 
+  var winnerLabel = document.querySelector(".p-winner-label");
+  var winnerText = winnerLabel.textContent;
   function renderWinner(state) {
     var finished = state.status === "finished";
     document.body.classList.toggle("finished", finished);
     $("p-winner-name").textContent = state.winner ? state.winner.name : "";
     var list = $("p-results");
     list.textContent = "";
+    var sat = state.satellite;
+    winnerLabel.textContent = sat ? s("seats_won_label") : winnerText;
     if (!finished) return;
+    if (sat) {        // a satellite's winner screen: every seat winner, each with his seat
+      $("p-winner-name").textContent = "";
+      (sat.winners || []).forEach(function (name, i) {
+        var row = el("li");
+        row.appendChild(el("span", "p-place", String(i + 1)));
+        row.appendChild(el("span", "p-who", name));
+        row.appendChild(el("span", "p-amount", s("seats", { amount: i18n.money(sat.seat_value, state.currency) })));
+        list.appendChild(row);
+      });
+      return;
+    }
     (state.results || []).forEach(function (r) {
       var row = el("li");
       row.appendChild(el("span", "p-place", r.place));
@@ -146,6 +161,8 @@
     renderBanners(state);
     renderMoney(state);
     renderWinner(state);
+    renderLeaders(state);
+    renderTicker(state);
     screen.dataset.levelIndex = state.level_index;
     if (lastIndex !== null && state.level_index !== lastIndex) {
       tone(level.is_break ? "break" : "level");
@@ -153,6 +170,44 @@
     lastIndex = state.level_index;
     lastVersion = state.version;
     tick();
+  }
+
+  /* The chip leaders (issue 17): the five biggest stacks from the tablets' live counts.
+   * As many rows as the column holds; a long name is cut with an ellipsis. */
+  function renderLeaders(state) {
+    var leaders = state.status === "finished" ? [] : (state.chip_leaders || []);
+    var list = $("p-leaders");
+    list.textContent = "";
+    $("p-leaders-cell").classList.toggle("hidden", !leaders.length);
+    leaders.forEach(function (leader) {
+      var row = el("li");
+      row.appendChild(el("span", "p-who", leader.name));
+      row.appendChild(el("span", "p-amount", i18n.number(leader.chips)));
+      list.appendChild(row);
+    });
+    var room = list.clientHeight;                     // drop the rows that do not fit
+    while (list.lastChild && list.scrollHeight > room + 1 && getComputedStyle(list).overflowY !== "visible") {
+      list.removeChild(list.lastChild);
+    }
+    if (leaders.length && !list.childNodes.length) $("p-leaders-cell").classList.add("hidden");
+  }
+
+  /* The director's announcement (issue 17): a strip along the bottom; a text longer than
+   * the screen scrolls through it. */
+  var tickerText = null;
+  function renderTicker(state) {
+    var text = state.status === "finished" ? "" : (state.announcement || "");
+    var box = $("p-ticker");
+    box.classList.toggle("hidden", !text);
+    if (text === tickerText) return;
+    tickerText = text;
+    var span = $("p-ticker-text");
+    span.textContent = text;
+    box.classList.remove("scrolling");
+    if (text && span.scrollWidth > box.clientWidth) {
+      box.classList.add("scrolling");
+      span.style.animationDuration = Math.max(12, Math.round(text.length / 6)) + "s";
+    }
   }
 
   var live = new DirectorLive.Live({
@@ -173,10 +228,24 @@
     moneyBox.classList.toggle("hidden", state.entries === null || state.entries === undefined);
     $("p-entries").textContent = i18n.number(state.entries);
     $("p-chips").textContent = i18n.number(state.chips_in_play);
-    payoutItems = (state.payouts || []).map(function (p) {
-      return [p.place + ".", i18n.money(p.amount, state.currency)];
-    });
+    var sat = state.satellite;
+    if (sat) {        // a satellite: the seats as one line, then the remainder for the next place
+      payoutItems = sat.seats ? [[(sat.seats > 1 ? "1–" + sat.seats : "1") + ".",
+                                  s("seats", { amount: i18n.money(sat.seat_value, state.currency) })]] : [];
+      if (sat.remainder_place) payoutItems.push([sat.remainder_place + ".", i18n.money(sat.remainder, state.currency)]);
+    } else {
+      payoutItems = (state.payouts || []).map(function (p) {
+        return [p.place + ".", i18n.money(p.amount, state.currency)];
+      });
+    }
     showPayouts();
+    var winners = sat && sat.winners && sat.winners.length ? sat.winners : null;
+    $("p-seats-won").textContent = winners ? s("seats_won", { names: winners.join(", ") }) : "";
+    $("p-seats-won").className = winners ? "is-open" : "";
+    var bounty = state.bounty;
+    $("p-bounty").textContent = !bounty ? "" : bounty.kind === "pko"
+      ? s("bounty_pko", { amount: i18n.money(bounty.amount, state.currency), total: i18n.money(bounty.in_play, state.currency) })
+      : s("bounty_fixed", { amount: i18n.money(bounty.amount, state.currency) });
     var open = state.open || {};
     [["p-re-entry", "re_entry"], ["p-rebuy", "rebuy"], ["p-add-on", "add_on"]].forEach(function (pair) {
       var value = open[pair[1]];
@@ -272,6 +341,20 @@
 
   live.accept(JSON.parse($("initial-state").textContent));
   live.connect();
+  /* A finished hand moves chips without a clock event (only the seating screens hear of
+   * it): the chip leaders ask for the state again, at most every 3 seconds. */
+  var listened = null, refetch = null;
+  function followChips() {
+    if (!live.source || live.source === listened) return;
+    listened = live.source;
+    listened.addEventListener("seating", function () {
+      if (refetch) return;
+      refetch = setTimeout(function () { refetch = null; live.fetchOnce(); }, 3000);
+    });
+  }
+  followChips();
+  setInterval(followChips, 5000);
+  window.addEventListener("resize", function () { if (live.state) renderLeaders(live.state); });
   setInterval(tick, 200);
   window.directorProjector = live;   // for debugging from the console
 })();

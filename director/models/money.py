@@ -66,6 +66,8 @@ class Payment(Base):
     # counted at the desk plus its chips): its undo takes back the difference.
     stack_before: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     stack_after: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # The bounty part of a buy-in or re-entry (never in the prize pool); None: no bounty.
+    bounty: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     level: Mapped[int] = mapped_column(Integer, default=0)
     note: Mapped[str] = mapped_column(Text, default="")
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -78,8 +80,9 @@ class Payment(Base):
 
     @property
     def total(self) -> int:
-        """What changed hands: the price paid at the desk, or the prize paid out."""
-        return self.prize + self.fee
+        """What changed hands: the price paid at the desk (bounty included), or the prize
+        paid out."""
+        return self.prize + self.fee + (self.bounty or 0)
 
     def __repr__(self) -> str:
         return f"<Payment {self.id} {self.kind} {self.player_name!r} {self.total}>"

@@ -58,6 +58,11 @@ class Player(Base):
     # bust can put him back there (``seating.undo_elimination``).
     out_table: Mapped[int | None] = mapped_column(Integer, nullable=True)
     out_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Bounty events (``director.tournament.bounties``): the bounty on his head now
+    # (minor units; a PKO raises it with every knockout), and, once out, who knocked him
+    # out: {"bounty", "by": [player ids], "paid": {id: cash}, "head": {id: added}}.
+    bounty: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    knockout: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     @property

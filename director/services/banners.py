@@ -21,6 +21,18 @@
   (open now), False (over) or None (the event has none).
 - ``results``: the top ``RESULTS_SHOWN`` places with their names and prizes
   once the event is finished (read from ``services.money.results``), else [].
+- ``chip_leaders``: the ``LEADERS_SHOWN`` biggest stacks in play, from the live
+  counts (the tablets move every player's chips at the end of each hand):
+  ``[{"name", "chips", "table", "seat"}]``; [] before anybody has chips and once
+  the event is finished (issue 17).
+- ``announcement``: what the director typed for the ticker (issue 17), or None.
+- ``bounty``: ``{"kind": "fixed"|"pko", "amount", "in_play"}`` (major units: the
+  bounty per entry, and the bounties on the heads of the players still in), or
+  None for an event without bounties (issue 17).
+- ``satellite``: ``{"seats", "seat_value", "remainder", "remainder_place",
+  "winners": [names]}`` for a satellite, else None; its ``places_paid`` are the
+  seats, so the bubble is the last seat.  ``winners`` lists the seat winners
+  once the seats are decided (no more players left than seats, or the end).
 
 Read-only: nothing here writes or commits.
 """
@@ -36,7 +48,7 @@ from sqlalchemy import func, select
 from director.db import db
 from director.models import Tournament
 from director.models.money import MoneySettings
-from director.models.seating import Player, SeatingSettings, SeatingTable
+from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
 from director.services import money as money_service
 from director.tournament.entries import EntryRules
 from director.tournament.lifecycle import Status
@@ -44,10 +56,13 @@ from director.tournament.payouts import PayoutTable
 from director.tournament.seating import HandForHand
 
 RESULTS_SHOWN = 10
+LEADERS_SHOWN = 5
 
 # A break note that announces a colour-up or a chip race, in the three languages
 # (the director types the note: "Colour-up: remove T25", "Färga upp T25", "Tukar warna T25").
 COLOUR_UP = re.compile(r"colou?r|chip[ -]?race|race off|färg|warna|T\d+", re.IGNORECASE)
+# ... unless it says there is none ("No colour-up", the templates' other breaks).
+NO_COLOUR_UP = re.compile(r"^\s*(no|ingen|tidak ada|tanpa)\b", re.IGNORECASE)
 
 
 def state(tournament: Tournament, clock: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -56,6 +71,9 @@ def state(tournament: Tournament, clock: dict[str, Any], now: datetime) -> dict[
     left = clock.get("players_left") or 0
     settings = db.session.get(MoneySettings, tournament.id)
     places = places_paid(tournament.id, settings, clock)
+    satellite = satellite_state(tournament.id, settings, left, status)
+    if satellite is not None:
+        places = satellite["seats"]
     banners: list[dict[str, Any]] = []
     if status == Status.FINISHED.value:
         banners.append({"kind": "finished"})
@@ -77,7 +95,50 @@ def state(tournament: Tournament, clock: dict[str, Any], now: datetime) -> dict[
         "places_paid": places,
         "open": entries_open(tournament, settings, now),
         "results": results(tournament.id) if status == Status.FINISHED.value else [],
+        "chip_leaders": [] if status == Status.FINISHED.value else chip_leaders(tournament.id),
+        "announcement": tournament.announcement or None,
+        "bounty": bounty_state(tournament.id, settings),
+        "satellite": satellite,
     }
+
+
+def bounty_state(tournament_id: int, settings: MoneySettings | None) -> dict[str, Any] | None:
+    """The event's bounty and the bounties on the heads still in play (major units)."""
+    if settings is None:
+        return None
+    from director.services import bounties as bounty_service  # noqa: PLC0415
+
+    event = bounty_service.setting(tournament_id)
+    if not event.on:
+        return None
+    in_play = sum(bounty_service.heads(tournament_id).values())
+    return {"kind": event.kind.value,
+            "amount": money_service.major_number(event.amount, event.currency),
+            "in_play": money_service.major_number(in_play, event.currency)}
+
+
+def satellite_state(tournament_id: int, settings: MoneySettings | None, players_left: int,
+                    status: str) -> dict[str, Any] | None:
+    """A satellite's seats, remainder and (once decided) seat winners, else None."""
+    if settings is None or not money_service.settings_dict(settings).get("satellite_seat"):
+        return None
+    view = money_service.money(tournament_id)
+    payout = view.satellite
+    if payout is None:
+        return None
+    winners: list[str] = []
+    decided = status == Status.FINISHED.value or (payout.seats and players_left <= payout.seats)
+    if decided:
+        _view, rows = money_service.results(tournament_id)
+        winners = [row.name for row in sorted(rows, key=lambda r: (r.place is not None,
+                                                                    r.place or 0))
+                   if row.seat or (row.place is None and row.active)]
+    return {"seats": payout.seats,
+            "seat_value": money_service.major_number(payout.seat_value, view.currency),
+            "remainder": money_service.major_number(payout.remainder, view.currency),
+            "remainder_place": payout.remainder_place
+            if payout.remainder and payout.remainder_place > payout.seats else None,
+            "winners": winners}
 
 
 def places_paid(tournament_id: int, settings: MoneySettings | None,
@@ -118,7 +179,20 @@ def colour_up(level: dict[str, Any] | None) -> str | None:
     if not level or not level.get("is_break"):
         return None
     note = str(level.get("note") or "").strip()
-    return note if note and COLOUR_UP.search(note) else None
+    return note if note and COLOUR_UP.search(note) and not NO_COLOUR_UP.search(note) else None
+
+
+def chip_leaders(tournament_id: int, count: int = LEADERS_SHOWN) -> list[dict[str, Any]]:
+    """The biggest stacks in play, biggest first (ties by name), with their table and seat."""
+    rows = db.session.execute(
+        select(Player.name, Player.chips, SeatingTable.number, Seat.seat)
+        .outerjoin(Seat, Seat.player_id == Player.id)
+        .outerjoin(SeatingTable, SeatingTable.id == Seat.table_id)
+        .where(Player.tournament_id == tournament_id, Player.status == "active",
+               Player.chips > 0)
+        .order_by(Player.chips.desc(), Player.name, Player.id).limit(count)).all()
+    return [{"name": name, "chips": int(chips), "table": table, "seat": seat}
+            for name, chips, table, seat in rows]
 
 
 def entries_open(tournament: Tournament, settings: MoneySettings | None,

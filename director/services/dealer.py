@@ -71,6 +71,7 @@ from director.poker.policy import DEFAULT_POLICY, Policy
 from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy, clock_time
 from director.poker.state import Hand, HandConfig, Phase
 from director.services import Invalid, NotFound, app_key, dealer_hold, house_rules
+from director.services import bounties as bounty_service
 from director.services.clock import get_tournament, level_at
 from director.services.events import events as broker
 from director.tournament.clock import ClockState
@@ -249,6 +250,16 @@ def _keep(row: HandRow) -> None:
         if len(_latest) > CACHE_SIZE:
             _latest.clear()
         _latest[(app_key(), row.table_id)] = row
+
+
+def forget_cached_hands() -> None:
+    """Drop this app's cached hands: a deleted event's hand and table ids may be
+    given again to new rows (``tournaments.delete_event``); they reload from the DB."""
+    key = app_key()
+    with _cache_lock:
+        for store in (_cache, _logs, _latest):
+            for known in [k for k in store if k[0] == key]:
+                del store[known]
 
 
 def get_table(table_id: int) -> SeatingTable:
@@ -1230,7 +1241,8 @@ def _after_finish(row: AnyRow, busted: list[int]) -> None:
     config = HandConfig.from_json(row.config)
     starting = {p["player_id"]: config.starting_stacks[i] for i, p in enumerate(row.players)}
     try:
-        seating_service.eliminate(row.tournament_id, busted, starting_chips=starting)
+        seating_service.eliminate(row.tournament_id, busted, starting_chips=starting,
+                                  by=bounty_service.from_hand(_cached(row), row.players, busted))
     except Invalid as exc:  # already out, or not seated any more: nothing to do
         db.session.rollback()
         _log_now(row.id, "engine", str(exc))

@@ -56,6 +56,7 @@ from director.schemas import (
 )
 from director.schemas import deal_body as schemas_deal_body
 from director.services import Invalid, all_or_nothing, audit
+from director.services import bounties as bounty_service
 from director.services import tournaments as lifecycle_service
 from director.services.clock import get_tournament
 from director.tournament import clock as clock_rules
@@ -72,6 +73,7 @@ from director.tournament.icm import MAX_ICM_PLAYERS, chip_chop, icm
 from director.tournament.lifecycle import Status, ends_with_one_player_left, verify_open
 from director.tournament.money import BuyIn, PrizePool, pool_from_payments, take_off_the_top
 from director.tournament.payouts import TEMPLATES, PayoutTable, split_tied_places
+from director.tournament.satellites import SatellitePayout, satellite_payout, verify_seat_deal
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -94,6 +96,9 @@ DEFAULTS: dict[str, Any] = {
     "rebuy_stack_limit": None, "rebuy_max": None,
     "add_on": False, "add_on_prize": 0, "add_on_fee": 0, "add_on_chips": 0, "add_on_break": 0,
     "guarantee": 0, "payout_template": "standard", "custom_shares": None,
+    # Issue 17: the bounty taken with every entry (none | fixed | pko), and a
+    # satellite's seat value (0: not a satellite).
+    "bounty_kind": "none", "bounty": 0, "satellite_seat": 0,
 }
 
 
@@ -200,6 +205,42 @@ def settings_dict(row: MoneySettings | None) -> dict[str, Any]:
     return {**DEFAULTS, **(row.settings if row is not None and row.settings else {})}
 
 
+def settings_form(tournament_id: int) -> dict[str, Any] | None:
+    """The event's money settings as ``PUT money/settings`` takes them (major units, the
+    form's names), for the event's export; None before they are saved."""
+    row = _settings_row(tournament_id)
+    if row is None or not row.settings:
+        return None
+    s = settings_dict(row)
+    currency = str(s["currency"])
+
+    def money_(name: str, when: bool = True) -> str:
+        return major(s[name], currency) if when and s[name] is not None else ""
+
+    def number(name: str) -> Any:
+        return s[name] if s[name] not in (None, 0) else ""
+
+    return {
+        "currency": currency, "unit": money_("unit"), "buy_in": money_("buy_in_prize"),
+        "fee": money_("buy_in_fee"), "starting_stack": s["starting_stack"],
+        "late_registration_level": s["late_registration_level"],
+        "re_entry": bool(s["re_entry"]), "re_entry_max": number("re_entry_max"),
+        "re_entry_until": number("re_entry_until"), "rebuy": bool(s["rebuy"]),
+        "rebuy_price": money_("rebuy_prize", s["rebuy"]), "rebuy_fee": money_("rebuy_fee", s["rebuy"]),
+        "rebuy_chips": number("rebuy_chips"), "rebuy_until": number("rebuy_until"),
+        "rebuy_stack_limit": s["rebuy_stack_limit"] if s["rebuy_stack_limit"] is not None else "",
+        "rebuy_max": number("rebuy_max"), "add_on": bool(s["add_on"]),
+        "add_on_price": money_("add_on_prize", s["add_on"]),
+        "add_on_fee": money_("add_on_fee", s["add_on"]), "add_on_chips": number("add_on_chips"),
+        "add_on_break": number("add_on_break"), "guarantee": money_("guarantee"),
+        "payout_template": s["payout_template"],
+        "custom_payouts": ", ".join(str(int(b) / 100).removesuffix(".0")
+                                    for b in (s["custom_shares"] or [])),
+        "bounty_kind": s["bounty_kind"], "bounty": money_("bounty", bool(s["bounty"])),
+        "satellite_seat": money_("satellite_seat", bool(s["satellite_seat"])),
+    }
+
+
 def rules_from(s: Mapping[str, Any]) -> EntryRules:
     """The pure ``EntryRules`` from the stored settings (raises ``RuleViolation``)."""
     re_entry = ReEntry(max_re_entries=s["re_entry_max"], until_level=s["re_entry_until"]) \
@@ -281,6 +322,7 @@ def save_settings(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]
     if new["add_on"]:
         new.update(add_on_prize=minor("add_on_price", default=None), add_on_fee=minor("add_on_fee"),
                    add_on_chips=body["add_on_chips"], add_on_break=body["add_on_break"])
+    new.update(_bounty_settings(tournament_id, body, old, minor, errors))
     template = str(body["payout_template"] or old["payout_template"])
     new["payout_template"] = template
     new["custom_shares"] = None
@@ -308,6 +350,32 @@ def save_settings(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]
     db.session.commit()
     _publish(tournament_id)
     return merged
+
+
+def _bounty_settings(tournament_id: int, body: Mapping[str, Any], old: Mapping[str, Any],
+                     minor: Callable[..., int | None], errors: dict[str, str]) -> dict[str, Any]:
+    """The bounty (kind and amount) and the satellite seat value from the settings body.
+
+    A bounty event needs an amount; the bounty cannot change once entries are
+    taken (each entry paid the bounty as it was).  Errors go into ``errors``.
+    """
+    kind = str(body.get("bounty_kind") or "none")
+    amount = minor("bounty", default=0) if kind != "none" else 0
+    if kind != "none" and not amount and "bounty" not in errors:
+        errors["bounty"] = _("Give the bounty each entry pays, or choose no bounty")
+    if (kind, amount) != (old["bounty_kind"], old["bounty"]) and "bounty" not in errors:
+        count = _entry_count(tournament_id)
+        if count:
+            errors["bounty_kind" if kind != old["bounty_kind"] else "bounty"] = _(
+                "The bounty cannot change once entries are taken (%(count)s entries paid it as "
+                "it is): undo them first", count=count)
+    seat = minor("satellite_seat", default=0)
+    return {"bounty_kind": kind, "bounty": amount or 0, "satellite_seat": seat or 0}
+
+
+def bounty_amount(s: Mapping[str, Any]) -> int:
+    """The bounty each entry pays (0: no bounty)."""
+    return int(s.get("bounty") or 0) if s.get("bounty_kind", "none") != "none" else 0
 
 
 # ---------------------------------------------------------------- the clock's moment
@@ -429,10 +497,34 @@ class Money:
     paid: int
     counts: dict[str, int] = field(default_factory=dict)
     sums: dict[str, tuple[int, int]] = field(default_factory=dict)
+    bounties: int = 0                        # the bounties taken with the entries
+    satellite: SatellitePayout | None = None  # a satellite's seats (then ``table`` is None)
 
     @property
     def currency(self) -> str:
         return str(self.settings["currency"])
+
+    @property
+    def bounty_kind(self) -> str:
+        return str(self.settings.get("bounty_kind") or "none")
+
+    @property
+    def bounty(self) -> int:
+        """The bounty each entry pays (0: none)."""
+        return bounty_amount(self.settings)
+
+    @property
+    def entry_price(self) -> int:
+        """What a buy-in costs at the desk: the prize part, the fee and the bounty."""
+        return int(self.settings["buy_in_prize"] or 0) + int(self.settings["buy_in_fee"] or 0) \
+            + self.bounty
+
+    @property
+    def places_paid(self) -> int:
+        """A satellite's seats (the bubble is the last seat), else the payout table's places."""
+        if self.satellite is not None:
+            return self.satellite.places_paid
+        return self.table.places if self.table is not None else 0
 
     @property
     def unit(self) -> int:
@@ -471,6 +563,11 @@ def money(tournament_id: int, now: datetime | None = None) -> Money:
     if late is not None and not late.open:
         locked = True
     amounts = table.amounts(pool.total, unit=s["unit"]) if table is not None else ()
+    satellite = None
+    if s.get("satellite_seat"):          # equal seats and the remainder for the next place
+        satellite = satellite_payout(prize_pool=pool.total, seat_value=int(s["satellite_seat"]),
+                                     entries=entries)
+        table, amounts = None, satellite.amounts()
     paid = sum(p.prize for p in live if p.kind == PAYOUT)
     return Money(tournament=tournament, settings=s, rules=rules, configured=row is not None,
                  payments=payments, pool=pool, entries=entries,
@@ -478,7 +575,9 @@ def money(tournament_id: int, now: datetime | None = None) -> Money:
                  chips_in_play=int(entry_chips) + extra_chips, players_left=int(left or 0),
                  table=table, amounts=amounts, locked=locked, late=late,
                  at=moment(tournament, now), deal=row.deal if row is not None else None,
-                 paid=paid, counts=counts, sums=sums)
+                 paid=paid, counts=counts, sums=sums,
+                 bounties=sum(p.bounty or 0 for p in sales if p.kind in ENTRY_KINDS),
+                 satellite=satellite)
 
 
 def _iso(moment_: datetime | None) -> str | None:
@@ -604,8 +703,19 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
         return Sale(earlier, player, repeated=True)
     lifecycle_service.verify_open(tournament_id)     # a finished event takes no more money
     if kind in ENTRY_KINDS:
-        return _new_entry(tournament_id, kind, name, player_id, key)
-    return _add_chips(tournament_id, kind, player_id, stack, key)
+        sale = _new_entry(tournament_id, kind, name, player_id, key)
+    else:
+        sale = _add_chips(tournament_id, kind, player_id, stack, key)
+    paid = sale.payment
+    audit.change(paid.kind, tournament_id, name=paid.player_name, chips=paid.chips,
+                 amount=_money_param(tournament_id, paid.prize + paid.fee))
+    return sale
+
+
+def _money_param(tournament_id: int, amount: int) -> dict[str, str]:
+    """An amount in minor units as a parameter of the log's sentence."""
+    currency = str(settings_dict(_settings_row(tournament_id)).get("currency") or "EUR")
+    return audit.money_param(major(amount, currency), currency)
 
 
 def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None) -> Sale:
@@ -649,6 +759,9 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
     try:
         payment = _record(tournament_id, player, kind, rules.buy_in, rules.starting_stack,
                           at.level, key)
+        bounty = bounty_amount(settings_dict(row))     # taken with the entry, never in the pool
+        if bounty:
+            payment.bounty = player.bounty = bounty
         _lock_if_closed(tournament, _configured(tournament_id), now)
         db.session.commit()
     except (StaleDataError, IntegrityError):
@@ -765,6 +878,9 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
     if row is not None:
         row.updated_at = now
     db.session.commit()
+    audit.change("payment undone", tournament_id, name=payment.player_name,
+                 what={"msgid": KIND_WORDS.get(payment.kind, payment.kind)},
+                 amount=_money_param(tournament_id, payment.prize + payment.fee))
     _publish(tournament_id)
     return payment
 
@@ -869,6 +985,9 @@ class ResultRow:
     paid: int
     active: bool
     deal: bool = False
+    bounties: int = 0             # bounties won (knockouts; his own head if still in at the end)
+    seat: bool = False            # a satellite: won a seat (``prize`` is its value)
+    knocked_out_by: str = ""      # the names of who knocked him out
 
     @property
     def place_label(self) -> str:
@@ -932,20 +1051,69 @@ def results(tournament_id: int) -> tuple[Money, list[ResultRow]]:
             row.prize, row.deal = int(deal_amounts[row.player_id]), True
             if left_to_play and row.place == 1 and row.place_last is None:
                 row.prize += left_to_play          # the winner takes what was played for
+    _bounties_and_seats(view, players, rows)
     rows.sort(key=lambda r: (r.place is not None, r.place or 0, r.name.casefold()))
     return view, rows
+
+
+def _still_in_at_the_end(view: Money, players: list[Player]) -> set[int]:
+    """The players who collect their own bounty: the winner, or everyone in a deal that
+    shared out all the money (the event ended with them still in)."""
+    deal = view.deal or {}
+    if deal and not deal.get("left_to_play"):
+        return {int(pid) for pid in deal.get("player_ids", [])}
+    return {p.id for p in players if p.active and p.place == 1}
+
+
+def _bounties_and_seats(view: Money, players: list[Player], rows: list[ResultRow]) -> None:
+    """Each result's bounties won and who knocked him out; a satellite's seat winners."""
+    event = bounty_service.setting(view.tournament.id)
+    won = bounty_service.won(players, event, _still_in_at_the_end(view, players))
+    names = {p.id: p.name for p in players}
+    by = bounty_service.knocked_out_by(players)
+    seat_deal = (view.deal or {}).get("method") == SEAT_DEAL
+    for row in rows:
+        row.bounties = won.get(row.player_id, 0)
+        row.knocked_out_by = ", ".join(names.get(pid, "?") for pid in by.get(row.player_id, []))
+        if view.satellite is not None:
+            row.seat = (row.deal and seat_deal) or (
+                not row.deal and row.place is not None and row.place <= view.satellite.seats)
 
 
 def results_csv(tournament_id: int) -> str:
     view, rows = results(tournament_id)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["place", "name", "prize", "currency", "paid"])
+    # A bounty event adds the bounties won and who knocked each out; a satellite, the seats.
+    bounties, seats = bool(view.bounty), view.satellite is not None
+    # Each player's entries (his buy-in and re-entries), his rebuys and add-ons, and
+    # whether a deal paid him, counted from the ledger (undone lines left out).
+    entries: dict[str, int] = {}
+    bought: dict[tuple[int | None, str], int] = {}
+    for payment in view.payments:
+        if payment.undone:
+            continue
+        if payment.kind in ENTRY_KINDS:
+            entries[payment.person] = entries.get(payment.person, 0) + 1
+        elif payment.kind in ("rebuy", "add-on"):
+            key = (payment.player_id, payment.kind)
+            bought[key] = bought.get(key, 0) + 1
+    writer.writerow(["place", "name", "prize", "currency", "paid"]
+                    + (["bounties", "knocked_out_by"] if bounties else [])
+                    + (["seat"] if seats else [])
+                    + ["entries", "rebuys", "add_ons", "deal"])
     for row in rows:
         if row.place is None and not row.deal:
             continue
         writer.writerow([row.place_label, _csv_safe(row.name), view.fmt(row.prize),
-                         view.currency, view.fmt(row.paid)])
+                         view.currency, view.fmt(row.paid)]
+                        + ([view.fmt(row.bounties), _csv_safe(row.knocked_out_by)]
+                           if bounties else [])
+                        + (["yes" if row.seat else "no"] if seats else [])
+                        + [entries.get(person_of(row.name), 1),
+                           bought.get((row.player_id, "rebuy"), 0),
+                           bought.get((row.player_id, "add-on"), 0),
+                           "yes" if row.deal else "no"])
     return out.getvalue()
 
 
@@ -981,14 +1149,19 @@ def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Pa
                       note=f"Prize for place {row.place_label}")
     db.session.add(payment)
     db.session.commit()
+    audit.change("prize paid", tournament_id, name=player.name, place=row.place_label,
+                 amount=_money_param(tournament_id, payment.prize))
     _publish(tournament_id)
     return payment
 
 
 # ---------------------------------------------------------------- deals
 
+SEAT_DEAL = "seats"
 DEAL_METHODS = {"icm": N_("ICM"), "chip-chop": N_("Chip-chop"),
-                "chip-chop-floor": N_("Chip-chop, everyone guaranteed the lowest prize left")}
+                "chip-chop-floor": N_("Chip-chop, everyone guaranteed the lowest prize left"),
+                SEAT_DEAL: N_("Everyone left gets a seat")}
+"""The deal methods; ``seats`` is a satellite's only deal (``satellites.verify_seat_deal``)."""
 
 
 @dataclass
@@ -1053,10 +1226,12 @@ def deal_quote(tournament_id: int, data: Mapping[str, Any]) -> tuple[Money, Deal
 
 def _quote(tournament_id: int, body: Mapping[str, Any]) -> tuple[Money, DealQuote]:
     view = money(tournament_id)
-    method = str(body["method"] or "icm")
+    method = str(body["method"] or (SEAT_DEAL if view.satellite is not None else "icm"))
     players = _deal_players(tournament_id)
     if len(players) < 2:
         raise Invalid({"method": _("A deal needs at least 2 players still in")})
+    if view.satellite is not None or method == SEAT_DEAL:
+        return view, _seat_quote(view, method, players, body)
     if len(players) > MAX_ICM_PLAYERS:
         raise Invalid({"method": _("A deal is made at the final table: %(count)s players are "
                                    "still in (at most %(max)s)", count=len(players),
@@ -1085,9 +1260,32 @@ def _quote(tournament_id: int, body: Mapping[str, Any]) -> tuple[Money, DealQuot
                            view.chips_in_play)
 
 
+def _seat_quote(view: Money, method: str, players: list[Player],
+                body: Mapping[str, Any]) -> DealQuote:
+    """A satellite's deal keeps the seats equal: once no more players are left than seats,
+    everyone left gets a seat (``satellites.verify_seat_deal``); nothing else is dealt."""
+    if view.satellite is None:
+        raise Invalid({"method": _("Everyone left gets a seat is a satellite's deal: set the "
+                                   "satellite seat value in the money settings")})
+    if method != SEAT_DEAL:
+        raise Invalid({"method": _("A satellite's seats are not shared out as cash: the deal "
+                                   "is “Everyone left gets a seat”")})
+    if body.get("left_to_play"):
+        raise Invalid({"left_to_play": _("A seat deal leaves nothing to play for")})
+    try:
+        verify_seat_deal(len(players), view.satellite.seats)
+    except RuleViolation as exc:
+        raise Invalid({"method": translate_violation(exc)}) from None
+    stacks = [body.get(f"stack_{player.id}") or player.chips for player in players]
+    seats = [view.satellite.seat_value] * len(players)
+    return DealQuote(SEAT_DEAL, players, stacks, list(view.amounts[: len(players)]), seats, 0,
+                     view.chips_in_play)
+
+
 def stacks_refusal(quote: DealQuote) -> str | None:
-    """Why the stacks entered cannot be taken as they are (None: they add up)."""
-    if not quote.stacks_difference:
+    """Why the stacks entered cannot be taken as they are (None: they add up, or the deal
+    is a satellite's seats, which the stacks do not change)."""
+    if not quote.stacks_difference or quote.method == SEAT_DEAL:
         return None
     return _("The stacks add up to %(stacks)s chips, but %(chips)s chips are in play: correct "
              "them, or confirm the difference with its reason",
@@ -1124,6 +1322,12 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
                 view.currency))
         except Invalid as exc:
             errors.update(exc.errors)
+    if quote.method == SEAT_DEAL:       # a seat is a seat: no amount differs
+        for player, amount in zip(quote.players, agreed, strict=True):
+            if view.satellite is not None and amount != view.satellite.seat_value:
+                errors[f"amount_{player.id}"] = _(
+                    "Every player left gets a seat worth %(seat)s: %(name)s's amount cannot "
+                    "differ", seat=view.fmt(view.satellite.seat_value), name=player.name)
     if errors:                          # a malformed amount first: it names its field
         raise Invalid(errors)
     reason = str(body.get("stacks_reason") or "").strip()
@@ -1169,6 +1373,9 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
                      details={"tournament_id": tournament_id, "reason": reason,
                               "stacks": quote.stacks_total, "chips_in_play": quote.chips_in_play,
                               "difference": quote.stacks_difference})
+    audit.change("deal saved", tournament_id, method={"msgid": label},
+                 players={"players": len(quote.players)},
+                 amount=_money_param(tournament_id, sum(agreed)))
     _publish(tournament_id)
     return deal
 
@@ -1197,7 +1404,19 @@ def summary(tournament_id: int) -> dict[str, Any]:
     view = money(tournament_id)
     owed = sum(view.amounts)
     return {"money": view, "owed": owed, "to_pay": max(0, view.pool.total - view.paid),
-            "collected_total": view.pool.collected + view.pool.fees}
+            "collected_total": view.pool.collected + view.pool.fees + view.bounties,
+            "bounties": bounty_totals(view)}
+
+
+def bounty_totals(view: Money) -> bounty_service.Totals | None:
+    """The bounty money of a bounty event (None without bounties): taken at the desk, won
+    by knockouts, kept by the players still in at the end, on heads in play, unawarded."""
+    if not view.bounty and not view.bounties:
+        return None
+    players = list(db.session.scalars(select(Player).where(
+        Player.tournament_id == view.tournament.id)))
+    return bounty_service.totals(players, bounty_service.setting(view.tournament.id),
+                                 view.bounties, _still_in_at_the_end(view, players))
 
 
 __all__ = ["DEAL_METHODS", "Money", "clock_stats", "deal_quote", "desk",

@@ -56,6 +56,7 @@ from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
 from director.schemas import SEATING_SETTINGS
 from director.services import Invalid, NotFound, all_or_nothing, audit, tournaments
+from director.services import bounties as bounty_service
 from director.services.clock import get_tournament
 from director.services.events import events
 from director.services.money import last_player_left
@@ -701,6 +702,8 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
         decided_at=now))
     _log(tournament_id, "draw", [seating_text(plan.note)])
     _commit(tournament_id, settings)
+    audit.change("seats drawn", tournament_id, players={"players": len(players)},
+                 tables={"tables": len(layout.tables)})
     return plan
 
 
@@ -714,7 +717,8 @@ def _player_ids(value: Any) -> list[Any]:
 
 @unit_of_work
 def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
-              rng: random.Random | None = None) -> tuple[list[Finish], SeatingPlanRecord | None]:
+              rng: random.Random | None = None,
+              by: Any = None) -> tuple[list[Finish], SeatingPlanRecord | None]:
     """Players eliminated in one hand: finishing places, then the next seating step.
 
     Places follow ``place_busts``: the bigger starting stack finishes higher
@@ -736,6 +740,9 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     (:func:`places_after_reinstatement`).  Refused when a prize was already
     paid for a place this would change.  Returns the finishes of the players
     of this call (a tie names the earlier players who share it).
+
+    ``by``: who knocked them out (the director's player id, or the tablet's pot
+    winners), recorded with the bounties it pays (``services.bounties.knock_out``).
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
@@ -781,6 +788,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
             else (None, None)
         lines.append(_("%(name)s eliminated in place %(place)s", name=player.name,
                        place=place_label(player)))
+    lines.extend(bounty_service.knock_out(tournament_id, players, by))  # who knocked them out
     for _bust, other in earlier.values():
         other.eliminated_at = moment
         if other in moved:
@@ -802,6 +810,8 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         record = _replan(tournament_id, layout, policy, rng)
     _log(tournament_id, "eliminate", lines)
     _commit(tournament_id, settings)
+    for player in players:
+        audit.change("eliminated", tournament_id, name=player.name, place=place_label(player))
     return [f for f in finishes if any(pid in by_id for pid in f.player_ids)], record
 
 
@@ -902,6 +912,7 @@ def _back_in(tournament_id: int, settings: SeatingSettings, players: list[Player
     crowned = [p for p in _active_players(tournament_id) if p.place is not None]
     _refuse_paid_places(tournament_id, players,
                         [*(p for p in out if p.id in changed), *crowned])
+    bounty_service.take_back(tournament_id, players)      # their knockouts, and PKO heads
     lines = []
     for player in players:
         player.status = "active"
@@ -975,6 +986,7 @@ def undo_elimination(tournament_id: int, player_id: Any,
     _commit(tournament_id, settings)
     audit.record("elimination undone", f"tournament {tournament_id}: {player.name}",
                  details={"player_id": player.id, "lines": lines})
+    audit.change("elimination undone", tournament_id, name=player.name)
     return player, move, lines
 
 
@@ -1084,7 +1096,21 @@ def confirm_plan(tournament_id: int, plan_id: Any,
                                     for line in plan_lines(plan)])
     nxt = _replan(tournament_id, after, policy, rng)
     _commit(tournament_id, settings)
+    _log_plan(tournament_id, plan, after)
     return plan, nxt
+
+
+def _log_plan(tournament_id: int, plan: SeatingPlan, after: Layout) -> None:
+    """A confirmed plan in the director's words: a table broken, tables balanced, a redraw."""
+    moved = {"players": len(plan.moves)}
+    if plan.kind is PlanKind.BREAK and plan.close_tables:
+        audit.change("table broken", tournament_id, table=plan.close_tables[0], players=moved)
+    elif plan.kind is PlanKind.BALANCE:
+        audit.change("tables balanced", tournament_id, players=moved)
+    elif plan.kind is PlanKind.FINAL_TABLE and plan.close_tables:
+        audit.change("final table", tournament_id, table=plan.close_tables[0], players=moved)
+    elif plan.kind in (PlanKind.REDRAW, PlanKind.FINAL_TABLE):
+        audit.change("redraw", tournament_id, players=moved, tables={"tables": len(after.tables)})
 
 
 @unit_of_work
@@ -1131,6 +1157,7 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     record.status = "undone" if plan.kind is PlanKind.DRAW else "pending"
     _log(tournament_id, "undo", [_("Undone: %(plan)s", plan=seating_text(plan.note or plan.kind.value))])
     _commit(tournament_id, settings)
+    audit.change("seating undone", tournament_id)
     return plan
 
 
@@ -1306,6 +1333,9 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
         tournament.clock = clock
     _log(tournament_id, "hand-for-hand", [line])
     _commit(tournament_id, settings)
+    if action != "finish":
+        audit.change({"announce": "hand-for-hand announced", "start": "hand-for-hand started"}
+                     .get(action, "hand-for-hand stopped"), tournament_id)
     if clock != caught_up:
         clock_service.announce(tournament, now)
     return {"hand_for_hand": state.to_json(), "seconds_deducted": seconds}
@@ -1324,3 +1354,30 @@ def _plan_row(tournament_id: int, plan_id: Any) -> SeatingPlanRecord:
                                     plan=plan_id)})
     return record
 
+
+
+@unit_of_work
+def colour_up(tournament_id: int, stacks: Mapping[int, int], smallest_chip: int) -> None:
+    """A confirmed colour-up (issue 17; TDA 24): each player's stack after the exchange
+    and the chip race (``stacks``: player id -> chips, as :func:`set_chips` records one),
+    and the smallest chip in play moves up to ``smallest_chip`` (the odd-chip rule's
+    setting), in one unit of work."""
+    tournaments.verify_open(tournament_id)
+    settings = _settings(tournament_id)
+    players = {p.id: p for p in _active_players(tournament_id)}
+    lines = []
+    for player_id, chips in stacks.items():
+        player = players.get(player_id)
+        if player is None:
+            db.session.rollback()
+            raise Invalid({"player_id": _("Player %(player)s is not in the tournament",
+                                          player=player_id)})
+        count = _required_int({"chips": chips}, "chips", low=0, high=MAX_CHIPS, label=_("Chips"))
+        if count != player.chips:
+            lines.append(_("%(name)s: %(chips)s chips", name=player.name,
+                           chips=number_filter(count)))
+        player.chips = count
+    settings.policy = replace(_stored_policy(settings), smallest_chip=smallest_chip).to_json()
+    lines.append(_("Colour-up: the smallest chip in play is T%(chip)s", chip=smallest_chip))
+    _log(tournament_id, "chips", lines)
+    _commit(tournament_id, settings)

@@ -227,12 +227,197 @@ def race(plan: RacePlan, cards: Mapping[int, Sequence[Card]],
     return RaceResult(plan.chips_raced, winners, protected, new_chips, best, tuple(lines))
 
 
+# ---------------------------------------------------------------- the event's chip set
+
+MAX_DENOMINATIONS = 10
+MAX_DENOMINATION = 10**9
+
+
+def parse_chip_set(values: object) -> tuple[int, ...]:
+    """The event's chip denominations, smallest first (the chip set).
+
+    Each must be a whole number of at least 1, and each must be made of whole
+    chips of the one below it, so that a colour-up exchanges every full set
+    (TDA 24).  Raises ``RuleViolation`` with the reason.
+
+    >>> parse_chip_set([100, 25, 5000, 500, 1000])
+    (25, 100, 500, 1000, 5000)
+    >>> parse_chip_set([25, 100, 250])
+    Traceback (most recent call last):
+    ...
+    director.poker.errors.RuleViolation: T250 chips cannot be made from whole T100 chips
+    """
+    if not isinstance(values, list | tuple) or not values:
+        raise RuleViolation("Give the chip denominations, for example 25, 100, 500, 1000, 5000")
+    if len(values) > MAX_DENOMINATIONS:
+        raise RuleViolation("A chip set has at most {count} denominations", count=MAX_DENOMINATIONS)
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_DENOMINATION:
+            raise RuleViolation("A chip is a whole number from 1 to {most:,}, not {value}",
+                                most=MAX_DENOMINATION, value=value)
+    chips = tuple(sorted(values))
+    for low, high in zip(chips, chips[1:], strict=False):
+        if high == low:
+            raise RuleViolation("T{chip} is listed twice", chip=low)
+        if high % low:
+            raise RuleViolation("T{new} chips cannot be made from whole T{removed} chips",
+                                new=high, removed=low)
+    return chips
+
+
+def _amounts(level: object) -> list[int]:
+    names = ("small_blind", "big_blind", "ante", "small_bet", "big_bet", "bring_in")
+    return [getattr(level, name) for name in names if getattr(level, name)]
+
+
+def smallest_needed(level: object, chips: Sequence[int]) -> int | None:
+    """The largest denomination every forced bet and limit of ``level`` is made of
+    (None when not even the smallest chip makes them).
+
+    >>> from director.tournament.structure import Level
+    >>> from director.poker.games import Game
+    >>> smallest_needed(Level(game=Game.PO, small_blind=150, big_blind=300), (25, 100, 500))
+    25
+    >>> smallest_needed(Level(game=Game.PO, small_blind=1000, big_blind=2000), (25, 100, 500))
+    500
+    """
+    amounts = _amounts(level)
+    fitting = [chip for chip in chips if all(amount % chip == 0 for amount in amounts)]
+    return max(fitting) if fitting else None
+
+
+@dataclass(frozen=True, slots=True)
+class ColourUp:
+    """A colour-up at the break ``index`` of the structure: ``removed`` go, ``smallest``
+    is the smallest chip in play from then on (TDA 24)."""
+
+    index: int
+    removed: tuple[int, ...]
+    smallest: int
+
+    def note(self) -> str:
+        """The break's note, as the shipped templates write it.
+
+        >>> ColourUp(4, (25,), 100).note()
+        'Colour-up: remove T25 chips (chip race)'
+        >>> ColourUp(4, (25, 100), 500).note()
+        'Colour-up: remove T25 and T100 chips (chip race)'
+        """
+        names = " and ".join(f"T{chip}" for chip in self.removed)
+        return f"Colour-up: remove {names} chips (chip race)"
+
+    def to_json(self) -> dict[str, object]:
+        return {"index": self.index, "removed": list(self.removed), "smallest": self.smallest}
+
+
+def planned_colour_ups(levels: Sequence[object], chips: Sequence[int]) -> tuple[ColourUp, ...]:
+    """The colour-ups a structure allows: at each break, every chip smaller than the
+    smallest one that a later blind, ante, bring-in or limit still needs goes
+    (RULES.md §9.2).  ``levels`` are ``structure.Level`` entries; ``chips`` the
+    chip set, smallest first.
+
+    The PLO standard template with 25/100/500/1000/5000 chips: T25 goes at the
+    second break (400/800 is the next level), T100 at the third, T500 at the fourth.
+
+    >>> from director.tournament.structure import template
+    >>> ups = planned_colour_ups(template("plo-standard").levels, (25, 100, 500, 1000, 5000))
+    >>> [(up.index, up.removed, up.smallest) for up in ups]
+    [(9, (25,), 100), (14, (100,), 500), (19, (500,), 1000)]
+    """
+    in_play = chips[0]
+    planned = []
+    for index, level in enumerate(levels):
+        if not getattr(level, "is_break", False):
+            continue
+        later = [entry for entry in levels[index + 1:] if not getattr(entry, "is_break", False)]
+        if not later:
+            continue
+        needs = [smallest_needed(entry, chips) for entry in later]
+        need = min((n if n is not None else chips[0]) for n in needs)
+        if need > in_play:
+            removed = tuple(chip for chip in chips if in_play <= chip < need)
+            planned.append(ColourUp(index, removed, need))
+            in_play = need
+    return tuple(planned)
+
+
+def chips_in_play(levels: Sequence[object], chips: Sequence[int]) -> list[int]:
+    """The smallest chip in play during each entry, after the planned colour-ups.
+
+    >>> from director.tournament.structure import template
+    >>> chips_in_play(template("plo-turbo").levels, (25, 100, 500))[7:10]
+    [25, 100, 100]
+    """
+    ups = {up.index: up.smallest for up in planned_colour_ups(levels, chips)}
+    smallest, out = chips[0], []
+    for index in range(len(levels)):
+        smallest = ups.get(index, smallest)
+        out.append(smallest)
+    return out
+
+
+# ---------------------------------------------------------------- one table's race
+
+@dataclass(frozen=True, slots=True)
+class TableRace:
+    """A colour-up at one table: each seat's ``count`` of the removed chip, the
+    direct exchange, the race and each seat's stack after it (``stacks``)."""
+
+    plan: RacePlan
+    counts: dict[int, int]
+    exchanged: dict[int, int]
+    result: RaceResult | None
+    cards: dict[int, tuple[Card, ...]]
+    stacks: dict[int, int]
+
+
+def race_table(counts: Mapping[int, int], stacks: Mapping[int, int], *, removed: int, new: int,
+               rng: random.Random, rounding: str = "half-up") -> TableRace:
+    """Colour up one table: every full set of the ``removed`` chip is exchanged for
+    ``new`` chips, the odd chips are raced (cards dealt with ``rng``), and each
+    seat's stack (``stacks``: seat -> chips before) becomes what he has after.
+
+    [CR-1] at one table: S1 has 3 T25, S3 2, S6 1, S8 3; the race awards 2 T100.
+
+    >>> t = race_table({1: 3, 3: 2, 6: 1, 8: 3}, {1: 5075, 3: 5050, 6: 5025, 8: 5075},
+    ...                removed=25, new=100, rng=random.Random(1))
+    >>> sum(t.stacks.values()) - (5000 * 4), len(t.result.winners)
+    (200, 2)
+    """
+    _check_denominations(removed, new)
+    exchanged, odd = {}, {}
+    for seat, count in sorted(counts.items()):
+        _whole("The chip count", count)
+        if count * removed > stacks.get(seat, 0):
+            raise RuleViolation("Seat {seat} has {count} T{removed} chips, more than his stack of "
+                                "{stack}", seat=seat, count=count, removed=removed,
+                                stack=stacks.get(seat, 0))
+        exchanged[seat], odd[seat] = exchange(count, removed=removed, new=new)
+    plan = plan_race(odd, removed=removed, new=new, rounding=rounding)
+    after = {seat: stack - counts.get(seat, 0) * removed + exchanged.get(seat, 0) * new
+             for seat, stack in stacks.items()}
+    if not plan.seats:
+        return TableRace(plan, dict(counts), exchanged, None, {}, after)
+    cards = deal_race_cards(plan, rng)
+    result = race(plan, cards, {seat: after[seat] for seat in plan.seats})
+    for seat, won in result.new_chips.items():
+        after[seat] += won * new
+    return TableRace(plan, dict(counts), exchanged, result, cards, after)
+
+
 __all__ = [
     "ROUNDING",
+    "ColourUp",
     "RacePlan",
     "RaceResult",
+    "TableRace",
+    "chips_in_play",
     "chips_to_race",
     "deal_race_cards",
+    "parse_chip_set",
+    "planned_colour_ups",
+    "race_table",
+    "smallest_needed",
     "exchange",
     "plan_race",
     "race",

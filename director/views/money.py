@@ -50,6 +50,17 @@ def cash(amount: int | None, currency: str) -> str:
     return money_filter(Decimal(amount).scaleb(-money_service.precision(currency)), currency)
 
 
+@bp.app_template_global("bounty_heads")
+def bounty_heads(tournament_id: int) -> dict[int, str]:
+    """Player id -> the bounty on his head now, as money ("€75"), for the seating chart;
+    empty when the event has no bounty."""
+    from director.services import bounties as bounty_service  # noqa: PLC0415
+
+    currency = bounty_service.setting(tournament_id).currency
+    return {pid: cash(amount, currency)
+            for pid, amount in bounty_service.heads(tournament_id).items()}
+
+
 @bp.app_template_global("event_closed")
 def event_closed(tournament_id: int) -> str | None:
     """Why the event takes no change now (finished, cancelled), or None: the money pages' banner."""
@@ -104,6 +115,8 @@ def _settings_page(tournament_id: int, errors: dict[str, str] | None = None,
         "guarantee": view.fmt(s["guarantee"]), "payout_template": s["payout_template"],
         "custom_payouts": ", ".join(str(int(b) / 100).removesuffix(".0")
                                     for b in (s["custom_shares"] or [])),
+        "bounty_kind": s["bounty_kind"], "bounty": view.fmt(s["bounty"]) if s["bounty"] else "",
+        "satellite_seat": view.fmt(s["satellite_seat"]) if s["satellite_seat"] else "",
     }
     if form is not None:
         for key in ("re_entry", "rebuy", "add_on"):
@@ -260,7 +273,8 @@ def results(tournament_id: int) -> str:
 
 @bp.get("/results/<int:tournament_id>.csv")
 def results_csv(tournament_id: int) -> Response:
-    body = money_service.results_csv(tournament_id)
+    # A byte-order mark first, so that Excel reads the UTF-8 (Öberg, not Ã–berg).
+    body = "\ufeff" + money_service.results_csv(tournament_id)
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="results-{tournament_id}.csv"'})
 
@@ -310,6 +324,10 @@ def money_json(tournament_id: int) -> dict[str, Any]:
         "collected": view.pool.collected, "fees": view.pool.fees,
         "guarantee": view.pool.guarantee, "overlay": view.pool.overlay,
         "prize_pool": view.pool.total, "paid": view.paid,
+        "bounty": {"kind": view.bounty_kind, "amount": view.bounty, "taken": view.bounties},
+        "satellite": None if view.satellite is None else {
+            "seat_value": view.satellite.seat_value, "seats": view.satellite.seats,
+            "remainder": view.satellite.remainder, "remainder_place": view.satellite.remainder_place},
         "payouts": {"locked": view.locked,
                     "percentages": list(view.table.percentages()) if view.table else [],
                     "amounts": list(view.amounts)},
@@ -392,5 +410,7 @@ def api_results(tournament_id: int) -> Response:
     view, rows = money_service.results(tournament_id)
     return jsonify({"currency": view.currency, "prize_pool": view.pool.total,
                     "results": [{"place": r.place, "place_last": r.place_last, "name": r.name,
-                                 "prize": r.prize, "paid": r.paid, "deal": r.deal}
-                                for r in rows if r.place is not None or r.deal]})
+                                 "prize": r.prize, "paid": r.paid, "deal": r.deal,
+                                 "player_id": r.player_id, "bounties": r.bounties,
+                                 "knocked_out_by": r.knocked_out_by, "seat": r.seat}
+                                for r in rows if r.place is not None or r.deal or r.bounties]})

@@ -179,8 +179,9 @@ def draw(tournament_id: int) -> Any:
 @director_required
 def eliminate(tournament_id: int) -> Any:
     def do() -> str:
-        ids = form_body(bodies.SEATING_ELIMINATE_FORM)["player_ids"]
-        finishes, record = seating_service.eliminate(tournament_id, ids or None)
+        form = form_body(bodies.SEATING_ELIMINATE_FORM)
+        finishes, record = seating_service.eliminate(tournament_id, form["player_ids"] or None,
+                                                     by=form["by"])
         text = "; ".join(
             _("place %(first)s–%(last)s shared", first=f.first, last=f.last) if f.tied
             else _("place %(place)s", place=f.first) for f in finishes)
@@ -414,7 +415,8 @@ def api_draw(tournament_id: int) -> Any:
 def api_eliminate(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_ELIMINATE)
     ids = body["player_ids"] if body["player_ids"] is not None else body["player_id"]
-    finishes, record = seating_service.eliminate(tournament_id, ids, body["starting_chips"])
+    finishes, record = seating_service.eliminate(tournament_id, ids, body["starting_chips"],
+                                                 by=body["by"])
     return _answer(tournament_id, finishes=[f.to_json() for f in finishes],
                    pending_plan=_record_json(record))
 

@@ -110,6 +110,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     try:
         big = event(server, "Friday Night Mixed Omaha/Stud Championship", 100)
         call(server, "POST", f"/api/tournaments/{big}/clock/start")
+        call(server, "POST", f"/api/tournaments/{big}/announcement", {"text": "Dinner break "  # issue 17
+             "after level 8 at the Grand Ballroom: the final table plays on table 1 with TV cards"})
         on_break = event(server, "Saturday Mixed Omaha/Stud Deepstack Event", 12)
         for control in ("start", "next", "next"):
             call(server, "POST", f"/api/tournaments/{on_break}/clock/{control}")

@@ -1,0 +1,56 @@
+"""The room's screens (issue 17): the announcement ticker and the room screen.
+
+* ``POST /director/<id>/announcement`` (the tournament page's box) and
+  ``POST /api/tournaments/<id>/announcement {"text"}``: the projector's
+  ticker (an empty text clears it); the clock JSON carries it.
+* ``/room`` (public): several running tournaments at once, one column each
+  (``?ids=1,4`` picks them), each live through its own event stream.
+
+Each view parses the request, calls one service and renders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from director.schemas import json_body
+from director.services import Invalid
+from director.services import screens as screen_service
+from director.views.auth import director_required
+
+bp = Blueprint("screens", __name__)
+
+
+@bp.post("/director/<int:tournament_id>/announcement")
+@director_required
+def announcement(tournament_id: int) -> Any:
+    text = request.form.get("text", "")
+    if request.form.get("clear") == "yes":
+        text = ""
+    try:
+        screen_service.announce(tournament_id, text)
+    except Invalid as exc:
+        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())))
+    else:
+        flash(_("The announcement is on the screens.") if text.strip()
+              else _("The announcement is cleared."))
+    return redirect(url_for("director.tournament", tournament_id=tournament_id) + "#ticker")
+
+
+@bp.post("/api/tournaments/<int:tournament_id>/announcement")
+@director_required
+def api_announcement(tournament_id: int) -> Response:
+    return jsonify(screen_service.announce(tournament_id, json_body().get("text")))
+
+
+@bp.get("/room")
+def room() -> Any:
+    try:
+        states = screen_service.room(request.args.get("ids"))
+    except Invalid as exc:
+        return render_template("clock/room.html", states=[], errors=exc.errors), 400
+    return render_template("clock/room.html", states=states, errors={})
