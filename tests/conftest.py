@@ -241,3 +241,47 @@ def csrf(client: FlaskClient) -> Callable[[], str]:
             return str(session["csrf"])
 
     return get
+
+
+ENTRY = {"currency": "EUR", "buy_in": "100", "fee": "10", "starting_stack": 20_000,
+         "late_registration_level": 6}
+
+
+@pytest.fixture
+def make_entry_tournament(make_tournament: Callable[..., int], client: FlaskClient,
+                          auth: dict[str, str]) -> Callable[..., int]:
+    """Tournaments that take entries (``ENTRY``): every registration is a buy-in."""
+
+    def make(*args: Any, **kwargs: Any) -> int:
+        tid = make_tournament(*args, **kwargs)
+        r = client.post(f"/api/tournaments/{tid}/money/settings", json=ENTRY, headers=auth)
+        assert r.status_code == 200, r.get_json()
+        return tid
+
+    return make
+
+
+class EventApi:
+    """One tournament driven through the JSON API as the director: ``post``, ``buy_in``,
+    ``eliminate``, ``chips``, ``clock``."""
+
+    def __init__(self, client: FlaskClient, auth: dict[str, str], tournament_id: int) -> None:
+        self.client, self.auth, self.id = client, auth, tournament_id
+
+    def post(self, path: str, **body: Any) -> Any:
+        return self.client.post(f"/api/tournaments/{self.id}/{path}", json=body, headers=self.auth)
+
+    def buy_in(self, name: str) -> int:
+        response = self.post("money/entries", kind="buy-in", name=name)
+        assert response.status_code == 201, response.get_json()
+        return int(response.get_json()["player_id"])
+
+    def eliminate(self, *ids: int) -> Any:
+        return self.post("seating/eliminate", player_ids=list(ids))
+
+    def chips(self, player_id: int) -> int:
+        seating = self.client.get(f"/api/tournaments/{self.id}/seating", headers=self.auth).get_json()
+        return int(next(p["chips"] for p in seating["players"] if p["id"] == player_id))
+
+    def clock(self) -> dict[str, Any]:
+        return dict(self.client.get(f"/api/tournaments/{self.id}/clock").get_json())

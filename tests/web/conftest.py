@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from director.services import seating
+from tests.web.test_dealer_helpers import seat_table
 
 
 @pytest.fixture
@@ -33,3 +35,16 @@ def field(ctx: Flask, make_tournament: Callable[..., int]) -> Callable[..., int]
         return tid
 
     return make
+
+
+@pytest.fixture
+def four(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> dict[str, Any]:
+    """A PLO 100/200 hand four-handed: ``url``, ``hand`` and the seats in pre-flop order."""
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    pos = hand["positions"]
+    utg = hand["to_act"]
+    assert utg not in (pos["button"], pos["small_blind"], pos["big_blind"])
+    return {"url": url, "hand": hand, "utg": utg, "button": pos["button"],
+            "sb": pos["small_blind"], "bb": pos["big_blind"]}

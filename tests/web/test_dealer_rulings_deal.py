@@ -22,17 +22,6 @@ from tests.web.test_dealer_helpers import play, seat_table
 from tests.web.test_dealer_rulings_fixes import STUD, rule, seat_of
 
 
-@pytest.fixture
-def four(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> dict[str, Any]:
-    """PLO four-handed: the url, the hand, and the seats by position."""
-    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"])
-    url = f"/api/tables/{t['id']}"
-    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    pos = hand["positions"]
-    return {"url": url, "hand": hand, "button": pos["button"], "sb": pos["small_blind"],
-            "bb": pos["big_blind"], "utg": hand["to_act"]}
-
-
 def exposed(*cards: tuple[int, int] | tuple[int, int, str]) -> dict[str, Any]:
     return {"ruling": "exposed_card",
             "exposed": [{"seat": c[0], "card": c[1], **({"code": c[2]} if len(c) > 2 else {})}

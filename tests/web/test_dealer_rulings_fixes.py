@@ -22,19 +22,6 @@ from tests.web.test_i18n_dealer import paired_tablet
 STUD = level(0, 0, game="F7S", ante=10, bring_in=25, small_bet=100, big_bet=200)
 
 
-@pytest.fixture
-def four(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> dict[str, Any]:
-    """A PLO 100/200 hand four-handed: ``url``, ``hand`` and the seats in pre-flop order."""
-    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"])
-    url = f"/api/tables/{t['id']}"
-    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    pos = hand["positions"]
-    utg = hand["to_act"]
-    assert utg not in (pos["button"], pos["small_blind"], pos["big_blind"])
-    return {"url": url, "hand": hand, "utg": utg, "button": pos["button"],
-            "sb": pos["small_blind"], "bb": pos["big_blind"]}
-
-
 def rule(client: FlaskClient, url: str, auth: dict[str, str], body: dict[str, Any],
          hand: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
     """Post a ruling (with ``hand``: confirmed at that hand's version)."""

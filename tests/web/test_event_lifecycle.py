@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from director.services import audit
-from tests.conftest import level
+from tests.conftest import EventApi, level
 
 SETTINGS: dict[str, Any] = {"buy_in": "100", "fee": "10", "starting_stack": 20_000,
                             "late_registration_level": 1, "re_entry": True,
@@ -22,25 +22,9 @@ SETTINGS: dict[str, Any] = {"buy_in": "100", "fee": "10", "starting_stack": 20_0
 def event(client, auth, make_tournament):
     tid = make_tournament(levels=[level(25, 50), level(50, 100), level(100, 200)])
 
-    class Event:
-        id = tid
-
-        def post(self, path: str, **body: Any) -> Any:
-            return client.post(f"/api/tournaments/{tid}/{path}", json=body, headers=auth)
-
-        def buy_in(self, name: str) -> int:
-            response = self.post("money/entries", kind="buy-in", name=name)
-            assert response.status_code == 201, response.get_json()
-            return int(response.get_json()["player_id"])
-
-        def eliminate(self, *ids: int) -> Any:
-            return self.post("seating/eliminate", player_ids=list(ids))
-
-        def clock(self) -> dict[str, Any]:
-            return dict(client.get(f"/api/tournaments/{tid}/clock").get_json())
-
-    assert Event().post("money/settings", **SETTINGS).status_code == 200
-    return Event()
+    event = EventApi(client, auth, tid)
+    assert event.post("money/settings", **SETTINGS).status_code == 200
+    return event
 
 
 def play_to_the_end(event: Any) -> list[int]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import break_, level
+from tests.conftest import EventApi, break_, level
 
 SETTINGS: dict[str, Any] = {
     "buy_in": "100", "fee": "10", "starting_stack": 20_000, "late_registration_level": 2,
@@ -22,23 +22,9 @@ SETTINGS: dict[str, Any] = {
 def event(client, auth, make_tournament):
     tid = make_tournament(levels=[level(25, 50), break_(600), level(50, 100)])
 
-    class Event:
-        id = tid
-
-        def post(self, path: str, **body: Any) -> Any:
-            return client.post(f"/api/tournaments/{tid}/{path}", json=body, headers=auth)
-
-        def buy_in(self, name: str) -> int:
-            response = self.post("money/entries", kind="buy-in", name=name)
-            assert response.status_code == 201, response.get_json()
-            return int(response.get_json()["player_id"])
-
-        def chips(self, player_id: int) -> int:
-            seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
-            return next(p["chips"] for p in seating["players"] if p["id"] == player_id)
-
-    assert Event().post("money/settings", **SETTINGS).status_code == 200
-    return Event()
+    event = EventApi(client, auth, tid)
+    assert event.post("money/settings", **SETTINGS).status_code == 200
+    return event
 
 
 def test_undoing_a_rebuy_restores_the_stack_from_before_it(event):

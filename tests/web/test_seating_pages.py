@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -13,22 +12,11 @@ from flask.testing import FlaskClient
 from director.db import db
 from director.models.seating import Player
 
-ENTRY = {"currency": "EUR", "buy_in": "100", "fee": "10", "starting_stack": 20_000,
-         "late_registration_level": 6}
-
 
 @pytest.fixture
-def make_tournament(make_tournament: Callable[..., int], client: FlaskClient,
-                    auth: dict[str, str]) -> Callable[..., int]:
+def make_tournament(make_entry_tournament: Callable[..., int]) -> Callable[..., int]:
     """Tournaments that take entries: every registration is a buy-in (issue 14)."""
-
-    def make(*args: Any, **kwargs: Any) -> int:
-        tid = make_tournament(*args, **kwargs)
-        r = client.post(f"/api/tournaments/{tid}/money/settings", json=ENTRY, headers=auth)
-        assert r.status_code == 200, r.get_json()
-        return tid
-
-    return make
+    return make_entry_tournament
 
 
 @pytest.fixture
