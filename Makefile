@@ -31,6 +31,7 @@ browser:
 
 test: $(STAMP) browser
 	$(BIN)/ruff check director tests benchmarks
+	$(BIN)/lint-imports
 	$(BIN)/mypy --strict --follow-imports=silent director/poker
 	$(BIN)/python -m pytest -q
 
@@ -60,6 +61,7 @@ test-postgres: $(STAMP) browser postgres
 
 lint: $(STAMP)
 	$(BIN)/ruff check director tests benchmarks
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
