@@ -20,10 +20,9 @@ from flask.cli import with_appcontext
 from sqlalchemy import text
 from waitress import create_server  # type: ignore[import-untyped]
 
-from director import create_app, security
+from director import create_app, replay, security
 from director.db import db, start_checkpointer
 from director.lan import lan_address
-from director.replay import replay_command as replay
 from director.services import Invalid, backup
 from director.services import demo as demo_service
 from director.services.audit import writer
@@ -271,7 +270,7 @@ def replay_command(as_json: bool, trace: bool, files: tuple[str, ...]) -> None:
     """Replay PHH hand histories through the rules engine."""
     out = sys.stdout
     err = sys.stderr
-    raise SystemExit(replay(list(files), as_json, trace, out, err))
+    raise SystemExit(replay.replay_command(list(files), as_json, trace, out, err))
 
 
 def register_flask_commands(app: Flask) -> None:
