@@ -39,6 +39,7 @@ browser:
 
 test: $(STAMP) browser
 	$(BIN)/ruff check director tests benchmarks
+	$(BIN)/lint-imports
 	$(BIN)/mypy --strict --follow-imports=silent director/poker
 	$(BIN)/python -m pytest -q $(XDIST)
 
@@ -72,6 +73,7 @@ test-postgres: $(STAMP) browser postgres
 
 lint: $(STAMP)
 	$(BIN)/ruff check director tests benchmarks
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done

@@ -5,23 +5,41 @@ flaskr): configuration from ``instance/config.py`` and ``DIRECTOR_*``
 environment variables (see ``director.config``), the database, the live-event
 broker and the blueprints.  It never starts the level scheduler: ``director
 serve`` or ``director scheduler`` does (``director.services.scheduler``).
+
+The layers, each importing only those below it (``.importlinter``): ``cli``;
+the web (``views``, then ``security``); ``services``; ``schemas``; the language
+core (``i18n``, ``local_time``); ``models``; ``db``; and the engine
+(``tournament``, ``poker``), which imports neither Flask nor SQLAlchemy.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    from director import config, i18n, local_time, models  # noqa: F401  (models registers the tables)
+    # The composition root wires every layer together, so it imports them when it is
+    # called (the flaskr way): ``import director.poker`` loads no Flask, no database.
+    from flask import Flask
+
+    from director import config, i18n, local_time, security
+    from director.cli import register_flask_commands
     from director.db import db
+    from director.services import audit
+    from director.services import clock as clock_service
     from director.services.events import TournamentEvents
+    from director.views import chip_race as chip_race_views
+    from director.views import house_rules as house_rules_views
     from director.views import register
+    from director.views import screens as screens_views
+    from director.views import wizard as wizard_views
 
     instance_path = None
     if test_config and test_config.get("INSTANCE_PATH"):
@@ -38,25 +56,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
     db.init_app(app)
-    from director import security
-    from director.models import audit as _audit_model  # noqa: F401  (the audit_log table)
-    from director.services import audit
-
     security.init_app(app)
-    audit.init_app(app)
+    audit.init_app(app, actor=security.actor)   # the log asks the web layer who is acting
     i18n.init_app(app)
     local_time.init_app(app)  # times shown in the event's zone (issue 15)
-    TournamentEvents().init_app(app)
+    # The live screens' watcher reads the clock through these (the clock publishes
+    # through the broker, so the broker does not import the clock).
+    TournamentEvents(versions=clock_service.versions, state=clock_service.clock_state).init_app(app)
     register(app)
-    from director.views import house_rules as house_rules_views
-
     app.register_blueprint(house_rules_views.bp)
-    from director.views import chip_race, screens, wizard  # issue 17: wizard, chip race, screens
-
-    for issue_17 in (wizard, chip_race, screens):
+    for issue_17 in (chip_race_views, screens_views, wizard_views):   # wizard, chip race, screens
         app.register_blueprint(issue_17.bp)
-
-    from director.cli import register_flask_commands
 
     register_flask_commands(app)
     return app
@@ -64,6 +74,4 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _instance_path() -> str:
     """``DIRECTOR_INSTANCE_PATH``, else ``instance/`` beside the source (the install is editable)."""
-    import os
-
     return os.environ.get("DIRECTOR_INSTANCE_PATH") or str(ROOT / "instance")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import os
 import signal
-import socket
 import sys
 import threading
 from collections.abc import Callable
@@ -21,6 +20,18 @@ from typing import Any
 import click
 from flask import Flask
 from flask.cli import with_appcontext
+from sqlalchemy import text
+from waitress import create_server  # type: ignore[import-untyped]
+
+from director import create_app, migrations, replay, security
+from director.db import db, start_checkpointer
+from director.lan import lan_address
+from director.services import Invalid, backup
+from director.services import demo as demo_service
+from director.services.audit import writer
+from director.services.backup import start_backups
+from director.services.events import events
+from director.services.scheduler import start_scheduler, stop_scheduler
 
 # Screens are SSE streams, and each open stream holds one waitress thread.
 # 256 threads serve ~240 screens (16 are kept for ordinary requests).
@@ -28,29 +39,13 @@ DEFAULT_THREADS = 256
 
 
 def _app() -> Flask:
-    from director import create_app  # noqa: PLC0415
-
     return create_app()
-
-
-def lan_address() -> str | None:
-    """The machine's address on the local network, if it has one (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
 def init_db(app: Flask, demo_if_empty: bool) -> str:
     """Create the database, or upgrade it to this version (``migrations.prepare``),
     then the demo event if asked.  A migration that cannot run stops here, with
     its reason, and leaves the database as it was."""
-    from director import migrations  # noqa: PLC0415
-    from director.services import demo as demo_service  # noqa: PLC0415
-
     try:
         ready = migrations.prepare(app).sentence()
     except migrations.MigrationError as exc:
@@ -79,7 +74,6 @@ def init_db_command(demo_if_empty: bool) -> None:
 
 def db_group(get_app: Callable[[], Flask]) -> click.Group:
     """``db upgrade [REV]``, ``db downgrade [REV]``, ``db history`` on ``get_app()``'s database."""
-    from director import migrations  # noqa: PLC0415
 
     @click.group("db")
     def group() -> None:
@@ -155,12 +149,7 @@ def settle_garbage_collector() -> None:
               show_default="$PORT or 5000")
 def serve_command(host: str, port: int) -> None:
     """Serve with waitress; runs the level scheduler unless DIRECTOR_SCHEDULER=off."""
-    from waitress import create_server  # type: ignore[import-untyped]  # noqa: PLC0415
 
-    from director.db import start_checkpointer  # noqa: PLC0415
-    from director.services.backup import start_backups  # noqa: PLC0415
-    from director.services.events import events  # noqa: PLC0415
-    from director.services.scheduler import start_scheduler, stop_scheduler  # noqa: PLC0415
 
     app = _app()
     click.echo(init_db(app, demo_if_empty=False))
@@ -207,8 +196,6 @@ def serve_command(host: str, port: int) -> None:
         events(app).close()
         stop_scheduler(app)
         release_scheduler_lock(scheduler_lock)
-        from director.services.audit import writer  # noqa: PLC0415
-
         writer(app).close()
         click.echo("Stopped.")
 
@@ -216,9 +203,6 @@ def serve_command(host: str, port: int) -> None:
 @main.command("scheduler")
 def scheduler_command() -> None:
     """Run only the level scheduler and backups (when the web app runs with DIRECTOR_SCHEDULER=off)."""
-    from director.services.backup import start_backups  # noqa: PLC0415
-    from director.services.scheduler import start_scheduler, stop_scheduler  # noqa: PLC0415
-
     app = _app()
     click.echo(init_db(app, demo_if_empty=False))
     lock = hold_scheduler_lock(app)
@@ -249,12 +233,10 @@ def hold_scheduler_lock(app: Flask) -> object | None:
     process's life.  SQLite: an exclusive ``flock`` on ``instance/scheduler.lock``.
     Either is released by the operating system if the process dies.
     """
-    from director.db import db  # noqa: PLC0415
 
     with app.app_context():
         engine = db.engine
     if engine.dialect.name == "postgresql":
-        from sqlalchemy import text  # noqa: PLC0415
 
         connection = engine.connect()
         key = int(app.config.get("SCHEDULER_LOCK_KEY") or SCHEDULER_LOCK_KEY)
@@ -265,7 +247,7 @@ def hold_scheduler_lock(app: Flask) -> object | None:
             connection.close()
             return None
         return _AdvisoryLock(connection, key)
-    import fcntl  # noqa: PLC0415
+    import fcntl  # noqa: PLC0415  (optional: POSIX only; PostgreSQL needs no flock)
 
     handle = open(os.path.join(app.instance_path, "scheduler.lock"), "a+")  # noqa: SIM115
     try:
@@ -285,7 +267,6 @@ class _AdvisoryLock:
         self.key = key
 
     def close(self) -> None:
-        from sqlalchemy import text  # noqa: PLC0415
 
         try:
             self.connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": self.key})
@@ -305,9 +286,6 @@ def release_scheduler_lock(lock: object | None) -> None:
                        help="At least 6 characters or digits (asked for when omitted).")
 def set_password_command(password: str) -> None:
     """Set the director's password or PIN (stored hashed in instance/)."""
-    from director import security  # noqa: PLC0415
-    from director.services import Invalid  # noqa: PLC0415
-
     app = _app()
     try:
         security.set_password(password, app)
@@ -320,8 +298,6 @@ def set_password_command(password: str) -> None:
 @click.argument("path", type=click.Path(dir_okay=False, writable=True))
 def backup_command(path: str) -> None:
     """Copy the database to PATH while the server runs (SQLite online backup)."""
-    from director.services import backup  # noqa: PLC0415
-
     app = _app()
     try:
         made = backup.backup(app, path)
@@ -335,8 +311,6 @@ def backup_command(path: str) -> None:
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 def restore_command(path: str, yes: bool) -> None:
     """Replace the database with the backup at PATH (stop the server first)."""
-    from director.services import backup  # noqa: PLC0415
-
     app = _app()
     if not yes:
         click.confirm(f"Replace the database with {path}? Stop the server first", abort=True)
@@ -353,11 +327,9 @@ def restore_command(path: str, yes: bool) -> None:
 @click.argument("files", nargs=-1)
 def replay_command(as_json: bool, trace: bool, files: tuple[str, ...]) -> None:
     """Replay PHH hand histories through the rules engine."""
-    from director.replay import replay_command as replay  # noqa: PLC0415
-
     out = sys.stdout
     err = sys.stderr
-    raise SystemExit(replay(list(files), as_json, trace, out, err))
+    raise SystemExit(replay.replay_command(list(files), as_json, trace, out, err))
 
 
 def register_flask_commands(app: Flask) -> None:

@@ -9,7 +9,7 @@ Flask.
 The language of a request, first match wins:
 
 1. the user's choice, stored in the session by ``/language/<code>`` (the
-   switch in the page header);
+   switch in the page header; the routes are ``director.views.language``);
 2. the event's default language, when the page belongs to a tournament
    (a ``tournament_id`` in the URL) and the director has set one;
 3. the browser's ``Accept-Language``; English when none matches.
@@ -41,22 +41,19 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
 from flask import (
-    Blueprint,
     Flask,
-    Response,
-    abort,
     current_app,
-    flash,
     g,
     has_app_context,
     has_request_context,
-    redirect,
     request,
     session,
-    url_for,
 )
 from flask_babel import (
     Babel,
@@ -73,7 +70,8 @@ from flask_babel import (
 )
 from markupsafe import Markup
 
-from director import security
+from director.db import db
+from director.models import Tournament
 from director.poker.cards import Card, card_letters, format_card, parse_card
 from director.poker.errors import RuleViolation
 
@@ -125,9 +123,6 @@ def event_language() -> str | None:
     code: str | None = None
     tournament_id = (request.view_args or {}).get("tournament_id")
     if isinstance(tournament_id, int):
-        from director.db import db  # noqa: PLC0415 (the models import this package's engine)
-        from director.models import Tournament  # noqa: PLC0415
-
         try:
             tournament = db.session.get(Tournament, tournament_id)
         except Exception:  # noqa: BLE001  (an id out of range: the view answers 404 itself)
@@ -154,59 +149,6 @@ def select_locale() -> str:
 def current_language() -> str:
     locale = get_locale()
     return locale.language if locale is not None else DEFAULT_LANGUAGE
-
-
-bp = Blueprint("i18n", __name__)
-
-
-def _safe_next(target: str | None) -> str:
-    """A path on this site to go back to; anything else (another host, ``//x``) goes home."""
-    if target:
-        parts = urlsplit(target)
-        if (not parts.scheme and not parts.netloc and target.startswith("/")
-                and not target.startswith("//") and "\\" not in target):
-            return target
-    referrer = request.referrer
-    if referrer:
-        parts = urlsplit(referrer)
-        if parts.netloc == request.host and parts.path.startswith("/") \
-                and not parts.path.startswith("//"):
-            return parts.path + (f"?{parts.query}" if parts.query else "")
-    return url_for("clock.index")
-
-
-@bp.get("/language/<code>")
-@security.public_write("a visitor picks a language (a session preference; GET, from a link)")
-def choose(code: str) -> Response:
-    """Store the user's language in the session and go back to the page (a safe redirect)."""
-    if code not in LANGUAGES:
-        abort(404)
-    session["language"] = code
-    return redirect(_safe_next(request.values.get("next")))  # type: ignore[return-value]
-
-
-def _event_language(tournament_id: int) -> Response:
-    """The director sets the event's default language (the tournament page's form)."""
-    from director.services import Invalid  # noqa: PLC0415
-    from director.services import tournaments as tournament_service  # noqa: PLC0415
-
-    try:
-        tournament_service.set_language(tournament_id, request.form.get("language", ""))
-    except Invalid as exc:
-        for message in exc.errors.values():
-            flash(message)
-    else:
-        flash(gettext("The event's language is saved."))
-    return redirect(url_for("director.tournament", tournament_id=tournament_id))  # type: ignore[return-value]
-
-
-def _register_event_language(app: Flask) -> None:
-    """The route needs the director's role check, which lives in the views package."""
-    from director.views.auth import director_required  # noqa: PLC0415
-
-    view = director_required(_event_language)
-    app.add_url_rule("/director/<int:tournament_id>/language", "i18n.event_language", view,
-                     methods=["POST"])
 
 
 # ---------------------------------------------------------------- engine messages
@@ -852,18 +794,12 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(card_filter, "card")
     app.add_template_filter(seating_text, "seating_text")
     app.context_processor(inject)
-    app.register_blueprint(bp)
-    _register_event_language(app)
 
 
 # ---------------------------------------------------------------- catalogue upkeep
 
 def extract(pot: Path) -> None:
     """Write the template catalogue from the sources (Python and Jinja)."""
-    from babel.messages.catalog import Catalog  # noqa: PLC0415
-    from babel.messages.extract import extract_from_dir  # noqa: PLC0415
-    from babel.messages.pofile import write_po  # noqa: PLC0415
-
     root = TRANSLATIONS.parent.parent
     catalog = Catalog(project="director", version="0.1", charset="utf-8",
                       copyright_holder="director", msgid_bugs_address="")
@@ -883,9 +819,6 @@ def extract(pot: Path) -> None:
 
 def update() -> None:
     """Re-extract ``messages.pot`` and merge it into every language's ``.po``."""
-    from babel.messages.catalog import Catalog  # noqa: PLC0415
-    from babel.messages.pofile import read_po, write_po  # noqa: PLC0415
-
     pot = TRANSLATIONS / "messages.pot"
     extract(pot)
     with pot.open("rb") as f:
@@ -908,9 +841,6 @@ def update() -> None:
 
 def compile_catalogs() -> None:
     """``messages.po`` -> ``messages.mo`` for every language."""
-    from babel.messages.mofile import write_mo  # noqa: PLC0415
-    from babel.messages.pofile import read_po  # noqa: PLC0415
-
     for code in LANGUAGES:
         po = TRANSLATIONS / code / "LC_MESSAGES" / "messages.po"
         with po.open("rb") as f:

@@ -20,6 +20,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import format_datetime
 
+from director.db import db
+from director.models import Tournament
+
 BABEL_FORMATS = ("short", "medium", "long", "full")
 
 
@@ -56,9 +59,6 @@ def event_zone_name() -> str:
     name: str | None = None
     tournament_id = (request.view_args or {}).get("tournament_id") if has_request_context() else None
     if isinstance(tournament_id, int):
-        from director.db import db  # noqa: PLC0415 (the models import the engine)
-        from director.models import Tournament  # noqa: PLC0415
-
         try:
             tournament = db.session.get(Tournament, tournament_id)
         except Exception:  # noqa: BLE001  (an id out of range: the view answers 404 itself)

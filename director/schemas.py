@@ -55,16 +55,22 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from dataclasses import fields as flags
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from babel.numbers import UnknownCurrencyError, validate_currency
+from flask import request
+
+from director.errors import Invalid
 from director.i18n import gettext as _
-from director.i18n import number_filter
+from director.i18n import number_filter, translate_violation
 from director.models.tournament import MAX_CHIPS
 from director.poker.cards import Card, parse_card
 from director.poker.errors import RuleViolation
-from director.services import Invalid
-from director.tournament.payouts import TEMPLATES
+from director.poker.policy import Policy
+from director.poker.rulings import RulingPolicy
+from director.tournament.payouts import TEMPLATES, PayoutTable
 
 MISSING: Any = object()
 
@@ -711,8 +717,6 @@ def json_body(schema: Schema | None = None) -> dict[str, Any]:
 
     Without a schema: just the object (a 400 naming ``body`` when it is not one).
     """
-    from flask import request  # noqa: PLC0415
-
     data = request.get_json(force=True, silent=True)
     if not isinstance(data, dict):
         raise Invalid({"body": _("The body must be a JSON object")})
@@ -725,8 +729,6 @@ def form_body(schema: Schema) -> dict[str, Any]:
     A field sent several times keeps its first value; use ``request.form.getlist``
     for real lists (a ``List`` field reads them when the form repeats the name).
     """
-    from flask import request  # noqa: PLC0415
-
     data: dict[str, Any] = {}
     for name in request.form:
         values = request.form.getlist(name)
@@ -780,10 +782,6 @@ def payout_shares(value: Any) -> list[int]:
     >>> payout_shares("50, 30, 20")
     [5000, 3000, 2000]
     """
-    from director.i18n import translate_violation  # noqa: PLC0415
-    from director.poker.errors import RuleViolation  # noqa: PLC0415
-    from director.tournament.payouts import PayoutTable  # noqa: PLC0415
-
     if isinstance(value, list):
         parts = [str(part) for part in value]
     else:
@@ -824,8 +822,6 @@ def required_if(flag: str, fields: Mapping[str, Field]) -> Rule:
 
 
 def _currency(code: str) -> str | None:
-    from babel.numbers import UnknownCurrencyError, validate_currency  # noqa: PLC0415
-
     if not code:
         return None
     try:
@@ -913,11 +909,6 @@ def deal_body(methods: Iterable[str], players: Iterable[tuple[int, str, int | No
 def _house_rules_fields() -> dict[str, Field]:
     """Every house-rule flag of RULES.md §11.1 a director may set: the choices come
     from the engine's flag sets (``Policy.CHOICES``, ``RulingPolicy.CHOICES``)."""
-    from dataclasses import fields as flags  # noqa: PLC0415
-
-    from director.poker.policy import Policy  # noqa: PLC0415
-    from director.poker.rulings import RulingPolicy  # noqa: PLC0415
-
     out: dict[str, Field] = {
         # Blank or null: no cap; absent keeps the stored cap.
         "limit_raise_cap": Whole(label=N_("Raises allowed in fixed limit"), min=1, max=10,

@@ -54,10 +54,14 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
-from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf, validate_csrf
+from flask_wtf.csrf import CSRFProtect, generate_csrf, validate_csrf
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
+
+from director.errors import Invalid
+from director.services.dealer_pairing import device_table
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -377,8 +381,6 @@ def password_is_set(app: Flask | None = None) -> bool:
 def set_password(secret: str, app: Flask | None = None) -> None:
     """Store the director's password or PIN, hashed (scrypt), in ``instance/`` (mode 0600)."""
     if len(secret.strip()) < PASSWORD_MIN_LENGTH:
-        from director.services import Invalid  # noqa: PLC0415
-
         raise Invalid({"password": f"Use at least {PASSWORD_MIN_LENGTH} characters or digits"})
     path = password_path(app)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -462,10 +464,6 @@ def guarded_attempt(kind: str, attempt: Callable[[], T]) -> T:
     lock-out as the login: a refused attempt (``Invalid``) counts as a failure, and
     while an address is locked out it gets 429 without trying.  Six-digit codes
     would otherwise fall to a phone on the room's Wi-Fi in minutes."""
-    from werkzeug.exceptions import TooManyRequests  # noqa: PLC0415
-
-    from director.services import Invalid  # noqa: PLC0415
-
     key = f"{kind}:{request.remote_addr or 'unknown'}"
     limiter = throttle()
     waiting = limiter.locked_for(key)
@@ -518,19 +516,7 @@ def init_app(app: Flask) -> None:
         window=float(app.config.get("LOGIN_WINDOW_SECONDS", 900)),
         lock=float(app.config.get("LOGIN_LOCK_SECONDS", 300)),
     )
-    try:  # the dealer tablets' device tokens (director/services/dealer_pairing.py)
-        from director.services.dealer_pairing import device_table  # noqa: PLC0415
-    except ImportError:  # pragma: no cover - before the dealer module exists
-        pass
-    else:
-        register_dealer_token_lookup(device_table)
+    register_dealer_token_lookup(device_table)  # the dealer tablets' device tokens
     app.before_request(_refuse_nul)
     app.before_request(_check_csrf)
     app.after_request(_headers)
-
-    @app.errorhandler(CSRFError)
-    def csrf_error(exc: CSRFError) -> Any:
-        from director.views.errors import answer  # noqa: PLC0415
-
-        return answer(400, "The form expired: reload the page and try again",
-                      {"csrf_token": "The form expired: reload the page and try again"})

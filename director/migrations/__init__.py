@@ -52,6 +52,7 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
 from director.db import db, utcnow
+from director.services import backup
 
 HERE = Path(__file__).resolve().parent
 FIRST = "0001"
@@ -168,8 +169,6 @@ def _versioned(app: Flask, connection: Connection, config: Config, *,
 def _backup(app: Flask, revision: str | None, *, down: bool = False) -> Path | None:
     """The copy made before a migration.  SQLite: none, no migration.  PostgreSQL
     without ``pg_dump``: a warning (its migration is one transaction)."""
-    from director.services import backup  # noqa: PLC0415  (Flask only, no models)
-
     try:
         sqlite = backup.sqlite_path(app) is not None
     except backup.BackupError:

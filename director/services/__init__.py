@@ -16,32 +16,43 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import ParamSpec, TypeVar
 
+from flask import current_app
+from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from director.db import db
+from director.errors import Invalid, NotFound
+from director.models import Tournament
+
+__all__ = ["Invalid", "NotFound", "all_or_nothing", "app_key", "get_tournament",
+           "retry_on_conflict"]
+
 T = TypeVar("T")
 P = ParamSpec("P")
-
-
-class Invalid(ValueError):
-    """The input names fields that are wrong: ``errors`` maps field -> sentence."""
-
-    def __init__(self, errors: dict[str, str]) -> None:
-        self.errors = dict(errors)
-        super().__init__("; ".join(f"{field}: {message}" for field, message in self.errors.items()))
-
-
-class NotFound(LookupError):
-    """No such row."""
 
 
 def app_key() -> str:
     """Which app this request belongs to, for a process-wide cache: two apps (the
     tests make one per test) must never share entries.  A database URL alone is not
     enough (PostgreSQL schemas share one URL), so each app object gets its own key."""
-    from flask import current_app  # noqa: PLC0415
-
     key = current_app.extensions.get("director_cache_key")
     if key is None:
         key = current_app.extensions["director_cache_key"] = uuid.uuid4().hex
     return str(key)
+
+
+DB_ID_MAX = 2**63 - 1
+
+
+def get_tournament(tournament_id: int) -> Tournament:
+    """The tournament row, or ``NotFound`` (every service loads its event this way)."""
+    tournament = None
+    if 0 < tournament_id <= DB_ID_MAX:
+        tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise NotFound(gettext("There is no tournament %(id)s", id=tournament_id))
+    return tournament
 
 
 RETRIES = 30  # a busy room: every tablet and the director racing on one row
@@ -54,10 +65,6 @@ def retry_on_conflict(work: Callable[[], T]) -> T:
     would overwrite a newer version raises ``StaleDataError``; the work is
     then rolled back and redone on fresh rows.
     """
-    from sqlalchemy.orm.exc import StaleDataError  # noqa: PLC0415
-
-    from director.db import db  # noqa: PLC0415
-
     for attempt in range(RETRIES):
         try:
             return work()
@@ -77,12 +84,6 @@ def all_or_nothing(conflict: Mapping[str, str]) -> Callable[[Callable[P, T]], Ca
     rolls back and becomes ``Invalid(conflict)``, its sentences translated."""
 
     def decorate(service: Callable[P, T]) -> Callable[P, T]:
-        from flask_babel import gettext  # noqa: PLC0415
-        from sqlalchemy.exc import IntegrityError  # noqa: PLC0415
-        from sqlalchemy.orm.exc import StaleDataError  # noqa: PLC0415
-
-        from director.db import db  # noqa: PLC0415
-
         @functools.wraps(service)
         def run(*args: P.args, **kwargs: P.kwargs) -> T:
             try:

@@ -42,16 +42,20 @@ import queue
 import re
 import threading
 import time
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
 
 from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import ngettext
+from sqlalchemy import String, cast
 from werkzeug.wrappers import Response
 
 from director.db import DriverInsert, db, group_commit, utcnow
 from director.i18n import N_, gettext, money_filter, number_filter
+from director.models.audit import AuditEntry
+from director.services import house_rules
 
 logger = logging.getLogger("director.audit")
 
@@ -62,6 +66,7 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_TEXT = 200
 MAX_ITEMS = 30
 HIDDEN = "(hidden)"
+ACTOR = "director.audit.actor"   # app.extensions key: who is acting in a request
 
 
 def redact(value: Any, *, show_cards: bool = False, depth: int = 0) -> Any:
@@ -220,8 +225,6 @@ def _param(value: Any) -> Any:
     if "msgid" in value:
         return gettext(str(value["msgid"]))
     if "house_rule" in value:
-        from director.services import house_rules  # noqa: PLC0415 (it records through this module)
-
         try:
             return house_rules.words(str(value["house_rule"]), value.get("value"))
         except (StopIteration, KeyError, ValueError):
@@ -314,8 +317,6 @@ class AuditWriter:
     def flush(self, taken: list[dict[str, Any]] | None = None) -> int:
         """Write what is buffered now (after ``taken``, already off the queue), in one
         transaction, in order; returns how many entries."""
-        from director.models.audit import AuditEntry  # noqa: PLC0415
-
         with self._write:
             batch: list[dict[str, Any]] = list(taken or [])
             while True:
@@ -350,12 +351,14 @@ def writer(app: Flask | None = None) -> AuditWriter:
 
 
 def _actor() -> str:
+    """Who makes this request, as the web layer told ``init_app`` to ask (``security.actor``)."""
     if not has_request_context():
         return "system"
-    from director import security  # noqa: PLC0415
-
+    actor: Callable[[], str] | None = current_app.extensions.get(ACTOR)
+    if actor is None:
+        return "unknown"
     try:
-        return security.actor()
+        return actor()
     except Exception:  # noqa: BLE001 - e.g. the DB is gone during a dealer-token lookup
         return "unknown"
 
@@ -423,10 +426,6 @@ def recent(limit: int = 200, actor: str | None = None, text: str | None = None,
     ``"changes"`` for every line with one, None for all.  ``text`` is looked
     for in the action, the path and the sentence's parameters (a player's name).
     """
-    from sqlalchemy import String, cast  # noqa: PLC0415
-
-    from director.models.audit import AuditEntry  # noqa: PLC0415
-
     writer().flush()
     query = db.select(AuditEntry).order_by(AuditEntry.at.desc(), AuditEntry.id.desc()).limit(limit)
     if actor:
@@ -446,6 +445,11 @@ def recent(limit: int = 200, actor: str | None = None, text: str | None = None,
     return list(db.session.scalars(query))
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, actor: Callable[[], str] | None = None) -> None:
+    """The writer and the ``after_request`` hook; ``actor`` names who makes a request
+    (the app factory passes ``director.security.actor``: the log asks the web layer
+    without importing it)."""
     writer(app)
+    if actor is not None:
+        app.extensions[ACTOR] = actor
     app.after_request(after_request)

@@ -30,6 +30,7 @@ from flask import Flask
 from sqlalchemy.engine import make_url
 
 from director.db import utcnow
+from director.services import scheduler
 
 JOB_ID = "backup"
 
@@ -154,9 +155,7 @@ def backups(app: Flask) -> list[tuple[Path, datetime, int]]:
 def start_backups(app: Flask) -> bool:
     """Add the backup job to the running scheduler of this process (False: off)."""
     minutes = float(app.config.get("BACKUP_MINUTES", 10) or 0)
-    from director.services.scheduler import EXTENSION  # noqa: PLC0415
-
-    level_scheduler = app.extensions.get(EXTENSION)
+    level_scheduler = app.extensions.get(scheduler.EXTENSION)
     if minutes <= 0 or level_scheduler is None:
         return False
     level_scheduler.scheduler.add_job(

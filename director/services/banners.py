@@ -49,6 +49,7 @@ from director.db import db
 from director.models import Tournament
 from director.models.money import MoneySettings
 from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
+from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.tournament.entries import EntryRules
 from director.tournament.lifecycle import Status
@@ -106,8 +107,6 @@ def bounty_state(tournament_id: int, settings: MoneySettings | None) -> dict[str
     """The event's bounty and the bounties on the heads still in play (major units)."""
     if settings is None:
         return None
-    from director.services import bounties as bounty_service  # noqa: PLC0415
-
     event = bounty_service.setting(tournament_id)
     if not event.on:
         return None

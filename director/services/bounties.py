@@ -23,17 +23,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import select
 
 from director.db import db
-from director.i18n import translate_violation
+from director.i18n import money_filter, translate_violation
 from director.models.money import MoneySettings
 from director.models.seating import Player
 from director.poker.errors import RuleViolation
 from director.services import Invalid
+from director.services import money as money_service
 from director.tournament import bounties as rules
 from director.tournament.bounties import BountyKind, PotWon
 
@@ -54,9 +56,7 @@ class Setting:
 
 def setting(tournament_id: int) -> Setting:
     """The event's bounty: kind, amount and the rounding unit (minor units)."""
-    from director.services.money import settings_dict  # noqa: PLC0415 (money imports seating)
-
-    s = settings_dict(db.session.get(MoneySettings, tournament_id))
+    s = money_service.settings_dict(db.session.get(MoneySettings, tournament_id))
     try:
         kind = BountyKind(s.get("bounty_kind") or "none")
     except ValueError:
@@ -73,12 +73,7 @@ def head(player: Player, event: Setting) -> int:
 
 def _money(amount: int, currency: str) -> str:
     """Minor units in the user's locale: 2500 EUR -> "€25.00"."""
-    from decimal import Decimal  # noqa: PLC0415
-
-    from director.i18n import money_filter  # noqa: PLC0415
-    from director.services.money import precision  # noqa: PLC0415 (money imports seating)
-
-    return money_filter(Decimal(amount).scaleb(-precision(currency)), currency)
+    return money_filter(Decimal(amount).scaleb(-money_service.precision(currency)), currency)
 
 
 def _pick(tournament_id: int, value: Any, busted: Sequence[Player]) -> Player | None:

@@ -21,7 +21,16 @@ from director.i18n import translate_violation
 from director.models import Tournament
 from director.models.seating import Player
 from director.poker.errors import RuleViolation
-from director.services import Invalid, NotFound, audit, retry_on_conflict
+from director.services import (
+    Invalid,
+    audit,
+    banners,
+    get_tournament,
+    retry_on_conflict,
+    scheduler,
+)
+from director.services import money as money_service
+from director.services import seating as seating_service
 from director.services.events import events
 from director.tournament import clock
 from director.tournament.clock import ClockState
@@ -31,18 +40,6 @@ from director.tournament.structure import Level, Structure
 ADJUST_LIMIT = 24 * 3600
 
 Change = Callable[[ClockState, Structure, datetime], ClockState]
-
-
-DB_ID_MAX = 2**63 - 1
-
-
-def get_tournament(tournament_id: int) -> Tournament:
-    tournament = None
-    if 0 < tournament_id <= DB_ID_MAX:
-        tournament = db.session.get(Tournament, tournament_id)
-    if tournament is None:
-        raise NotFound(_("There is no tournament %(id)s", id=tournament_id))
-    return tournament
 
 
 # ---------------------------------------------------------------- reading
@@ -79,9 +76,6 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
     before the scheduler has written them.  ``ends_at`` and ``break_at`` are
     absolute, so that every screen counts down from its own clock.
     """
-    from director.services import banners  # import cycle
-    from director.services.money import clock_stats as money_stats  # import cycle
-    from director.services.seating import field_stats as seating_stats  # import cycle
     structure = tournament.structure
     state = clock.advance_due(tournament.clock, structure, now)
     index = min(state.level_index, len(structure.levels) - 1)
@@ -117,8 +111,8 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "status": status.value,
         "winner": winner(tournament.id) if status is Status.FINISHED else None,
         # Filled by the registration issue; the projector shows them when set.
-        **seating_stats(tournament.id),
-        **money_stats(tournament, now),
+        **seating_service.field_stats(tournament.id),
+        **money_service.clock_stats(tournament, now),
     }
     return data | banners.state(tournament, data, now)  # the screens' banners (issue 15)
 
@@ -181,8 +175,6 @@ def _control(tournament_id: int, change: Change) -> dict[str, Any]:
 
 def announce(tournament: Tournament, now: datetime) -> dict[str, Any]:
     """After a commit: push the state to the live screens and reschedule the level end."""
-    from director.services import scheduler  # noqa: PLC0415 (scheduler imports this module)
-
     data = clock_json(tournament, now)
     events().publish(tournament.id, "clock", data, tournament.version)
     scheduler.reschedule(tournament.id, next_change(tournament, now))

@@ -20,13 +20,15 @@ other gets :class:`Conflict` (a 409 with the current hand).
 from __future__ import annotations
 
 import functools
+import io
 import json
 import re
 import threading
+import zipfile
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, func, select, union_all, update
@@ -67,15 +69,24 @@ from director.poker.events import (
     event_to_json,
 )
 from director.poker.games import Betting, Game
+from director.poker.phh import to_phh
 from director.poker.policy import DEFAULT_POLICY, Policy
 from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy, clock_time
 from director.poker.state import Hand, HandConfig, Phase
-from director.services import Invalid, NotFound, app_key, dealer_hold, house_rules
+from director.services import Invalid, NotFound, app_key, dealer_hold, get_tournament, house_rules
 from director.services import bounties as bounty_service
-from director.services.clock import get_tournament, level_at
+from director.services import clock as clock_service
+from director.services import seating as seating_service
 from director.services.events import events as broker
 from director.tournament.clock import ClockState
-from director.tournament.seating import HandForHand, SeatingPolicy, hand_chip_unit
+from director.tournament.seating import (
+    HandForHand,
+    SeatedPlayer,
+    SeatingPolicy,
+    TableState,
+    deal_hand,
+    hand_chip_unit,
+)
 from director.tournament.structure import Structure, parse_levels
 
 LOG_SHOWN = 12
@@ -694,7 +705,6 @@ def _level_config(level: dict[str, Any], order: list[dict[str, Any]], positions:
 
 def _table_state(table: SeatingTable, seated: dict[int, tuple[Any, bool]]) -> Any:
     """The pure ``TableState`` of this one table (as ``seating.load_layout`` builds it)."""
-    from director.tournament.seating import SeatedPlayer, TableState  # noqa: PLC0415
 
     return TableState(number=table.number, size=table.size,
                       seats={s: SeatedPlayer(p.id, p.name, w) for s, (p, w) in seated.items()},
@@ -778,7 +788,6 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     """Deal the next hand at the table: seats and button from the seating, forced
     bets from the clock's current level (TDA RP-7); absent seats are dead (TDA 30).
     After a misdeal the hand is redealt with the same button (TDA 35)."""
-    from director.tournament.seating import deal_hand  # noqa: PLC0415
 
     deal = _deal_context(table_id)
     table = deal.table
@@ -790,7 +799,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
                        _("Hand %(n)s is still being played: finish it, undo, "
                          "or call a misdeal first", n=last.number))
     now = utcnow()
-    level = level_at(deal.structure, deal.clock, now) or {}
+    level = clock_service.level_at(deal.structure, deal.clock, now) or {}
     if level.get("is_break") or not level.get("game"):
         raise Invalid({"level": _(ON_BREAK)})
     game = Game(level["game"])
@@ -874,7 +883,7 @@ def next_hand(table_id: int) -> dict[str, Any]:
     deal = _deal_context(table_id)
     table = deal.table
     last = db.session.execute(_deal_statements()[1], {"table_id": table_id}).first()
-    level = level_at(deal.structure, deal.clock, utcnow()) or {}
+    level = clock_service.level_at(deal.structure, deal.clock, utcnow()) or {}
     seated = _seated(table)
     positions: dict[str, Any] = {}
     if last is not None and last.status == "misdeal":
@@ -1236,7 +1245,6 @@ def _after_finish(row: AnyRow, busted: list[int]) -> None:
     """After the commit: busted players are eliminated (finishing places, balancing)."""
     if not busted:
         return
-    from director.services import seating as seating_service  # noqa: PLC0415
 
     config = HandConfig.from_json(row.config)
     starting = {p["player_id"]: config.starting_stacks[i] for i, p in enumerate(row.players)}
@@ -1251,7 +1259,6 @@ def _after_finish(row: AnyRow, busted: list[int]) -> None:
 def _publish_chips(tournament_id: int, *, clock: bool = False) -> None:
     """The chip counts changed: the seating screens hear of it (and the projector,
     with ``clock``, when the players left changed too)."""
-    from director.services import seating as seating_service  # noqa: PLC0415
 
     seating_service.publish(tournament_id, clock=clock)
 
@@ -1286,7 +1293,6 @@ def _unfinish(row: DealerHand) -> bool:
                         "last chip: the director corrects the hand from the seating page",
                         name=player.name))
     if busted:
-        from director.services import seating as seating_service  # noqa: PLC0415
 
         try:
             lines = seating_service.reinstate(row.tournament_id, row.table_id, busted)
@@ -1498,7 +1504,6 @@ def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key:
     the moment it ends is stored with the call, so the expiry ruling uses the time
     he was given.
     """
-    from datetime import timedelta  # noqa: PLC0415
 
     stored = _stored_answer(key, table_id)
     if stored is not None:
@@ -1545,7 +1550,6 @@ def hands_of_table(table_id: int) -> list[DealerHand]:
 
 
 def phh_text(row: DealerHand) -> str:
-    from director.poker.phh import to_phh  # noqa: PLC0415
 
     hand = _cached(row)
     tournament = get_tournament(row.tournament_id)
@@ -1566,8 +1570,6 @@ def phh_name(row: DealerHand) -> str:
 
 
 def phh_zip(table_id: int) -> bytes:
-    import io  # noqa: PLC0415
-    import zipfile  # noqa: PLC0415
 
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

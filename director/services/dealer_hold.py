@@ -31,6 +31,7 @@ from director.db import db
 from director.i18n import gettext as _
 from director.models.hands import DealerHand
 from director.models.seating import SeatingSettings, SeatingTable
+from director.services import seating as seating_service
 from director.tournament.seating import HandForHand, SeatingPolicy, halted_tables
 
 _SETTINGS = select(SeatingSettings.policy, SeatingSettings.hand_for_hand).where(
@@ -86,9 +87,8 @@ def _halted(table: Any, policy: SeatingPolicy, seats_here: int, most: int) -> in
     the player count of the fullest table."""
     if most - seats_here < policy.halt_short_by:
         return None                                   # the usual case: nothing more to read
-    from director.services.seating import load_layout  # noqa: PLC0415 - import cycle
 
-    layout = load_layout(table.tournament_id)
+    layout = seating_service.load_layout(table.tournament_id)
     return most - seats_here if table.number in halted_tables(layout, policy) else None
 
 
@@ -135,7 +135,6 @@ def finish_round(tournament_id: int) -> bool:
     the clock loses the hand-for-hand seconds and the next round begins).  Returns
     whether it did.  One round ends once, even when two tables finish together:
     the state is read again under a lock before it is changed."""
-    from director.services import seating as seating_service  # noqa: PLC0415 - import cycle
 
     _, state = settings(tournament_id)
     if not state.on or waiting_for(tournament_id, state) != []:

@@ -19,8 +19,7 @@ import random
 from dataclasses import dataclass
 
 from director.models import Tournament
-from director.services import money, seating, tournaments
-from director.services.clock import get_tournament
+from director.services import get_tournament, money, seating, tournaments
 
 DEMO_NAME = "Demo — Pot-limit Omaha"
 DEMO_TEMPLATE = tournaments.DEMO_TEMPLATE

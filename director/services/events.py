@@ -15,12 +15,18 @@ from __future__ import annotations
 import json
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 
 CLOSE = b""  # put on a queue to end its stream
+
+# What the watcher asks the clock service, handed over by the app factory (the clock
+# publishes through this broker, so the broker does not import the clock):
+Versions = Callable[[list[int]], dict[int, int]]   # tournament id -> its version column
+State = Callable[[int], dict[str, Any]]            # a tournament's public clock state
 
 
 class TooManyStreams(RuntimeError):
@@ -47,7 +53,9 @@ def encode(kind: str, data: dict[str, Any], event_id: int | None = None) -> byte
 class TournamentEvents:
     """Per-tournament fan-out of server-sent events within one process."""
 
-    def __init__(self) -> None:
+    def __init__(self, versions: Versions | None = None, state: State | None = None) -> None:
+        self.versions = versions
+        self.state = state
         self._lock = threading.Lock()
         self._subscribers: dict[int, set[Subscription]] = {}
         self._versions: dict[int, int] = {}
@@ -139,18 +147,16 @@ class TournamentEvents:
                     self.app.logger.exception("live-screen watcher: could not read versions")
 
     def _publish_changes(self, watched: dict[int, int | None]) -> None:
-        from director.services import clock as clock_service  # noqa: PLC0415 (cycle)
-
         assert self.app is not None
+        if self.versions is None or self.state is None:
+            return
         with self.app.app_context():
-            for tid, version in clock_service.versions(list(watched)).items():
+            for tid, version in self.versions(list(watched)).items():
                 if version != watched[tid]:
-                    state = clock_service.clock_state(tid)
+                    state = self.state(tid)
                     self.publish(tid, "clock", state, state["version"])
 
 
 def events(app: Flask | None = None) -> TournamentEvents:
-    from flask import current_app  # noqa: PLC0415
-
     broker: TournamentEvents = (app or current_app).extensions["director.events"]
     return broker

@@ -31,8 +31,7 @@ from director.poker.errors import RuleViolation
 from director.poker.policy import DEFAULT_POLICY, Policy
 from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy
 from director.schemas import HOUSE_RULES, HOUSE_RULES_SKIPPED
-from director.services import Invalid, all_or_nothing, audit
-from director.services.clock import get_tournament
+from director.services import Invalid, all_or_nothing, audit, get_tournament
 
 CONFLICT = {"house_rules": N_("The house rules changed on another screen: look again and save")}
 unit_of_work = all_or_nothing(CONFLICT)

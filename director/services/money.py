@@ -41,7 +41,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from director.db import db, utcnow
 from director.i18n import N_, number_filter, translate_violation
 from director.models.money import MoneySettings, Payment
-from director.models.seating import Player, Seat
+from director.models.seating import Player, Seat, SeatingTable
 from director.models.tournament import MAX_CHIPS, Tournament
 from director.poker.errors import RuleViolation
 from director.schemas import (
@@ -55,10 +55,10 @@ from director.schemas import (
     payout_shares,
 )
 from director.schemas import deal_body as schemas_deal_body
-from director.services import Invalid, all_or_nothing, audit
+from director.services import Invalid, all_or_nothing, audit, get_tournament
 from director.services import bounties as bounty_service
+from director.services import seating as seating_service
 from director.services import tournaments as lifecycle_service
-from director.services.clock import get_tournament
 from director.tournament import clock as clock_rules
 from director.tournament.entries import (
     AddOn,
@@ -74,6 +74,7 @@ from director.tournament.lifecycle import Status, ends_with_one_player_left, ver
 from director.tournament.money import BuyIn, PrizePool, pool_from_payments, take_off_the_top
 from director.tournament.payouts import TEMPLATES, PayoutTable, split_tied_places
 from director.tournament.satellites import SatellitePayout, satellite_payout, verify_seat_deal
+from director.tournament.seating import remove_players
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -108,7 +109,6 @@ unit_of_work = all_or_nothing(CONFLICT)
 
 
 def _publish(tournament_id: int) -> None:
-    from director.services import seating as seating_service  # noqa: PLC0415
 
     seating_service.publish(tournament_id)
 
@@ -720,7 +720,6 @@ def _money_param(tournament_id: int, amount: int) -> dict[str, str]:
 
 def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None) -> Sale:
     """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it."""
-    from director.services import seating as seating_service  # noqa: PLC0415
 
     row = _configured(tournament_id)
     tournament = get_tournament(tournament_id)
@@ -829,8 +828,6 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
     prize or deal payment undone is owed again (undoing one deal payment
     undoes the whole deal).
     """
-    from director.services import seating as seating_service  # noqa: PLC0415
-    from director.tournament.seating import remove_players  # noqa: PLC0415
 
     tournament = get_tournament(tournament_id)
     payment = _payment(tournament_id, payment_id)
@@ -946,7 +943,6 @@ def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
         rows.append(DeskRow(player, bought, can, label))
     seats = dict(db.session.execute(select(Seat.player_id, Seat.seat).where(
         Seat.tournament_id == tournament_id)).all())
-    from director.models.seating import SeatingTable  # noqa: PLC0415
 
     tables = dict(db.session.execute(
         select(Seat.player_id, SeatingTable.number).join(

@@ -29,6 +29,7 @@ from sqlalchemy import or_, select
 
 from director.db import db, utcnow
 from director.models import Tournament
+from director.services import clock as clock_service
 
 EXTENSION = "director.scheduler"
 SYNC_SECONDS = 1.0
@@ -64,7 +65,6 @@ class LevelScheduler:
 
     def sync(self) -> None:
         """Reschedule every tournament whose row changed since its job was built."""
-        from director.services import clock as clock_service  # noqa: PLC0415
 
         with self.app.app_context():
             with self._lock:
@@ -111,7 +111,6 @@ class LevelScheduler:
 
 def run_level_end(app: Flask, tournament_id: int) -> None:
     """The job: advance the level if it is due, then schedule the next level end."""
-    from director.services import clock as clock_service  # noqa: PLC0415
 
     with app.app_context():
         try:

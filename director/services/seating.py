@@ -42,7 +42,7 @@ from director.i18n import (
     seating_text,
     translate_violation,
 )
-from director.models.money import MoneySettings
+from director.models.money import MoneySettings, Payment
 from director.models.seating import (
     PLAYER_NAME_MAX,
     Player,
@@ -55,12 +55,11 @@ from director.models.seating import (
 from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
 from director.schemas import SEATING_SETTINGS
-from director.services import Invalid, NotFound, all_or_nothing, audit, tournaments
+from director.services import Invalid, NotFound, all_or_nothing, audit, get_tournament, tournaments
 from director.services import bounties as bounty_service
-from director.services.clock import get_tournament
+from director.services import clock as clock_service
+from director.services import money as money_service
 from director.services.events import events
-from director.services.money import last_player_left
-from director.services.money import settings_dict as money_settings
 from director.tournament import clock as clock_rules
 from director.tournament.button import seat_status
 from director.tournament.seating import (
@@ -259,7 +258,6 @@ def publish(tournament_id: int, *, clock: bool = True) -> None:
     """A ``seating`` event for the seating screens, and (unless ``clock`` is false:
     only chips moved between players, so the players left and the average stack
     are the same) the clock state for the projector."""
-    from director.services import clock as clock_service  # noqa: PLC0415
 
     stats = field_stats(tournament_id)
     broker = events()
@@ -604,7 +602,7 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
 
 def _event_stack(tournament_id: int) -> int:
     """The event's starting stack: the money settings' (one number for every entry)."""
-    return int(money_settings(db.session.get(MoneySettings, tournament_id))["starting_stack"])
+    return int(money_service.settings_dict(db.session.get(MoneySettings, tournament_id))["starting_stack"])
 
 
 def _refuse_stud_sizes(policy: SeatingPolicy) -> None:
@@ -801,7 +799,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
         winner.place = 1
         lines.append(_("%(name)s wins the tournament", name=winner.name))
-        lines.extend(last_player_left(tournament_id, now))  # the event ends, the clock stops
+        lines.extend(money_service.last_player_left(tournament_id, now))  # the event ends, the clock stops
     policy = _policy(settings)
     record = None
     if layout.tables:
@@ -1037,7 +1035,6 @@ def _refuse_reinstating(tournament_id: int, players: list[Player], *,
 
 def _paid_prize(tournament_id: int, players: list[Player]) -> Player | None:
     """One of ``players`` who has been paid a prize (not undone), if any."""
-    from director.models.money import Payment  # noqa: PLC0415
 
     if not players:
         return None
@@ -1281,7 +1278,6 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     """
     if action != "finish":      # the tablets' round end is bookkeeping, not a change
         tournaments.verify_open(tournament_id)
-    from director.services import clock as clock_service  # noqa: PLC0415
 
     if action not in HAND_FOR_HAND_ACTIONS:
         raise Invalid({"action": _("The action is one of: %(actions)s",

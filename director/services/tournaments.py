@@ -33,8 +33,16 @@ from director.models.money import MoneySettings
 from director.models.seating import SeatingSettings
 from director.models.tournament import NAME_MAX, check_limits
 from director.poker.errors import RuleViolation
-from director.services import Invalid, audit, backup, dealer, retry_on_conflict, scheduler
-from director.services.clock import announce, clock_state, get_tournament, winner
+from director.services import (
+    Invalid,
+    audit,
+    backup,
+    dealer,
+    get_tournament,
+    retry_on_conflict,
+    scheduler,
+)
+from director.services import clock as clock_service
 from director.tournament import clock, lifecycle
 from director.tournament.structure import (
     TEMPLATES,
@@ -148,7 +156,7 @@ def update_levels(tournament_id: int, levels: Any, name: Any = None,
     breaks = sum(1 for level in tournament.structure.levels if level.is_break)
     audit.change(logged_as, tournament.id, levels={"levels": len(tournament.structure.levels)
                                                     - breaks}, breaks={"breaks": breaks})
-    announce(tournament, now)
+    clock_service.announce(tournament, now)
     return tournament
 
 
@@ -200,7 +208,7 @@ def verify_open_for_undone_bust(tournament_id: int) -> None:
     commit: part of the caller's unit of work.
     """
     tournament = get_tournament(tournament_id)
-    if tournament.lifecycle is lifecycle.Status.FINISHED and winner(tournament_id) is not None:
+    if tournament.lifecycle is lifecycle.Status.FINISHED and clock_service.winner(tournament_id) is not None:
         tournament.status = lifecycle.reopen(tournament.lifecycle,
                                              started=tournament.started).value
         tournament.finished_at = None
@@ -258,7 +266,7 @@ def _change_status(tournament_id: int, change: str) -> Tournament:
                  details={"tournament_id": tournament.id, "from": before,
                           "to": tournament.status})
     audit.change("event reopened" if change == "reopen" else "event cancelled", tournament.id)
-    announce(tournament, now)
+    clock_service.announce(tournament, now)
     return tournament
 
 
@@ -282,14 +290,6 @@ def export_structure(tournament_id: int) -> dict[str, Any]:
 
 def count() -> int:
     return db.session.scalar(select(func.count()).select_from(Tournament)) or 0
-
-
-def create_demo_if_empty() -> Tournament | None:
-    """The demo event, the first time only: see ``director.services.demo``."""
-    from director.services import demo  # noqa: PLC0415  (demo builds on this module)
-
-    created = demo.create_demo_if_empty()
-    return None if created is None else created.tournament
 
 
 # ---------------------------------------------------------------- put away, copy, delete
@@ -438,7 +438,7 @@ def money_standing(tournament_id: int) -> dict[str, Any] | None:
     The screens' banners decide it (``services.banners``): one player more than
     the places paid is the bubble, every player left paid is in the money.
     """
-    state = clock_state(tournament_id)
+    state = clock_service.clock_state(tournament_id)
     kinds = {banner["kind"]: banner for banner in state.get("banners") or []}
     for kind in ("bubble", "in_the_money"):
         if kind in kinds:

@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from flask import Flask
 
-from director.views import api, auth, clock, dealer, dealer_api, director, errors, seating
+from director.views import (
+    api,
+    auth,
+    clock,
+    dealer,
+    dealer_api,
+    director,
+    errors,
+    language,
+    seating,
+)
 from director.views import money as money_views
 
 
@@ -20,4 +30,5 @@ def register(app: Flask) -> None:
     app.register_blueprint(money_views.bp)
     app.register_blueprint(dealer.bp)
     app.register_blueprint(dealer_api.bp)
+    app.register_blueprint(language.bp)
     errors.register(app)

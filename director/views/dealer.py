@@ -17,6 +17,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from director import security
+from director.lan import lan_address
 from director.schemas import form_body
 from director.services import Invalid, NotFound, dealer_bodies
 from director.services import dealer as dealer_service
@@ -74,8 +75,6 @@ def _tablet_base() -> str:
     base = request.host_url.rstrip("/")
     host = request.host.split(":")[0]
     if host in ("localhost", "127.0.0.1", "::1", "[::1]"):
-        from director.cli import lan_address  # noqa: PLC0415
-
         lan = lan_address()
         if lan:
             port = request.host.rsplit(":", 1)[1] if ":" in request.host else ""

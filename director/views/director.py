@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from director.poker.games import Game
 from director.schemas import Choice, Int, Schema, Str, form_body
 from director.services import Invalid, audit, event_file
 from director.services import clock as clock_service
@@ -171,8 +172,6 @@ def _tournament_page(record: Any, errors: dict[str, str], rows: list[dict[str, A
 
 
 def _games() -> list[tuple[str, str]]:
-    from director.poker.games import Game  # noqa: PLC0415
-
     return [(game.value, game.label) for game in Game]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
@@ -46,6 +47,11 @@ def answer(status: int, message: str | None = None,
 
 
 def register(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError) -> tuple[Response | str, int]:
+        return answer(400, "The form expired: reload the page and try again",
+                      {"csrf_token": "The form expired: reload the page and try again"})
+
     @app.errorhandler(Invalid)
     def invalid(exc: Invalid) -> tuple[Response | str, int]:
         return answer(400, _("Please correct the fields named below"), exc.errors)

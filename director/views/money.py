@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from director.i18n import N_, number_filter
+from director.i18n import N_, money_filter, number_filter
 from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body
 from director.services import Invalid
+from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.tournament.payouts import TEMPLATES
 from director.views import bodies
@@ -43,10 +45,6 @@ def cash(amount: int | None, currency: str) -> str:
     """Minor units in the user's locale with the event's currency: 11050 EUR -> "€110.50"."""
     if amount is None:
         return ""
-    from decimal import Decimal  # noqa: PLC0415
-
-    from director.i18n import money_filter  # noqa: PLC0415
-
     return money_filter(Decimal(amount).scaleb(-money_service.precision(currency)), currency)
 
 
@@ -54,8 +52,6 @@ def cash(amount: int | None, currency: str) -> str:
 def bounty_heads(tournament_id: int) -> dict[int, str]:
     """Player id -> the bounty on his head now, as money ("€75"), for the seating chart;
     empty when the event has no bounty."""
-    from director.services import bounties as bounty_service  # noqa: PLC0415
-
     currency = bounty_service.setting(tournament_id).currency
     return {pid: cash(amount, currency)
             for pid, amount in bounty_service.heads(tournament_id).items()}

@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
 from director.schemas import SEATING_SETTINGS, form_body, json_body
-from director.services import Invalid, dealer_hold
+from director.services import Invalid, dealer_hold, get_tournament
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -312,8 +312,6 @@ def find(tournament_id: int) -> Any:
         error = None
     except Invalid as exc:
         result, error = {"query": query, "matches": [], "total": 0}, exc.errors.get("q")
-    from director.services.clock import get_tournament  # noqa: PLC0415
-
     return render_template("seating/find.html", tournament=get_tournament(tournament_id),
                            result=result, error=error), 400 if error else 200
 

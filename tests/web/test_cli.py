@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from director import cli, create_app
+from director import cli, create_app, replay
 from director.config import database_url
 from director.db import db
 from director.models import Tournament
@@ -69,10 +69,7 @@ def test_replay_delegates_and_exits_with_its_code(monkeypatch, tmp_path):
         out.write("replayed\n")
         return 3
 
-    import sys
-    import types
-    monkeypatch.setitem(sys.modules, "director.replay",
-                        types.SimpleNamespace(replay_command=fake_replay))
+    monkeypatch.setattr(replay, "replay_command", fake_replay)
     hand = tmp_path / "a.phh"
     hand.write_text("")
     result = CliRunner().invoke(cli.main, ["replay", "--json", str(hand)])
