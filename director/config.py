@@ -48,6 +48,10 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
     "PERMANENT_SESSION_LIFETIME": 7 * 24 * 3600,
+    # The session cookie is sent only when the session changes: a tablet's poll that
+    # started before the dealer switched language cannot answer with the old cookie and
+    # switch him back (cookie sessions race).  A login lasts 7 days from its start.
+    "SESSION_REFRESH_EACH_REQUEST": False,
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
     "BACKUP_MINUTES": 10,
     "BACKUP_KEEP": 48,
