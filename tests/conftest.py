@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -105,11 +106,20 @@ def database(tmp_path: Path) -> Iterator[dict[str, Any]]:
         # The scheduler's advisory lock is database-wide: one key per test.
         "SCHEDULER_LOCK_KEY": int(schema[2:14], 16),
     }
-    with admin.begin() as connection:  # connections a test left open (threads, servers)
-        connection.execute(sqlalchemy.text(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE application_name = :name AND pid <> pg_backend_pid()"), {"name": schema})
-        connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    for attempt in range(5):  # connections a test left open (threads, servers)
+        try:
+            with admin.begin() as connection:
+                connection.execute(sqlalchemy.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = :name AND pid <> pg_backend_pid()"), {"name": schema})
+                connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+            break
+        except sqlalchemy.exc.OperationalError:
+            # a thread of the test (the audit writer) reconnected meanwhile: a deadlock
+            # with the drop; terminate it again and retry
+            if attempt == 4:
+                raise
+            time.sleep(0.2)
     admin.dispose()
 
 
