@@ -235,6 +235,16 @@ class Choice(Field):
         return value
 
 
+def _check_list(value: Any, min_items: int, max_items: int) -> None:
+    """A list of ``min_items`` to ``max_items`` elements, or a sentence why not."""
+    if not isinstance(value, list):
+        raise FieldError(_("Give a list"))
+    if len(value) < min_items:
+        raise FieldError(_("Give at least %(min)s", min=min_items))
+    if len(value) > max_items:
+        raise FieldError(_("Give at most %(max)s", max=max_items))
+
+
 @dataclass
 class List(Field):
     """A list of ``item`` values, at most ``max_items`` of them."""
@@ -244,12 +254,7 @@ class List(Field):
     max_items: int = 100
 
     def convert(self, value: Any, form: bool) -> list[Any]:
-        if not isinstance(value, list):
-            raise FieldError(_("Give a list"))
-        if len(value) < self.min_items:
-            raise FieldError(_("Give at least %(min)s", min=self.min_items))
-        if len(value) > self.max_items:
-            raise FieldError(_("Give at most %(max)s", max=self.max_items))
+        _check_list(value, self.min_items, self.max_items)
         result = []
         for index, element in enumerate(value, start=1):
             try:
@@ -290,12 +295,7 @@ class Items(Field):
     max_items: int = 100
 
     def convert(self, value: Any, form: bool) -> list[dict[str, Any]]:
-        if not isinstance(value, list):
-            raise FieldError(_("Give a list"))
-        if len(value) < self.min_items:
-            raise FieldError(_("Give at least %(min)s", min=self.min_items))
-        if len(value) > self.max_items:
-            raise FieldError(_("Give at most %(max)s", max=self.max_items))
+        _check_list(value, self.min_items, self.max_items)
         assert self.schema is not None
         errors: dict[str, str] = {}
         result = []
