@@ -12,8 +12,9 @@ it off) into ``instance/backups/``, keeping the newest ``DIRECTOR_BACKUP_KEEP``
 (default 48: eight hours at the default pace).
 
 ``director restore PATH`` (server stopped) first copies the current database
-to ``instance/backups/before-restore-<time>.sqlite``, checks the backup, then
-copies it over the live database with the same API.
+to ``instance/backups/before-restore-<time>.sqlite``, copies and checks the
+backup next to the live file, makes sure no connection has the live file open,
+then moves the copy over it in one step.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from director.db import utcnow
 from director.services import scheduler
 
 JOB_ID = "backup"
+# How long a restore waits for another connection to let go of the live file.
+RESTORE_WAIT_SECONDS = 10.0
 
 
 class BackupError(RuntimeError):
@@ -76,6 +79,21 @@ def _copy(source: Path, target: Path) -> None:
         dst.close()
 
 
+def _take_over(target: Path) -> None:
+    """Make sure no other connection has ``target`` open: leaving WAL mode needs
+    the only connection (it also folds the -wal file back in).  SQLite's backup
+    API would instead wait forever for a busy destination."""
+    if not target.exists():
+        return
+    connection = sqlite3.connect(target, timeout=RESTORE_WAIT_SECONDS)
+    try:
+        mode = connection.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
+    finally:
+        connection.close()
+    if str(mode).lower() != "delete":
+        raise sqlite3.OperationalError("another connection has it open")
+
+
 def backup(app: Flask, target: str | os.PathLike[str]) -> Path:
     """Write a consistent copy of the database to ``target``; returns its path."""
     path = Path(target).expanduser().resolve()
@@ -112,7 +130,19 @@ def restore(app: Flask, backup_file: str | os.PathLike[str]) -> Path:
     safety = backup_dir(app) / f"before-restore-{_stamp()}.sqlite"
     if target.exists():
         backup(app, safety)
-    _copy(source, target)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.restoring")
+    try:
+        _copy(source, partial)
+        _check(partial)
+        _take_over(target)
+        os.replace(partial, target)
+    except sqlite3.OperationalError as exc:
+        raise BackupError(
+            f"The database {target} is in use ({exc}): stop the server and the "
+            f"scheduler, then restore again. Nothing was changed; the database as "
+            f"it was is also in {safety}") from None
+    finally:
+        partial.unlink(missing_ok=True)
     return safety
 
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from director import create_app
 from director.cli import main as director_cli
 from director.db import db
-from director.services import backup
+from director.services import audit, backup
 from director.services import tournaments as tournament_service
 from tests.conftest import POSTGRES_URL, level
 
@@ -65,6 +65,7 @@ def test_backup_while_the_server_writes_then_restore(cli_env, tmp_path):
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
     create(app, "After the backup")
+    audit.writer(app).close()  # the log's writer thread is done with the file
     with app.app_context():
         db.engine.dispose()
     restored = CliRunner().invoke(director_cli, ["restore", "--yes",
@@ -82,6 +83,27 @@ def test_restore_refuses_a_file_that_is_not_a_backup(cli_env, tmp_path):
     result = CliRunner().invoke(director_cli, ["restore", "--yes", str(junk)])
     assert result.exit_code != 0 and "not a director database" in result.output
     assert names(tmp_path / "live.sqlite") == ["Keep me"]
+
+
+def test_restore_while_the_database_is_in_use_says_so_and_changes_nothing(
+        cli_env, tmp_path, monkeypatch):
+    create(cli_env, "Backed up")
+    assert CliRunner().invoke(director_cli, ["backup", str(tmp_path / "copy.sqlite")]
+                              ).exit_code == 0
+    create(cli_env, "Live")
+    audit.writer(cli_env).close()
+    monkeypatch.setattr(backup, "RESTORE_WAIT_SECONDS", 0.2)
+    server = sqlite3.connect(tmp_path / "live.sqlite")
+    try:
+        server.execute("BEGIN IMMEDIATE")  # a server in the middle of a write
+        result = CliRunner().invoke(director_cli, ["restore", "--yes",
+                                                   str(tmp_path / "copy.sqlite")])
+    finally:
+        server.rollback()
+        server.close()
+    assert result.exit_code == 1 and "is in use" in result.output
+    assert "Traceback" not in result.output
+    assert names(tmp_path / "live.sqlite") == ["Backed up", "Live"]
 
 
 def test_backup_refuses_to_overwrite_the_database(cli_env, tmp_path):
