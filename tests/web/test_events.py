@@ -104,7 +104,12 @@ def test_a_client_receives_the_level_change(app, make_tournament, open_stream, c
     client.post(f"/api/tournaments/{tournament_id}/clock/start", headers=auth)
     started = stream.next_event()
     assert started["running"] is True and started["ends_at"]
+    deadline = time.monotonic() + 5
     changed = stream.next_event(timeout=3)
+    while changed["level_index"] == 0 and time.monotonic() < deadline:
+        # A repeat of the running level-1 state (the watcher's, under load) may come first.
+        assert changed["running"] is True
+        changed = stream.next_event(timeout=max(0.01, deadline - time.monotonic()))
     assert changed["level_index"] == 1
     assert changed["level"]["small_blind"] == 50 and changed["level"]["big_blind"] == 100
 
