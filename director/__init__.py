@@ -37,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from director.services.events import TournamentEvents
     from director.views import chip_race as chip_race_views
     from director.views import house_rules as house_rules_views
+    from director.views import players as players_views
     from director.views import register
     from director.views import screens as screens_views
     from director.views import wizard as wizard_views
@@ -67,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(house_rules_views.bp)
     for issue_17 in (chip_race_views, screens_views, wizard_views):   # wizard, chip race, screens
         app.register_blueprint(issue_17.bp)
+    app.register_blueprint(players_views.bp)     # issue 17: players across events, leagues
 
     register_flask_commands(app)
     return app

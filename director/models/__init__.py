@@ -9,6 +9,7 @@ from director.models import (
     hands,  # noqa: F401  (dealer hands, their events, tablets)
     house,  # noqa: F401  (house rules: the policy flags of RULES.md §11.1)
     money,  # noqa: F401  (money settings, the payment ledger)
+    people,  # noqa: F401  (the room's player list across events, leagues)
     seating,  # noqa: F401  (players, tables, seats)
 )
 from director.models.tournament import Tournament

@@ -64,6 +64,9 @@ class Player(Base):
     bounty: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     knockout: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # The room's record of this player across events (``director.models.people``).
+    person_id: Mapped[int | None] = mapped_column(
+        ForeignKey("person.id", ondelete="SET NULL"), nullable=True, index=True)
 
     @property
     def active(self) -> bool:

@@ -116,13 +116,14 @@ class Kind(StrEnum):
     HOUSE_RULES = "house_rules"
     DEALER = "dealer"
     EVENT = "event"
+    PLAYERS = "players"         # the room's player list and leagues, across events
     TECHNICAL = "technical"     # a request, a login, a backup: no sentence of its own
 
 
 KIND_LABELS: dict[Kind, str] = {
     Kind.MONEY: N_("Money"), Kind.SEATING: N_("Seating"), Kind.CLOCK: N_("Clock"),
     Kind.STRUCTURE: N_("Structure"), Kind.HOUSE_RULES: N_("House rules"),
-    Kind.DEALER: N_("Dealer tablets"), Kind.EVENT: N_("Event"),
+    Kind.DEALER: N_("Dealer tablets"), Kind.EVENT: N_("Event"), Kind.PLAYERS: N_("Player list"),
     Kind.TECHNICAL: N_("Technical (requests)"),
 }
 
@@ -169,6 +170,11 @@ SENTENCES: dict[str, tuple[Kind, str]] = {
     "event unarchived": (Kind.EVENT, N_("Event listed again")),
     "event duplicated": (Kind.EVENT, N_("Event created from %(source)s: %(name)s")),
     "event deleted": (Kind.EVENT, N_("Event deleted: %(name)s (kept in the backup %(backup)s)")),
+    "player added": (Kind.PLAYERS, N_("Player added to the list: %(name)s")),
+    "player changed": (Kind.PLAYERS, N_("Player record changed: %(name)s")),
+    "players imported": (Kind.PLAYERS, N_("Player list imported: %(created)s new, %(updated)s "
+                                          "updated")),
+    "league saved": (Kind.PLAYERS, N_("League saved: %(name)s (%(formula)s)")),
 }
 
 # Counted words (their msgids are in the catalogue already): {"players": 7} -> "7 players".

@@ -57,6 +57,7 @@ from director.schemas import (
 from director.schemas import deal_body as schemas_deal_body
 from director.services import Invalid, all_or_nothing, audit, get_tournament
 from director.services import bounties as bounty_service
+from director.services import people as people_service
 from director.services import seating as seating_service
 from director.services import tournaments as lifecycle_service
 from director.tournament import clock as clock_rules
@@ -692,8 +693,9 @@ def _record(tournament_id: int, player: Player, kind: str, price: BuyIn, chips: 
 
 
 def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = None,
-         stack: Any = None, request_key: Any = None) -> Sale:
-    """Take a buy-in (``name``), a re-entry, rebuy or add-on (``player_id``) at the desk."""
+         stack: Any = None, request_key: Any = None, person_id: Any = None) -> Sale:
+    """Take a buy-in (``name``, or the player list's ``person_id``), a re-entry, rebuy or
+    add-on (``player_id``) at the desk."""
     if kind not in SALE_KINDS:
         raise Invalid({"kind": _("What is sold is one of: %(kinds)s", kinds=", ".join(SALE_KINDS))})
     key = _request_key(request_key)
@@ -703,7 +705,8 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
         return Sale(earlier, player, repeated=True)
     lifecycle_service.verify_open(tournament_id)     # a finished event takes no more money
     if kind in ENTRY_KINDS:
-        sale = _new_entry(tournament_id, kind, name, player_id, key)
+        name = people_service.entry_name(person_id if kind == "buy-in" else None, name)
+        sale = _new_entry(tournament_id, kind, name, player_id, key, person_id)
     else:
         sale = _add_chips(tournament_id, kind, player_id, stack, key)
     paid = sale.payment
@@ -718,7 +721,8 @@ def _money_param(tournament_id: int, amount: int) -> dict[str, str]:
     return audit.money_param(major(amount, currency), currency)
 
 
-def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None) -> Sale:
+def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None,
+               person_id: Any = None) -> Sale:
     """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it."""
 
     row = _configured(tournament_id)
@@ -756,6 +760,7 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
         db.session.rollback()  # seating's unit of work starts clean and commits on its own
         player, seat = seating_service.register_player(tournament_id, clean, rules.starting_stack)
     try:
+        people_service.link(player, person_id if kind == "buy-in" else None)  # the player list
         payment = _record(tournament_id, player, kind, rules.buy_in, rules.starting_stack,
                           at.level, key)
         bounty = bounty_amount(settings_dict(row))     # taken with the entry, never in the pool

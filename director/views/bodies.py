@@ -58,7 +58,9 @@ MONEY_SELL = Schema({
     "player_id": _opt_int(1),
     "stack": Int(required=False, nullable=True),  # range: the service ("negative", the limit)
     "request_key": _opt_text(KEY),
+    "person_id": _opt_int(1),     # a buy-in for a record of the player list (players issue)
 })
 MONEY_SELL_FORM = Schema({"kind": _opt_text(40), "name": _opt_text(), "player_id": _opt_text(40),
-                          "stack": _opt_text(40), "request_key": _opt_text(KEY)})
+                          "stack": _opt_text(40), "request_key": _opt_text(KEY),
+                          "person_id": _opt_text(40)})
 MONEY_PAY = Schema({"request_key": _opt_text(KEY)})

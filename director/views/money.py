@@ -177,7 +177,7 @@ def sell(tournament_id: int) -> Any:
         form = form_body(bodies.MONEY_SELL_FORM)
         sale = money_service.sell_entry(
             tournament_id, form["kind"], name=form["name"], player_id=form["player_id"],
-            stack=form["stack"], request_key=form["request_key"])
+            stack=form["stack"], request_key=form["request_key"], person_id=form["person_id"])
         view_kind = kind_labels().get(sale.payment.kind, sale.payment.kind)
         text = _("%(kind)s taken: %(name)s", kind=view_kind, name=sale.payment.player_name)
         if sale.seat is not None:
@@ -353,12 +353,13 @@ def api_sell(tournament_id: int) -> Any:
     body = json_body(bodies.MONEY_SELL)
     sale = money_service.sell_entry(tournament_id, body["kind"], name=body["name"],
                                     player_id=body["player_id"], stack=body["stack"],
-                                    request_key=body["request_key"])
+                                    request_key=body["request_key"], person_id=body["person_id"])
     seat = None if sale.seat is None else {"table": sale.seat.to_table, "seat": sale.seat.to_seat,
                                            "status": sale.seat.status.value}
     view = money_service.money(tournament_id)
     return jsonify({"payment": payment_json(view, sale.payment),
                     "player_id": sale.player.id if sale.player else None,
+                    "person_id": sale.player.person_id if sale.player else None,
                     "seat": seat, "repeated": sale.repeated,
                     "prize_pool": view.pool.total}), 200 if sale.repeated else 201
 

@@ -48,6 +48,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
         "player": {"out_table": None, "out_seat": None, "bounty": None, "knockout": None},
         "audit_log": {"kind": None, "message": None, "params": None},
     },
+    "0003": {"player": {"person_id": None}},
 }
 
 
@@ -133,6 +134,17 @@ def assert_every_row_survives(before: dict[str, list[dict[str, Any]]],
             assert {key: new[key] for key in new if key not in old} == added.get(table, {}), table
 
 
+def added_up_to(revision: str) -> dict[str, dict[str, Any]]:
+    """The columns every revision up to ``revision`` added to the release's tables (the
+    release's rows are written at the revision before, so they have the earlier ones)."""
+    added: dict[str, dict[str, Any]] = {}
+    for name in sorted(ADDED):
+        if name <= revision:
+            for table, columns in ADDED[name].items():
+                added.setdefault(table, {}).update(columns)
+    return added
+
+
 @pytest.fixture
 def empty_app(make_app: Callable[..., Flask]) -> Flask:
     """An app on this test's database, with no table in it."""
@@ -209,7 +221,25 @@ def test_each_revision_keeps_every_row_written_before_it(
     at_revision(empty_app, script.down_revision, release)
     done = migrations.migrate(empty_app, revision, backup=False)
     assert (done.before, done.after) == (script.down_revision, revision)
-    assert_every_row_survives(release, rows_of(empty_app), ADDED[revision])
+    assert_every_row_survives(release, rows_of(empty_app), added_up_to(revision))
+
+
+def test_0003_keeps_every_entry_unlinked_and_the_next_buy_in_gets_a_record(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]], auth: dict[str, str]) -> None:
+    """The player records start empty: the entries of the event in the database keep
+    their names and read no record; the event goes on, and a new buy-in makes one."""
+    at_revision(empty_app, "0002", release)
+    migrations.migrate(empty_app, "0003", backup=False)
+    after = rows_of(empty_app)
+    assert [row["name"] for row in after["player"]] == [row["name"] for row in release["player"]]
+    assert {row["person_id"] for row in after["player"]} == {None}
+    assert after["person"] == [] and after["league"] == []
+    client: FlaskClient = empty_app.test_client()
+    answer = client.post("/api/tournaments/1/money/entries", headers=auth,
+                         json={"kind": "buy-in", "name": "Late Larry"})
+    assert answer.status_code == 201, answer.get_json()
+    records = rows_of(empty_app)["person"]
+    assert [(row["name"], row["key"]) for row in records] == [("Late Larry", "late larry")]
 
 
 def test_a_downgrade_drops_the_new_columns_and_keeps_every_row(
@@ -231,11 +261,7 @@ def test_an_event_mid_level_goes_on_after_the_upgrade_to_the_head(
     at_revision(empty_app, migrations.FIRST, release)
     done = migrations.prepare(empty_app, backup=False)
     assert (done.before, done.after) == (migrations.FIRST, migrations.head())
-    added: dict[str, dict[str, Any]] = {}
-    for revision in sorted(ADDED):
-        for table, columns in ADDED[revision].items():
-            added.setdefault(table, {}).update(columns)
-    assert_every_row_survives(release, rows_of(empty_app), added)
+    assert_every_row_survives(release, rows_of(empty_app), added_up_to(migrations.head()))
 
     client: FlaskClient = empty_app.test_client()
     money = client.get("/api/tournaments/1/money", headers=auth).get_json()

@@ -1,0 +1,572 @@
+"""Players across events: the director's player list, each player's history, leagues, CSV.
+
+Each writing function is one unit of work (STYLE.md): check, write, commit,
+log the change (``audit.change``).  Bad input raises ``Invalid`` naming the
+field and changes nothing; a CSV file with one bad cell changes nothing and
+names the line and the column.
+
+* The list: :func:`create_record`, :func:`update_record`, :func:`list_records`
+  (with each record's events, entries and last event, from the entries).
+* :func:`history`: every event a record's entries played, archived ones too:
+  the buy-ins, re-entries, rebuys and add-ons paid (the ledger), the place and
+  prize (``director.services.money.results``) and the bounties won.
+* Leagues: a name, a formula (``director.tournament.league``) and events;
+  :func:`league_view` ranks the players over them.  A player is his record;
+  an entry without one (made before the list existed) counts under its name.
+* :func:`export_csv` and :func:`import_csv` (the ``csv`` module).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import func, select
+
+from director.db import db
+from director.i18n import N_
+from director.models.people import (
+    EMAIL_MAX,
+    LEAGUE_NAME_MAX,
+    NICKNAME_MAX,
+    NOTE_MAX,
+    PHONE_MAX,
+    League,
+    Person,
+)
+from director.models.seating import Player
+from director.models.tournament import Tournament
+from director.services import Invalid, NotFound, all_or_nothing, audit, people
+from director.services import money as money_service
+from director.services import seating as seating_service
+from director.tournament.league import Finish, Formula, LeagueEvent, standings
+
+CONFLICT = {"name": N_("Someone else changed the player list at the same moment: reload the "
+                       "page and try again")}
+unit_of_work = all_or_nothing(CONFLICT)
+
+FIELDS = ("name", "nickname", "email", "phone", "note")
+FIELD_LABELS = {"name": N_("Name"), "nickname": N_("Nickname"), "email": N_("E-mail"),
+                "phone": N_("Phone"), "note": N_("Note")}
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+PHONE = re.compile(r"[0-9+\-() ./]*")
+FORMULAS = {
+    Formula.LINEAR: N_("Participation + place: entrants − place + 1"),
+    Formula.SQUARE_ROOT: N_("Square root: 10 × √(entrants ÷ place)"),
+    Formula.TOP_EIGHT: N_("Fixed table: 10, 8, 6, 5, 4, 3, 2, 1"),
+}
+MAX_EVENTS = 200        # events in one league
+MAX_ROWS = 5000         # lines in one imported file
+SALES = ("buy-in", "re-entry", "rebuy", "add-on")
+
+
+# ---------------------------------------------------------------- checking a record
+
+def _text(value: Any, name: str, limit: int) -> str | None:
+    """An optional text field: None when empty; a sentence naming it when bad."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise Invalid({name: _("Give text")})
+    text = " ".join(value.split()) if name != "note" else value.strip()
+    if any(unicodedata.category(char) == "Cc" for char in text.replace("\n", " ")
+           .replace("\r", " ").replace("\t", " ")):
+        raise Invalid({name: _("This text contains a forbidden character")})
+    if len(text) > limit:
+        raise Invalid({name: _("Use at most %(max)s characters", max=limit)})
+    return text or None
+
+
+def clean_record(data: Mapping[str, Any], *, partial: bool = False) -> dict[str, Any]:
+    """The record's fields as stored, every bad one named (``partial``: only those given)."""
+    values: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    checks = {"nickname": NICKNAME_MAX, "email": EMAIL_MAX, "phone": PHONE_MAX, "note": NOTE_MAX}
+    for name in FIELDS:
+        if partial and name not in data:
+            continue
+        try:
+            if name == "name":
+                values[name] = seating_service.check_player_name(data.get(name))
+            else:
+                values[name] = _text(data.get(name), name, checks[name])
+        except Invalid as exc:
+            errors.update(exc.errors)
+    if values.get("email") and not EMAIL.fullmatch(values["email"]):
+        errors["email"] = _("Give an e-mail address like ann@example.com")
+    if values.get("phone") and not PHONE.fullmatch(values["phone"]):
+        errors["phone"] = _("A phone number is digits, spaces and + - ( ) . /")
+    if errors:
+        raise Invalid(errors)
+    return values
+
+
+def _verify_name_free(name: str, person_id: int | None) -> None:
+    other = people.by_name(name)
+    if other is not None and other.id != person_id:
+        raise Invalid({"name": _("%(name)s is already on the player list (player %(id)s)",
+                                 name=other.name, id=other.id)})
+
+
+# ---------------------------------------------------------------- the list
+
+@unit_of_work
+def create_record(data: Mapping[str, Any]) -> Person:
+    values = clean_record(data)
+    _verify_name_free(values["name"], None)
+    person = Person(key=people.key_of(values["name"]), **values)
+    db.session.add(person)
+    db.session.commit()
+    audit.change("player added", None, name=person.name, details={"person_id": person.id})
+    return person
+
+
+@unit_of_work
+def update_record(person_id: int, data: Mapping[str, Any]) -> Person:
+    person = get_record(person_id)
+    values = clean_record(data, partial=True)
+    if "name" in values:
+        _verify_name_free(values["name"], person.id)
+        person.key = people.key_of(values["name"])
+    for name, value in values.items():
+        setattr(person, name, value)
+    db.session.commit()
+    audit.change("player changed", None, name=person.name, details={"person_id": person.id})
+    return person
+
+
+def get_record(person_id: int) -> Person:
+    person = db.session.get(Person, person_id) if 0 < person_id < 2**63 else None
+    if person is None:
+        raise NotFound(_("There is no player %(id)s on the player list", id=person_id))
+    return person
+
+
+@dataclass
+class RecordLine:
+    person: Person
+    events: int = 0
+    entries: int = 0
+    last_played: datetime | None = None
+
+
+def list_records(query: Any = "", limit: int = 500) -> tuple[list[RecordLine], int]:
+    """The player list (names or nicknames containing ``query``), by name, with each
+    record's events and entries counted from the events' registries; and how many
+    records matched."""
+    text = people.key_of(query) if isinstance(query, str) else ""
+    persons = list(db.session.scalars(select(Person).order_by(Person.key)))
+    if text:
+        persons = [p for p in persons if text in p.key or text in (p.nickname or "").casefold()]
+    counts = {row[0]: row[1:] for row in db.session.execute(
+        select(Player.person_id, func.count(func.distinct(Player.tournament_id)),
+               func.count(Player.id), func.max(Player.created_at))
+        .where(Player.person_id.is_not(None)).group_by(Player.person_id))}
+    lines = []
+    for person in persons[:limit]:
+        events, entries, last = counts.get(person.id, (0, 0, None))
+        lines.append(RecordLine(person, int(events), int(entries), last))
+    return lines, len(persons)
+
+
+# ---------------------------------------------------------------- history
+
+@dataclass
+class EventLine:
+    """One person's part in one event."""
+
+    tournament: Tournament
+    currency: str
+    entries: int = 0              # buy-in and re-entries
+    re_entries: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    paid: int = 0                 # what he paid at the desk, fees and bounties included
+    place: str = ""               # his best finish ("3", "4–5"); "" while still in
+    best: int | None = None
+    still_in: bool = False
+    prize: int = 0
+    prize_paid: int = 0
+    bounties: int = 0
+    deal: bool = False
+
+    @property
+    def won(self) -> int:
+        return self.prize + self.bounties
+
+
+def _event_lines(tournament_id: int, owner: Mapping[int, int]) -> dict[int, EventLine]:
+    """Each person's line in one event; ``owner``: the event's player id -> person id."""
+    view, rows = money_service.results(tournament_id)
+    lines: dict[int, EventLine] = {}
+
+    def line(person_id: int) -> EventLine:
+        if person_id not in lines:
+            lines[person_id] = EventLine(view.tournament, view.currency)
+        return lines[person_id]
+
+    for payment in view.payments:
+        if payment.undone or payment.kind not in SALES or payment.player_id not in owner:
+            continue
+        entry = line(owner[payment.player_id])
+        entry.paid += payment.total
+        if payment.kind in ("buy-in", "re-entry"):
+            entry.entries += 1
+            entry.re_entries += payment.kind == "re-entry"
+        elif payment.kind == "rebuy":
+            entry.rebuys += 1
+        else:
+            entry.add_ons += 1
+    for row in rows:
+        if row.player_id not in owner:
+            continue
+        entry = line(owner[row.player_id])
+        entry.prize += row.prize
+        entry.prize_paid += row.paid
+        entry.bounties += row.bounties
+        entry.deal = entry.deal or row.deal
+        if row.active and row.place is None:
+            entry.still_in = True
+        if row.place is not None and (entry.best is None or row.place < entry.best):
+            entry.best, entry.place = row.place, row.place_label
+    return lines
+
+
+def _owners(person_ids: Iterable[int] | None) -> dict[int, dict[int, int]]:
+    """Tournament id -> {player id: person id} for the entries of these records (all)."""
+    query = select(Player.tournament_id, Player.id, Player.person_id).where(
+        Player.person_id.is_not(None))
+    if person_ids is not None:
+        query = query.where(Player.person_id.in_(list(person_ids)))
+    owners: dict[int, dict[int, int]] = {}
+    for tournament_id, player_id, person_id in db.session.execute(query):
+        owners.setdefault(tournament_id, {})[player_id] = person_id
+    return owners
+
+
+@dataclass
+class Totals:
+    events: int = 0
+    entries: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    wins: int = 0
+    cashes: int = 0
+    best: int | None = None
+    paid: dict[str, int] = field(default_factory=dict)        # currency -> minor units
+    won: dict[str, int] = field(default_factory=dict)
+    bounties: dict[str, int] = field(default_factory=dict)
+
+    def add(self, line: EventLine) -> None:
+        self.events += 1
+        self.entries += line.entries
+        self.rebuys += line.rebuys
+        self.add_ons += line.add_ons
+        self.wins += line.best == 1
+        self.cashes += line.prize > 0
+        if line.best is not None and (self.best is None or line.best < self.best):
+            self.best = line.best
+        for bucket, amount in ((self.paid, line.paid), (self.won, line.won),
+                               (self.bounties, line.bounties)):
+            bucket[line.currency] = bucket.get(line.currency, 0) + amount
+
+
+def history(person_id: int) -> tuple[Person, list[EventLine], Totals]:
+    """Every event the record played (archived ones too), newest first, and his totals."""
+    person = get_record(person_id)
+    events = []
+    for tournament_id, owner in _owners([person.id]).items():
+        events.extend(_event_lines(tournament_id, owner).values())
+    events.sort(key=lambda e: (e.tournament.created_at, e.tournament.id), reverse=True)
+    totals = Totals()
+    for line in events:
+        totals.add(line)
+    return person, events, totals
+
+
+def all_totals() -> dict[int, Totals]:
+    """Person id -> his totals over every event (one results computation per event)."""
+    totals: dict[int, Totals] = {}
+    for tournament_id, owner in _owners(None).items():
+        for person_id, line in _event_lines(tournament_id, owner).items():
+            totals.setdefault(person_id, Totals()).add(line)
+    return totals
+
+
+# ---------------------------------------------------------------- leagues
+
+def formula_labels() -> dict[str, str]:
+    return {formula.value: _(label) for formula, label in FORMULAS.items()}
+
+
+def _clean_league(data: Mapping[str, Any]) -> tuple[str, str, list[int]]:
+    errors: dict[str, str] = {}
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        errors["name"] = _("The league needs a name")
+    elif len(" ".join(name.split())) > LEAGUE_NAME_MAX:
+        errors["name"] = _("Use at most %(max)s characters", max=LEAGUE_NAME_MAX)
+    formula = data.get("formula")
+    if formula not in {f.value for f in Formula}:
+        errors["formula"] = _("Choose one of: %(choices)s",
+                              choices=", ".join(f.value for f in Formula))
+    raw = data.get("tournament_ids")
+    ids: list[int] = []
+    if not isinstance(raw, list) or len(raw) > MAX_EVENTS:
+        errors["tournament_ids"] = _("Give a list of at most %(max)s events", max=MAX_EVENTS)
+    else:
+        for value in raw:
+            if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 19:
+                value = int(value.strip())
+            if isinstance(value, bool) or not isinstance(value, int) \
+                    or not 0 < value < 2**63 or db.session.get(Tournament, value) is None:
+                errors["tournament_ids"] = _("There is no tournament %(id)s", id=str(value)[:20])
+                break
+            if value not in ids:
+                ids.append(value)
+        if not ids and "tournament_ids" not in errors:
+            errors["tournament_ids"] = _("Pick at least one event")
+    if errors:
+        raise Invalid(errors)
+    return " ".join(str(name).split()), str(formula), ids
+
+
+@unit_of_work
+def save_league(league_id: int | None, data: Mapping[str, Any]) -> League:
+    """Create a league (``league_id`` None) or change its name, formula and events."""
+    name, formula, ids = _clean_league(data)
+    league = League() if league_id is None else get_league(league_id)
+    league.name, league.formula, league.tournament_ids = name, formula, ids
+    if league_id is None:
+        db.session.add(league)
+    db.session.commit()
+    audit.change("league saved", None, name=name, formula={"msgid": FORMULAS[Formula(formula)]},
+                 details={"league_id": league.id, "tournament_ids": ids})
+    return league
+
+
+def get_league(league_id: int) -> League:
+    league = db.session.get(League, league_id) if 0 < league_id < 2**63 else None
+    if league is None:
+        raise NotFound(_("There is no league %(id)s", id=league_id))
+    return league
+
+
+def list_leagues() -> list[League]:
+    return list(db.session.scalars(select(League).order_by(League.name, League.id)))
+
+
+@dataclass
+class LeagueLine:
+    rank: int
+    name: str
+    person_id: int | None
+    points: float
+    events: int
+    best: int
+    by_event: tuple[float | None, ...]
+
+
+def _finishes(tournament: Tournament) -> LeagueEvent:
+    """Who finished where in one event, one finish per person (his best entry).
+
+    In a finished event, the people still in at the end (a deal that ended it)
+    share the top places; in an event still running they have no finish yet.
+    """
+    _view, rows = money_service.results(tournament.id)
+    entries = db.session.execute(select(Player.id, Player.person_id, Player.name).where(
+        Player.tournament_id == tournament.id)).all()
+    who: dict[int, Hashable] = {pid: ("person", person_id) if person_id is not None
+                                else ("name", people.key_of(name)) for pid, person_id, name in entries}
+    best: dict[Hashable, tuple[int, int | None]] = {}
+    unplaced: list[Hashable] = []
+    for row in rows:
+        key = who.get(row.player_id, ("name", people.key_of(row.name)))
+        if row.place is None:
+            if row.active and key not in unplaced:
+                unplaced.append(key)
+            continue
+        if key not in best or row.place < best[key][0]:
+            best[key] = (row.place, row.place_last)
+    finishes = []
+    if tournament.status == "finished" and unplaced:
+        for key in unplaced:
+            best.pop(key, None)
+            finishes.append(Finish(key, 1, len(unplaced) if len(unplaced) > 1 else None))
+    finishes.extend(Finish(key, place, last) for key, (place, last) in best.items())
+    return LeagueEvent(entrants=len(rows), finishes=tuple(finishes))
+
+
+def _still_playing(tournament: Tournament) -> bool:
+    """Whether the event has players in it without a place yet (its points may change)."""
+    if tournament.status in ("finished", "cancelled"):
+        return False
+    return bool(db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tournament.id, Player.status == "active",
+        Player.place.is_(None))))
+
+
+def league_view(league_id: int) -> dict[str, Any]:
+    """The league: its events (those still there) and the ranking by its formula."""
+    league = get_league(league_id)
+    events = [t for t in (db.session.get(Tournament, tid) for tid in league.tournament_ids)
+              if t is not None]
+    table = standings(league.formula, [_finishes(t) for t in events])
+    names: dict[Hashable, str] = {}
+    person_ids = [key[1] for s in table for key in [s.who] if isinstance(key, tuple)
+                  and key[0] == "person"]
+    for person in db.session.scalars(select(Person).where(Person.id.in_(person_ids))):
+        names[("person", person.id)] = person.name
+    for tournament in events:
+        for name in db.session.scalars(select(Player.name).where(
+                Player.tournament_id == tournament.id, Player.person_id.is_(None))):
+            names.setdefault(("name", people.key_of(name)), name)
+    lines = [LeagueLine(s.rank, names.get(s.who, str(s.who)),
+                        s.who[1] if isinstance(s.who, tuple) and s.who[0] == "person" else None,
+                        s.points, s.events, s.best, s.by_event) for s in table]
+    return {"league": league, "events": events, "lines": lines,
+            "unfinished": [t for t in events if _still_playing(t)]}
+
+
+def events_to_pick() -> list[Tournament]:
+    """Every event, archived ones too, newest first (a league's season looks back)."""
+    return list(db.session.scalars(select(Tournament).order_by(
+        Tournament.created_at.desc(), Tournament.id.desc())))
+
+
+# ---------------------------------------------------------------- CSV
+
+EXPORT_COLUMNS = ("id", *FIELDS, "events", "entries", "rebuys", "add_ons", "best_place", "wins",
+                  "currency", "paid", "won", "bounties")
+
+
+def _amounts(bucket: Mapping[str, int]) -> tuple[str, str]:
+    """(currency, amount): "EUR", "300.00"; several currencies: "EUR SEK", "300.00 EUR; 50 SEK"."""
+    used = sorted(c for c, amount in bucket.items() if amount) or sorted(bucket)[:1]
+    if len(used) <= 1:
+        currency = used[0] if used else ""
+        return currency, money_service.major(bucket.get(currency, 0), currency or "EUR")
+    return " ".join(used), "; ".join(f"{money_service.major(bucket[c], c)} {c}" for c in used)
+
+
+def export_csv() -> str:
+    """Every record with its totals (the import reads the same file back)."""
+    totals = all_totals()
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(EXPORT_COLUMNS)
+    for person in db.session.scalars(select(Person).order_by(Person.key)):
+        t = totals.get(person.id, Totals())
+        currency, paid = _amounts(t.paid)
+        won, bounties = _amounts(t.won)[1], _amounts(t.bounties)[1]
+        writer.writerow([person.id] + [money_service._csv_safe(getattr(person, name) or "")
+                                       for name in FIELDS]
+                        + [t.events, t.entries, t.rebuys, t.add_ons, t.best or "", t.wins,
+                           currency, paid, won, bounties])
+    return out.getvalue()
+
+
+@dataclass
+class Imported:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+
+def _refuse_line(line: int, column: str | None, message: str) -> Invalid:
+    if column is None:
+        return Invalid({"file": _("Line %(line)s: %(message)s", line=line, message=message)})
+    return Invalid({"file": _("Line %(line)s, column “%(column)s”: %(message)s", line=line,
+                              column=column, message=message)})
+
+
+def _read_rows(data: bytes | str) -> list[tuple[int, dict[str, str]]]:
+    """The file's rows as {column: text} with their line numbers, or ``Invalid`` naming the
+    line (and the column) of the first problem."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            raise _refuse_line(line, None, _("this is not UTF-8 text (save the file as "
+                                             "CSV UTF-8)")) from None
+    else:
+        text = data.removeprefix("\ufeff")
+    if "\x00" in text:
+        raise _refuse_line(text[:text.index("\x00")].count("\n") + 1, None,
+                           _("this text contains a forbidden character"))
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise _refuse_line(1, None, str(exc)) from None
+    if not header or not any(cell.strip() for cell in header):
+        raise Invalid({"file": _("The file is empty: the first line names the columns "
+                                 "(name, nickname, email, phone, note)")})
+    columns = [cell.strip().lower() for cell in header]
+    if "name" not in columns:
+        raise _refuse_line(1, None, _("the header names no “name” column (the columns: "
+                                      "name, nickname, email, phone, note)"))
+    seen = [c for c in columns if c]
+    if len(seen) != len(set(seen)):
+        double = next(c for c in seen if seen.count(c) > 1)
+        raise _refuse_line(1, double, _("this column is named twice"))
+    rows = []
+    try:
+        for cells in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in cells):
+                continue
+            if len(cells) > len(columns):
+                raise _refuse_line(line, None, _("%(found)s values, but the header names "
+                                                 "%(columns)s columns", found=len(cells),
+                                                 columns=len(columns)))
+            rows.append((line, {columns[i]: cells[i] for i in range(len(cells)) if columns[i]}))
+            if len(rows) > MAX_ROWS:
+                raise _refuse_line(line, None, _("a file holds at most %(max)s players",
+                                                 max=MAX_ROWS))
+    except csv.Error as exc:
+        raise _refuse_line(reader.line_num, None, str(exc)) from None
+    return rows
+
+
+@unit_of_work
+def import_csv(data: bytes | str) -> Imported:
+    """Add the file's players to the list; a name already on it is that record (its other
+    fields are updated from the file's non-empty cells).  One bad cell: nothing changes."""
+    rows = _read_rows(data)
+    done = Imported()
+    lines_of: dict[str, int] = {}
+    for line, row in rows:
+        given = {"name": row.get("name"),
+                 **{name: row[name] for name in FIELDS[1:] if row.get(name, "").strip()}}
+        try:
+            values = clean_record(given, partial=True)
+        except Invalid as exc:
+            column, message = next(iter(exc.errors.items()))
+            raise _refuse_line(line, column, message) from None
+        key = people.key_of(values["name"])
+        if key in lines_of:
+            raise _refuse_line(line, "name", _("%(name)s is already on line %(other)s",
+                                               name=values["name"], other=lines_of[key]))
+        lines_of[key] = line
+        person = people.by_name(values["name"])
+        if person is None:
+            db.session.add(Person(key=key, **{n: values.get(n) for n in FIELDS}))
+            done.created += 1
+            continue
+        changes = {n: v for n, v in values.items() if n != "name" and getattr(person, n) != v}
+        for name, value in changes.items():
+            setattr(person, name, value)
+        done.updated += bool(changes)
+        done.unchanged += not changes
+    db.session.commit()
+    audit.change("players imported", None, created=done.created, updated=done.updated)
+    return done
