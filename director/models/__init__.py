@@ -10,6 +10,7 @@ from director.models import (
     house,  # noqa: F401  (house rules: the policy flags of RULES.md §11.1)
     money,  # noqa: F401  (money settings, the payment ledger)
     seating,  # noqa: F401  (players, tables, seats)
+    waiting_list,  # noqa: F401  (the waiting list of a full room)
 )
 from director.models.tournament import Tournament
 
