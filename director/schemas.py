@@ -71,6 +71,7 @@ from director.poker.errors import RuleViolation
 from director.poker.policy import Policy
 from director.poker.rulings import RulingPolicy
 from director.tournament.payouts import TEMPLATES, PayoutTable
+from director.tournament.seating import ROOM_TABLES_MAX, SEAT_CHOICES
 
 MISSING: Any = object()
 
@@ -771,9 +772,15 @@ SEATING_SETTINGS = Schema({
     "smallest_chip": Whole(label=N_("Smallest chip in play"), min=0, max=MAX_CHIPS, required=False),
     "redraw_big_field": Bool(text=True, message=N_("Redraw at 3 and 2 tables is yes or no"),
                              required=False, nullable=True),
+    # Issue 17 item 7: blank clears the room's tables (no limit); absent keeps it.
+    "room_tables": Whole(label=N_("Tables in the room"), min=1, max=ROOM_TABLES_MAX,
+                         required=False, nullable=True),
+    "seat_choice": Choice(choices=SEAT_CHOICES, required=False, nullable=True,
+                          message=N_("The director's seat choice is one of: %(choices)s")),
 }, partial=True)
 """The seating settings (RULES.md §11.1): absent, blank or ``null`` keeps the stored value,
-except ``final_table_size`` and the table lists, which blank or ``null`` clears."""
+except ``final_table_size``, ``room_tables`` and the table lists, which blank or ``null``
+clears."""
 
 
 def payout_shares(value: Any) -> list[int]:

@@ -11,6 +11,7 @@ from director.models import (
     money,  # noqa: F401  (money settings, the payment ledger)
     people,  # noqa: F401  (the room's player list across events, leagues)
     seating,  # noqa: F401  (players, tables, seats)
+    waiting_list,  # noqa: F401  (the waiting list of a full room)
 )
 from director.models.tournament import Tournament
 

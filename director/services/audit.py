@@ -146,6 +146,17 @@ SENTENCES: dict[str, tuple[Kind, str]] = {
     "final table": (Kind.SEATING, N_("Final table: table %(table)s broken, %(players)s redrawn "
                                      "for seats")),
     "seating undone": (Kind.SEATING, N_("Seating change undone: the seats are as before it")),
+    "seat chosen": (Kind.SEATING, N_("Seat chosen by the director: %(name)s, table %(table)s "
+                                     "seat %(seat)s (%(reason)s)")),
+    "waiting list added": (Kind.SEATING, N_("Waiting list: %(name)s added as number "
+                                            "%(position)s")),
+    "waiting list removed": (Kind.SEATING, N_("Waiting list: %(name)s taken off the list")),
+    "waiting list moved": (Kind.SEATING, N_("Waiting list: %(name)s moved to number "
+                                            "%(position)s")),
+    "seated from the waiting list": (Kind.SEATING, N_("Seated from the waiting list: "
+                                                      "%(name)s")),
+    "alternate seated": (Kind.SEATING, N_("Alternate: %(name)s takes the place of %(no_show)s, "
+                                          "who did not show up (%(buy_in)s)")),
     "hand-for-hand announced": (Kind.SEATING, N_("Hand-for-hand announced")),
     "hand-for-hand started": (Kind.SEATING, N_("Hand-for-hand started")),
     "hand-for-hand stopped": (Kind.SEATING, N_("Hand-for-hand stopped")),

@@ -693,9 +693,12 @@ def _record(tournament_id: int, player: Player, kind: str, price: BuyIn, chips: 
 
 
 def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = None,
-         stack: Any = None, request_key: Any = None, person_id: Any = None) -> Sale:
+         stack: Any = None, request_key: Any = None, person_id: Any = None,
+         chosen: seating_service.ChosenSeat | None = None) -> Sale:
     """Take a buy-in (``name``, or the player list's ``person_id``), a re-entry, rebuy or
-    add-on (``player_id``) at the desk."""
+    add-on (``player_id``) at the desk.
+
+    ``chosen``: a new entry's seat picked by the director (``services.waiting_list``)."""
     if kind not in SALE_KINDS:
         raise Invalid({"kind": _("What is sold is one of: %(kinds)s", kinds=", ".join(SALE_KINDS))})
     key = _request_key(request_key)
@@ -706,7 +709,7 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     lifecycle_service.verify_open(tournament_id)     # a finished event takes no more money
     if kind in ENTRY_KINDS:
         name = people_service.entry_name(person_id if kind == "buy-in" else None, name)
-        sale = _new_entry(tournament_id, kind, name, player_id, key, person_id)
+        sale = _new_entry(tournament_id, kind, name, player_id, key, person_id, chosen)
     else:
         sale = _add_chips(tournament_id, kind, player_id, stack, key)
     paid = sale.payment
@@ -722,7 +725,8 @@ def _money_param(tournament_id: int, amount: int) -> dict[str, str]:
 
 
 def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None,
-               person_id: Any = None) -> Sale:
+               person_id: Any = None,
+               chosen: seating_service.ChosenSeat | None = None) -> Sale:
     """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it."""
 
     row = _configured(tournament_id)
@@ -758,7 +762,8 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
             player.entry_chips = player.chips = rules.starting_stack
     else:
         db.session.rollback()  # seating's unit of work starts clean and commits on its own
-        player, seat = seating_service.register_player(tournament_id, clean, rules.starting_stack)
+        player, seat = seating_service.register_player(tournament_id, clean, rules.starting_stack,
+                                                       chosen=chosen)
     try:
         people_service.link(player, person_id if kind == "buy-in" else None)  # the player list
         payment = _record(tournament_id, player, kind, rules.buy_in, rules.starting_stack,

@@ -62,6 +62,7 @@ from director.services import money as money_service
 from director.services.events import events
 from director.tournament import clock as clock_rules
 from director.tournament.button import seat_status
+from director.tournament.room import SeatChoiceRefused, choose_seat, room_of
 from director.tournament.seating import (
     STUD_MAX_SEATS,
     Bust,
@@ -582,8 +583,14 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         "stud_only": given("stud_only", old.stud_only),
         "smallest_chip": given("smallest_chip", old.smallest_chip),
         "redraw_big_field": given("redraw_big_field", old.redraw_big_field),
+        "room_tables": body.get("room_tables", old.room_tables),
+        "seat_choice": given("seat_choice", old.seat_choice),
     }
     stored = _rule("policy", lambda: SeatingPolicy(**values))
+    in_play = len(load_layout(tournament_id).tables)
+    if stored.room_tables is not None and stored.room_tables < in_play:
+        raise Invalid({"room_tables": _("The room cannot have fewer tables than the %(tables)s "
+                                        "in play", tables=in_play)})
     if has_stud_levels(tournament_id):
         _refuse_stud_sizes(stored)
     settings.policy = stored.to_json()
@@ -619,7 +626,8 @@ def _refuse_stud_sizes(policy: SeatingPolicy) -> None:
 
 @unit_of_work
 def register_player(tournament_id: int, name: Any, chips: Any = None,
-                    rng: random.Random | None = None) -> tuple[Player, Move | None]:
+                    rng: random.Random | None = None,
+                    chosen: ChosenSeat | None = None) -> tuple[Player, Move | None]:
     """The registry's part of an entry: the player, and once seats are drawn a random
     open seat (TDA 8-A, [SEAT-1..3]).
 
@@ -629,6 +637,11 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     the payment.  Returns the player and his seat (a ``Move`` whose ``status`` says
     whether he is dealt in now, waits for the button, or posts a blind), or None
     before the draw.
+
+    ``chosen``: the seat the director picked, with its reason (``room.choose_seat``:
+    refused, naming ``table``, ``seat`` or ``reason``, where the event's setting or
+    the seating does not allow it).  A full room (``SeatingPolicy.room_tables``)
+    refuses the entry, naming ``name``: the desk puts him on the waiting list.
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
@@ -660,18 +673,55 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     policy = _policy(settings)
     layout = load_layout(tournament_id)
     move = None
+    if not layout.tables:
+        if chosen is not None:
+            _chosen_seat(layout, player, chosen, policy)   # refused: seats are not drawn yet
+        _refuse_full_room(layout, policy, len(_active_players(tournament_id)) - 1)
     if layout.tables:
-        plan = _rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))
+        plan = _chosen_seat(layout, player, chosen, policy) if chosen is not None else \
+            _rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))
         layout = _rule("name", lambda: apply_plan(layout, plan))
         store_layout(tournament_id, layout, policy)
         move = plan.moves[0]
         _log(tournament_id, "register", plan_lines(plan))
+        if chosen is not None:
+            _log(tournament_id, "register", [_(
+                "Seat chosen by the director for %(name)s: %(reason)s", name=clean,
+                reason=chosen.reason or _("no reason given"))])
         _replan(tournament_id, layout, policy, rng)
     else:
         _log(tournament_id, "register", [_("%(name)s registered (%(chips)s chips)", name=clean,
                                            chips=number_filter(stack))])
     _commit(tournament_id, settings)
     return player, move
+
+
+@dataclass(frozen=True)
+class ChosenSeat:
+    """The seat the director picked for a new player, and why (``room.choose_seat``)."""
+
+    table: int
+    seat: int
+    reason: str = ""
+
+
+def _chosen_seat(layout: Layout, player: Player, chosen: ChosenSeat,
+                 policy: SeatingPolicy) -> SeatingPlan:
+    try:
+        return choose_seat(layout, player.id, player.name, chosen.table, chosen.seat, policy,
+                           chosen.reason)
+    except SeatChoiceRefused as exc:
+        db.session.rollback()
+        raise Invalid({exc.field: translate_violation(exc)}) from None
+
+
+def _refuse_full_room(layout: Layout, policy: SeatingPolicy, registered: int) -> None:
+    """Before the draw: the registered players already fill the room's tables."""
+    room = room_of(layout, policy, registered=registered)
+    if room.full:
+        db.session.rollback()
+        raise Invalid({"name": _("The room is full: %(players)s players fill its %(tables)s "
+                                 "tables", players=room.seated, tables=room.tables)})
 
 
 @unit_of_work

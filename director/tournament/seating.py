@@ -60,6 +60,7 @@ from director.tournament.button import (
 
 __all__ = [
     "BIG_FIELD",
+    "SEAT_CHOICES",
     "STUD_MAX_SEATS",
     "Bust",
     "Elimination",
@@ -105,6 +106,11 @@ TABLE_SIZES = (6, 7, 8, 9, 10)
 #: Seconds taken off the clock per hand-for-hand hand (TDA RP-8: 2 minutes, at most 3).
 HAND_FOR_HAND_SECONDS = 120
 HAND_FOR_HAND_MAX_SECONDS = 180
+#: Whether the director may choose a new player's seat at registration (TDA 7 draws seats
+#: at random; a director places a player by hand, e.g. for an accessibility need):
+#: ``never``; ``reason`` (the default: only with the reason, which is logged); ``free``.
+SEAT_CHOICES = ("never", "reason", "free")
+ROOM_TABLES_MAX = 1000
 
 
 def _default_rng() -> random.Random:
@@ -386,6 +392,13 @@ class SeatingPolicy:
       counted (TDA 20; RULES.md §7.3); the director changes it at a colour-up
       (TDA 24).  0: the largest chip that every forced bet of the level and
       every stack at the table is made of (``hand_chip_unit``).
+    * ``room_tables``: the tables the room has for this event (None: as many as the
+      field needs, a new table opening when every seat is taken).  With a number, the
+      room is full once every seat of that many tables is taken: a new entry then
+      waits on the waiting list (``director.tournament.room``).
+    * ``seat_choice``: whether the director may choose a new player's seat
+      (:data:`SEAT_CHOICES`; TDA 7 assigns seats at random, so the default is
+      ``reason``: only with a reason, which is logged).
     """
 
     table_size: int = 9
@@ -398,8 +411,16 @@ class SeatingPolicy:
     stud_only: bool = False
     smallest_chip: int = 0
     redraw_big_field: bool = False
+    room_tables: int | None = None
+    seat_choice: str = "reason"
 
     def __post_init__(self) -> None:
+        if self.room_tables is not None and not 1 <= self.room_tables <= ROOM_TABLES_MAX:
+            raise RuleViolation("The room has 1 to {max} tables, not {tables}",
+                                max=ROOM_TABLES_MAX, tables=self.room_tables)
+        if self.seat_choice not in SEAT_CHOICES:
+            raise RuleViolation("The director's seat choice is one of: {choices}",
+                                choices=", ".join(SEAT_CHOICES))
         if self.smallest_chip < 0:
             raise RuleViolation("The smallest chip cannot be {unit}", unit=self.smallest_chip)
         if self.table_size not in TABLE_SIZES:
@@ -437,7 +458,8 @@ class SeatingPolicy:
                 "redraw_at_tables": list(self.redraw_at_tables),
                 "breaking_order": list(self.breaking_order),
                 "hand_for_hand_seconds": self.hand_for_hand_seconds, "stud_only": self.stud_only,
-                "smallest_chip": self.smallest_chip, "redraw_big_field": self.redraw_big_field}
+                "smallest_chip": self.smallest_chip, "redraw_big_field": self.redraw_big_field,
+                "room_tables": self.room_tables, "seat_choice": self.seat_choice}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatingPolicy:
@@ -707,6 +729,9 @@ def seat_new_player(layout: Layout, player_id: int, name: str, policy: SeatingPo
         raise RuleViolation("{name} already has a seat", name=name)
     open_tables = [t for t in layout.tables if t.open_seats]
     if not open_tables:
+        if policy.room_tables is not None and len(layout.tables) >= policy.room_tables:
+            raise RuleViolation("The room is full: every seat at the {tables} tables is taken",
+                                tables=len(layout.tables))
         number = max(layout.numbers, default=0) + 1
         seat = rng.randint(1, policy.table_size)
         move = Move(player_id, name, None, None, number, seat, SeatStatus.DEALT_IN.value)

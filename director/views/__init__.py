@@ -17,6 +17,7 @@ from director.views import (
     errors,
     language,
     seating,
+    waiting_list,
 )
 from director.views import money as money_views
 
@@ -28,6 +29,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.register_blueprint(seating.bp)
     app.register_blueprint(money_views.bp)
+    app.register_blueprint(waiting_list.bp)   # issue 17 item 7: seat choice, waiting list
     app.register_blueprint(dealer.bp)
     app.register_blueprint(dealer_api.bp)
     app.register_blueprint(language.bp)

@@ -49,6 +49,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
         "audit_log": {"kind": None, "message": None, "params": None},
     },
     "0003": {"player": {"person_id": None}},
+    "0004": {},    # a new table (the waiting list): no column added to a table of before
 }
 
 

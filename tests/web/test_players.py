@@ -89,6 +89,27 @@ def test_a_buy_in_by_record_id_tells_two_similar_names_apart(app, client, auth, 
     assert [p["name"] for p in suggested] == ["John Smith", "Jon Smith"]
 
 
+def test_the_desk_buy_in_api_takes_the_record_and_a_full_room_lists_its_name(
+        app, client, auth, event):
+    jon = client.post("/api/players", json={"name": "Jon Smith"}, headers=auth).get_json()
+    ann = client.post("/api/players", json={"name": "Ann Berg"}, headers=auth).get_json()
+    api = event()
+    seating = api.post("seating/settings", table_size=6, room_tables=2)
+    assert seating.status_code == 200, seating.get_json()
+    for number in range(12):
+        assert api.post("desk/buy-in", name=f"Player {number}").status_code == 201
+    assert api.post("seating/draw").status_code == 200      # every seat taken
+    listed = api.post("desk/buy-in", person_id=ann["id"], name="")
+    assert listed.status_code == 202, listed.get_json()
+    assert listed.get_json()["waiting"]["name"] == "Ann Berg"
+    api2 = event("Tuesday PLO")
+    sold = api2.post("desk/buy-in", person_id=jon["id"], name="")
+    assert sold.status_code == 201, sold.get_json()
+    sale = sold.get_json()["sale"]
+    assert sale["name"] == "Jon Smith" and sale["person_id"] == jon["id"]
+    assert person_of(app, sale["player_id"]) == jon["id"]
+
+
 def test_an_unknown_record_id_is_refused_naming_the_field_and_registers_nobody(app, event):
     api = event()
     response = api.post("money/entries", kind="buy-in", name="Ann", person_id=999)
@@ -98,11 +119,16 @@ def test_an_unknown_record_id_is_refused_naming_the_field_and_registers_nobody(a
     assert records(app) == []
 
 
-def test_the_desk_form_takes_the_picked_record(app, client, auth, login, csrf, event):
+@pytest.mark.parametrize("form", ["desk/buy-in", "desk/sell"])
+def test_the_desk_form_takes_the_picked_record(app, client, auth, login, csrf, event, form):
+    """``desk/buy-in`` is the desk's Take buy-in form (it also lists a player when the
+    room is full); ``desk/sell`` is the sale form of the players' table."""
     bo = client.post("/api/players", json={"name": "Bo Ek"}, headers=auth).get_json()
     api = event()
     login()
-    response = client.post(f"/director/{api.id}/desk/sell", data={
+    assert f'action="/director/{api.id}/desk/buy-in"' in client.get(
+        f"/director/{api.id}/desk").get_data(as_text=True)
+    response = client.post(f"/director/{api.id}/{form}", data={
         "csrf_token": csrf(), "kind": "buy-in", "name": "Bo Ek", "person_id": str(bo["id"])})
     assert response.status_code == 302
     seating = client.get(f"/api/tournaments/{api.id}/seating").get_json()
