@@ -36,7 +36,9 @@ scalars = st.one_of(
 )
 KEYS = ["name", "levels", "seconds", "seat", "action", "amount", "version", "idempotency_key",
         "cards", "player_id", "player_ids", "table", "chips", "code", "absent_seats",
-        "kind", "password", "confirm", "template", "structure_json", "language"]
+        "kind", "password", "confirm", "template", "structure_json", "language",
+        "person_id", "reason", "formula", "tournament_ids", "room_tables", "seat_choice",
+        "refund", "position", "request_key"]
 json_values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
