@@ -61,10 +61,11 @@ def test_director_starts_a_two_second_clock_and_the_projector_follows(
 
     # 3. start it
     director.click("#btn-start")
+    expect(director.locator("#btn-pause")).to_be_visible(timeout=15_000)  # the server started it
 
     # 4. the projector counts down, then shows the next level's blinds
     samples: list[tuple[str, str, str]] = []
-    deadline = time.monotonic() + 8
+    deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         samples.append((projector.locator("#p-level-number").inner_text(),
                         projector.locator("#p-time").inner_text(),
