@@ -43,6 +43,36 @@ SQLITE_ONLY = {"test_sqlite_runs_in_wal_mode_with_foreign_keys": "SQLite's own p
 
 def pytest_configure(config: pytest.Config) -> None:
     _playwright_polls_functions_not_strings()
+    _werkzeug_compiles_each_url_builder_once()
+
+
+def _werkzeug_compiles_each_url_builder_once() -> None:
+    """Most tests build an app of their own, and ``create_app`` spent most of its 70 ms
+    in werkzeug generating and compiling Python code for the URL builders of its 160
+    rules, the same code for every app.  Here each builder is compiled once per test
+    process and bound to each new rule.  The generated function reads the rule's
+    converters from ``self`` when it is called, so a builder depends only on what the
+    key holds (the rule's text, its defaults and host, and the map's settings); the
+    tests' apps differ in none of them.  Tests only: the server builds one app."""
+    from werkzeug.routing.rules import Rule
+
+    original = Rule._compile_builder
+    if getattr(original, "memoized", False):
+        return
+    cache: dict[Any, Any] = {}
+
+    def compile_builder(self: Rule, append_unknown: bool = True) -> Any:
+        assert self.map is not None
+        key = (self.rule, self.subdomain, self.host, self.merge_slashes,
+               self.map.host_matching, self.map.merge_slashes,
+               repr(sorted((self.defaults or {}).items(), key=repr)), append_unknown)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = original(self, append_unknown)
+        return found
+
+    compile_builder.memoized = True  # type: ignore[attr-defined]
+    Rule._compile_builder = compile_builder  # type: ignore[method-assign]
 
 
 def _playwright_polls_functions_not_strings() -> None:

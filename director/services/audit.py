@@ -41,7 +41,6 @@ import logging
 import queue
 import re
 import threading
-import time
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -303,6 +302,7 @@ class AuditWriter:
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
         self._write = threading.Lock()
+        self._closing = threading.Event()   # wakes the thread at once on ``close``
         self._insert: dict[str, DriverInsert] = {}
 
     def put(self, entry: dict[str, Any]) -> None:
@@ -318,8 +318,8 @@ class AuditWriter:
         stop after IDLE_SECONDS without entries.  Entries stay in the queue until
         written, so a reader that flushes first (``recent``) sees them in order."""
         idle = 0.0
-        while idle < self.IDLE_SECONDS:
-            time.sleep(self.GATHER_SECONDS)
+        while idle < self.IDLE_SECONDS and not self._closing.is_set():
+            self._closing.wait(self.GATHER_SECONDS)
             idle = 0.0 if self.flush() else idle + self.GATHER_SECONDS
 
     def close(self) -> None:
@@ -327,8 +327,9 @@ class AuditWriter:
         self.flush()
         thread = self._thread
         if thread is not None and thread.is_alive():
-            self.IDLE_SECONDS = 0.0
+            self._closing.set()
             thread.join(timeout=2 * self.BATCH_SECONDS + 1)
+            self._closing.clear()       # a later entry starts a new thread
         self.flush()
 
     def flush(self, taken: list[dict[str, Any]] | None = None) -> int:
