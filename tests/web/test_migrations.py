@@ -49,6 +49,8 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
         "audit_log": {"kind": None, "message": None, "params": None},
     },
 }
+# 0003f adds a table only (the change feed, empty): the release's rows read as after 0002.
+ADDED["0003f"] = ADDED["0002"]
 
 
 # ---------------------------------------------------------------- helpers
