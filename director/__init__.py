@@ -32,8 +32,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from director import config, i18n, local_time, security
     from director.cli import register_flask_commands
     from director.db import db
-    from director.services import audit
+    from director.services import audit, dealer_pairing
     from director.services import clock as clock_service
+    from director.services import dealer as dealer_service
     from director.services.events import TournamentEvents
     from director.views import chip_race as chip_race_views
     from director.views import house_rules as house_rules_views
@@ -63,7 +64,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     local_time.init_app(app)  # times shown in the event's zone (issue 15)
     # The live screens' watcher reads the clock through these (the clock publishes
     # through the broker, so the broker does not import the clock).
-    TournamentEvents(versions=clock_service.versions, state=clock_service.clock_state).init_app(app)
+    broker = TournamentEvents(versions=clock_service.versions, state=clock_service.clock_state)
+    broker.init_app(app)
+    # What another process's change means here besides its screens' event (issue 18).
+    broker.on("device pairing", dealer_pairing.forget_change)
+    broker.on("hands", dealer_service.forget_log)
     register(app)
     app.register_blueprint(house_rules_views.bp)
     for issue_17 in (chip_race_views, screens_views, wizard_views):   # wizard, chip race, screens

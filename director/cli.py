@@ -11,30 +11,39 @@ from __future__ import annotations
 
 import gc
 import os
+import select
 import signal
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
 
 import click
 from flask import Flask
 from flask.cli import with_appcontext
-from sqlalchemy import text
 from waitress import create_server  # type: ignore[import-untyped]
 
 from director import create_app, migrations, replay, security
-from director.db import db, start_checkpointer
+from director.db import start_checkpointer
 from director.lan import lan_address
-from director.services import Invalid, backup
+from director.services import Invalid, backup, change_feed
 from director.services import demo as demo_service
 from director.services.audit import writer
 from director.services.backup import start_backups
 from director.services.events import events
 from director.services.scheduler import start_scheduler, stop_scheduler
+from director.streams import StreamServer
+from director.workers import (
+    SchedulerStandby,
+    hold_scheduler_lock,
+    release_scheduler_lock,
+    run_workers,
+)
 
-# Screens are SSE streams, and each open stream holds one waitress thread.
-# 256 threads serve ~240 screens (16 are kept for ordinary requests).
+__all__ = ["hold_scheduler_lock", "main", "release_scheduler_lock"]
+
+# waitress's threads serve the pages and the API.  The screens' streams are served by
+# the stream server (``director.streams``, no thread each) on the stream port; only a
+# screen that cannot reach that port holds a waitress thread (16 are kept for requests).
 DEFAULT_THREADS = 256
 
 
@@ -147,29 +156,44 @@ def settle_garbage_collector() -> None:
 @click.option("--host", default=lambda: os.environ.get("HOST", "0.0.0.0"), show_default="$HOST or 0.0.0.0")
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")),
               show_default="$PORT or 5000")
-def serve_command(host: str, port: int) -> None:
+@click.option("--workers", type=click.IntRange(1, 64),
+              default=lambda: int(os.environ.get("WORKERS", "1")), show_default="$WORKERS or 1",
+              help="Server processes, on the ports PORT .. PORT+N-1 (PostgreSQL, behind a "
+                   "reverse proxy: see the README).")
+@click.option("--stream-port", type=int,
+              default=lambda: int(os.environ["STREAM_PORT"]) if os.environ.get("STREAM_PORT") else None,
+              show_default="$STREAM_PORT or PORT+N",
+              help="The live screens' streams (no thread each); 0: served by waitress.")
+def serve_command(host: str, port: int, workers: int, stream_port: int | None) -> None:
     """Serve with waitress; runs the level scheduler unless DIRECTOR_SCHEDULER=off."""
 
-
+    if stream_port is None:
+        stream_port = port + workers
     app = _app()
     click.echo(init_db(app, demo_if_empty=False))
+    if workers > 1:
+        writer(app).close()
+        run_workers(workers, host, port, stream_port, _worker_environment(app), click.echo)
+        return
     start_checkpointer(app)
     threads = int(app.config.get("THREADS") or DEFAULT_THREADS)
     server = create_server(
         app, host=host, port=port, threads=threads,
         connection_limit=max(1000, threads * 4), channel_timeout=60,
         ident="director", clear_untrusted_proxy_headers=True,
+        # poll(), not select(): with thousands of screens' sockets open in this process,
+        # waitress's own sockets get numbers above select()'s 1,024 (POSIX; Windows
+        # has no poll, and counts sockets per select() call instead).
+        asyncore_use_poll=hasattr(select, "poll"),
     )
+    streams = _stream_server(app, host, stream_port)
+    standby = None
     scheduler_on = app.config["SCHEDULER"] not in ("off", "0", "false", "no")
-    scheduler_lock = None
     if scheduler_on:
-        scheduler_lock = hold_scheduler_lock(app)
-        if scheduler_lock is None:
-            click.echo("Another process runs the level scheduler; this one serves only.")
-            scheduler_on = False
-        else:
-            start_scheduler(app)
-            start_backups(app)
+        standby = SchedulerStandby(app, on_take=lambda: click.echo(
+            "This process now runs the level scheduler (the one that ran it stopped)."))
+        scheduler_on = standby.start()
+    events(app).start_feed()
 
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
     base = f"http://{shown or '127.0.0.1'}:{port}"
@@ -177,9 +201,16 @@ def serve_command(host: str, port: int) -> None:
     click.echo(f"Clock:     {base}/            (projector: {base}/clock/<id>)")
     click.echo(f"API:       {base}/api/tournaments")
     click.echo(f"Token:     {app.config['TOKEN']}")
-    click.echo(f"Scheduler: {'on' if scheduler_on else 'off (run `director scheduler`)'}; "
-               f"threads: {threads} (about {threads - int(app.config['SSE_RESERVED_THREADS'])} "
-               "live screens)")
+    if standby is None:
+        click.echo("Scheduler: off (run `director scheduler`)")
+    else:
+        click.echo("Scheduler: " + ("on" if scheduler_on else
+                                    "standing by (another process runs it; this one takes over "
+                                    "if it stops)"))
+    click.echo(f"Threads:   {threads}; live screens: "
+               + (f"port {stream_port} (up to {streams.limit}, no thread each)" if streams else
+                  f"through waitress (about {threads - int(app.config['SSE_RESERVED_THREADS'])})")
+               + f"; change feed: {change_feed.backend(app)}")
     sys.stdout.flush()
     settle_garbage_collector()
 
@@ -194,10 +225,38 @@ def serve_command(host: str, port: int) -> None:
         server.run()  # returns after SIGTERM / Ctrl-C, once its threads are done
     finally:
         events(app).close()
-        stop_scheduler(app)
-        release_scheduler_lock(scheduler_lock)
+        if streams is not None:
+            streams.close()
+        if standby is not None:
+            standby.close()
         writer(app).close()
         click.echo("Stopped.")
+
+
+def _stream_server(app: Flask, host: str, port: int) -> StreamServer | None:
+    """The live screens' stream server on ``port``; None (waitress serves them) when
+    ``port`` is 0 or taken."""
+    if not port:
+        return None
+    streams = StreamServer(app, host, port)
+    try:
+        streams.start()
+    except OSError as exc:
+        click.echo(f"Live screens: port {port} is not free ({exc.strerror or exc}); "
+                   "waitress serves them.")
+        return None
+    app.config["STREAM_PORT"] = port
+    return streams
+
+
+def _worker_environment(app: Flask) -> dict[str, str]:
+    """What the processes of ``--workers`` share: a change feed that crosses
+    processes (the table on SQLite), and stream URLs on the pages' own address
+    (the reverse proxy sends them to the stream ports)."""
+    env = {"DIRECTOR_STREAM_BASE": os.environ.get("DIRECTOR_STREAM_BASE", "same-origin")}
+    if change_feed.backend(app) == "memory":
+        env["DIRECTOR_CHANGE_FEED"] = "table"
+    return env
 
 
 @main.command("scheduler")
@@ -221,64 +280,6 @@ def scheduler_command() -> None:
     finally:
         stop_scheduler(app)
         release_scheduler_lock(lock)
-
-
-SCHEDULER_LOCK_KEY = 0x6469_7265  # "dire": the PostgreSQL advisory lock of the scheduler
-
-
-def hold_scheduler_lock(app: Flask) -> object | None:
-    """Make this the one scheduler process: ``None`` when another one holds the lock.
-
-    PostgreSQL: a session advisory lock on a connection kept open for the
-    process's life.  SQLite: an exclusive ``flock`` on ``instance/scheduler.lock``.
-    Either is released by the operating system if the process dies.
-    """
-
-    with app.app_context():
-        engine = db.engine
-    if engine.dialect.name == "postgresql":
-
-        connection = engine.connect()
-        key = int(app.config.get("SCHEDULER_LOCK_KEY") or SCHEDULER_LOCK_KEY)
-        got = connection.execute(text("SELECT pg_try_advisory_lock(:key)"),
-                                 {"key": key}).scalar()
-        connection.commit()
-        if not got:
-            connection.close()
-            return None
-        return _AdvisoryLock(connection, key)
-    import fcntl  # noqa: PLC0415  (optional: POSIX only; PostgreSQL needs no flock)
-
-    handle = open(os.path.join(app.instance_path, "scheduler.lock"), "a+")  # noqa: SIM115
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        return None
-    return handle
-
-
-class _AdvisoryLock:
-    """A held PostgreSQL advisory lock; ``close()`` unlocks it before the
-    connection goes back to the pool (where its session, and so the lock, lives on)."""
-
-    def __init__(self, connection: Any, key: int) -> None:
-        self.connection = connection
-        self.key = key
-
-    def close(self) -> None:
-
-        try:
-            self.connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": self.key})
-            self.connection.commit()
-        finally:
-            self.connection.close()
-
-
-def release_scheduler_lock(lock: object | None) -> None:
-    close = getattr(lock, "close", None)
-    if close is not None:
-        close()
 
 
 @main.command("set-password")

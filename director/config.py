@@ -12,6 +12,13 @@ environment variables, then the test config.
 ``DIRECTOR_SCHEDULER``     ``on`` (default) or ``off``: whether
                            ``director serve`` runs the level scheduler.
 ``DIRECTOR_THREADS``       waitress worker threads (default 256).
+``DIRECTOR_CHANGE_FEED``   how server processes tell each other what changed
+                           (``services.change_feed``): ``auto`` (default:
+                           ``postgres`` on PostgreSQL, else ``memory``),
+                           ``memory`` (one process), ``postgres``
+                           (LISTEN/NOTIFY) or ``table`` (several processes on
+                           one SQLite file; read every
+                           ``CHANGE_FEED_POLL_SECONDS``, default 0.2).
 ``DIRECTOR_BACKUP_MINUTES`` minutes between the scheduler process's backups
                            into ``instance/backups/`` (default 10; 0: off).
 ``DIRECTOR_BACKUP_KEEP``   how many of those to keep (default 48).
@@ -44,6 +51,9 @@ DEFAULTS: dict[str, Any] = {
     "SSE_RESERVED_THREADS": 16,
     "SSE_PING_SECONDS": 12.0,
     "SSE_WATCH_SECONDS": 0.5,
+    "CHANGE_FEED": "auto",
+    "CHANGE_FEED_CHANNEL": "director_changes",
+    "CHANGE_FEED_POLL_SECONDS": 0.2,
     "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,

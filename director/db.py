@@ -135,6 +135,12 @@ class GroupCommit:
     def __init__(self, engine: Any) -> None:
         self.engine = engine
         self.sqlite = engine.dialect.name == "sqlite"
+        # PostgreSQL: a pool of its own (the engine's settings and connect hooks).  The
+        # requests that wait for this thread hold connections of the engine's pool, and
+        # with all 15 of them held (its default size) the thread would wait for one
+        # until the pool's 30 s timeout.  SQLite's pool has 96 (config.SQLITE_POOL),
+        # and a restore needs every connection to the file closed by ``dispose``.
+        self.pool = engine.pool if self.sqlite else engine.pool.recreate()
         self.integrity_error = engine.dialect.loaded_dbapi.IntegrityError
         self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._lock = threading.Lock()
@@ -162,6 +168,8 @@ class GroupCommit:
                 with self._lock:
                     if self.jobs.empty():
                         self._thread = None
+                        if self.pool is not self.engine.pool:
+                            self.pool.dispose()   # no connection kept open while idle
                         return
                 continue
             while len(batch) < self.MAX_BATCH:
@@ -178,7 +186,7 @@ class GroupCommit:
                 job.done.set()
 
     def _commit(self, batch: list[_Job]) -> None:
-        raw = self.engine.raw_connection()
+        raw = self.pool.connect()
         try:
             with write_lock:
                 cursor = raw.cursor()

@@ -892,14 +892,16 @@
    * a break).  While it is open the tablet does not poll; when it drops, it polls every
    * 1.5 s until the browser has reconnected it. */
   function listen() {
-    if (!window.EventSource || !root.dataset.tournament) { return; }
-    var source = new EventSource("/clock/" + root.dataset.tournament + "/events");
+    if (!window.EventSource || !root.dataset.events) { return; }
+    window.DirectorLive.openStream(root.dataset.events, follow);
+  }
+  function follow(source) {
     source.onopen = function () { stream = source; net(T.online, false); refresh(); };
     source.onerror = function () { stream = null; };
     source.addEventListener("dealer", function (event) {
       var data = JSON.parse(event.data);
       if (String(data.table_id) !== String(root.dataset.table)) { return; }
-      if (!hand || data.hand_id !== hand.hand_id || data.version !== hand.version) { poll(); }
+      if (!hand || data.hand_id !== hand.hand_id || data.version !== hand.version || data.log) { poll(); }
     });
     var idle = function () { if (!hand) { loadNext(); } };
     source.addEventListener("seating", idle);

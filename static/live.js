@@ -58,10 +58,39 @@
     return s.seconds_to_break;
   };
 
+  /* Open the page's event stream at ``url`` and hand each EventSource to ``setup``.  The
+   * stream server has a port of its own (director.streams: no thread per screen); when
+   * that port cannot be reached (a firewall), the page's own server serves the same
+   * stream at the same path, and ``setup`` gets that EventSource instead. */
+  function openStream(url, setup) {
+    var path = url.replace(/^[a-z]+:\/\/[^\/]+/i, "");
+    var source = new EventSource(url), opened = false;
+    setup(source);
+    if (path === url) return;
+    var giveUp = function () {
+      if (opened || source.readyState === EventSource.OPEN) return;
+      opened = true;
+      source.close();
+      setup(new EventSource(path));
+    };
+    source.addEventListener("open", function () { opened = true; });
+    source.addEventListener("error", function () { setTimeout(giveUp, 1000); });
+    setTimeout(giveUp, 6000);
+  }
+
   Live.prototype.connect = function () {
     var self = this;
     if (!global.EventSource) { this.poll(); return; }
-    var source = new EventSource(this.eventsUrl);
+    openStream(this.eventsUrl, function (source) { self.listen(source); });
+    // Heal a missed event: if the level should have ended 2 s ago, ask the server.
+    setInterval(function () {
+      var left = self.remaining();
+      if (self.state && self.state.running && left !== null && left < -2) self.fetchOnce();
+    }, 2000);
+  };
+
+  Live.prototype.listen = function (source) {
+    var self = this;
     this.source = source;
     source.addEventListener("clock", function (event) {
       try { self.accept(JSON.parse(event.data)); } catch (e) { /* ignore a bad event */ }
@@ -73,16 +102,13 @@
         // The server refused the stream (e.g. 503: all slots in use): poll, retry later.
         self.onConnection("polling");
         self.poll();
-        setTimeout(function () { self.stopPolling(); self.connect(); }, 30000);
+        setTimeout(function () {
+          if (self.source === source) { self.stopPolling(); self.connect(); }
+        }, 30000);
       } else {
         self.onConnection("reconnecting");
       }
     };
-    // Heal a missed event: if the level should have ended 2 s ago, ask the server.
-    setInterval(function () {
-      var left = self.remaining();
-      if (self.state && self.state.running && left !== null && left < -2) self.fetchOnce();
-    }, 2000);
   };
 
   Live.prototype.fetchOnce = function () {
@@ -198,7 +224,7 @@
   }
 
   global.DirectorLive = {
-    Live: Live, formatSeconds: formatSeconds,
+    Live: Live, formatSeconds: formatSeconds, openStream: openStream,
     i18n: { locale: i18nData.locale, t: t, number: formatNumber, money: formatMoney,
             gameName: gameName, levelTitle: levelTitle, stakes: stakes, card: card, ranks: ranks,
             renderStakes: renderStakes }

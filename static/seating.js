@@ -88,13 +88,14 @@
   var screen = document.getElementById("draw-screen");
   if (screen) {
     if (window.EventSource) {
-      var source = new EventSource(screen.dataset.events);
       var reload = null;
-      source.addEventListener("open", function () { screen.dataset.live = "1"; });
-      source.addEventListener("error", function () { screen.dataset.live = "0"; });
-      source.addEventListener("seating", function () {
-        window.clearTimeout(reload);
-        reload = window.setTimeout(function () { window.location.reload(); }, 300);
+      window.DirectorLive.openStream(screen.dataset.events, function (source) {
+        source.addEventListener("open", function () { screen.dataset.live = "1"; });
+        source.addEventListener("error", function () { screen.dataset.live = "0"; });
+        source.addEventListener("seating", function () {
+          window.clearTimeout(reload);
+          reload = window.setTimeout(function () { window.location.reload(); }, 300);
+        });
       });
     }
     var tables = document.getElementById("draw-tables");

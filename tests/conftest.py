@@ -135,6 +135,8 @@ def database(tmp_path: Path) -> Iterator[dict[str, Any]]:
         "TEST_SCHEMA": schema,
         # The scheduler's advisory lock is database-wide: one key per test.
         "SCHEDULER_LOCK_KEY": int(schema[2:14], 16),
+        # So are NOTIFY channels: the change feed of each test has its own.
+        "CHANGE_FEED_CHANNEL": schema,
     }
     for attempt in range(5):  # connections a test left open (threads, servers)
         try:

@@ -6,6 +6,7 @@ Later issues add their modules (players, tables, hands) and a line below.
 """
 
 from director.models import (
+    change_feed,  # noqa: F401  (the change feed of several processes on SQLite)
     hands,  # noqa: F401  (dealer hands, their events, tablets)
     house,  # noqa: F401  (house rules: the policy flags of RULES.md §11.1)
     money,  # noqa: F401  (money settings, the payment ledger)

@@ -173,10 +173,11 @@ def _control(tournament_id: int, change: Change) -> dict[str, Any]:
     return announce(*retry_on_conflict(work))
 
 
-def announce(tournament: Tournament, now: datetime) -> dict[str, Any]:
-    """After a commit: push the state to the live screens and reschedule the level end."""
+def announce(tournament: Tournament, now: datetime, kind: str = "clock") -> dict[str, Any]:
+    """After a commit: push the state to the live screens (``kind``: what changed, for
+    the change feed) and reschedule the level end."""
     data = clock_json(tournament, now)
-    events().publish(tournament.id, "clock", data, tournament.version)
+    events().publish(tournament.id, "clock", data, tournament.version, kind=kind)
     scheduler.reschedule(tournament.id, next_change(tournament, now))
     return data
 

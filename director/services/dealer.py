@@ -77,6 +77,7 @@ from director.services import Invalid, NotFound, app_key, dealer_hold, get_tourn
 from director.services import bounties as bounty_service
 from director.services import clock as clock_service
 from director.services import seating as seating_service
+from director.services.change_feed import Change
 from director.services.events import events as broker
 from director.tournament.clock import ClockState
 from director.tournament.seating import (
@@ -1253,24 +1254,37 @@ def _after_finish(row: AnyRow, busted: list[int]) -> None:
                                   by=bounty_service.from_hand(_cached(row), row.players, busted))
     except Invalid as exc:  # already out, or not seated any more: nothing to do
         db.session.rollback()
-        _log_now(row.id, "engine", str(exc))
+        _log_now(row, "engine", str(exc))
 
 
 def _publish_chips(tournament_id: int, *, clock: bool = False) -> None:
     """The chip counts changed: the seating screens hear of it (and the projector,
     with ``clock``, when the players left changed too)."""
 
-    seating_service.publish(tournament_id, clock=clock)
+    seating_service.publish(tournament_id, clock=clock, kind="hands")
 
 
-def _log_now(hand_id: int, who: str, text: str) -> None:
+def _log_now(row: AnyRow, who: str, text: str) -> None:
     """A log line with no change to the hand (its version stays): the log kept in
-    memory for that version is stale now."""
-    db.session.add(HandLogEntry(hand_id=hand_id, who=who, text=text))
+    memory for that version is stale now, here and in the other server processes
+    (``forget_log``), and the tablets read the hand again."""
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
     db.session.commit()
+    _forget_log(row.id)
+    broker().publish(row.tournament_id, "dealer", {"table_id": row.table_id, "hand_id": row.id,
+                                                   "version": row.version, "log": True})
+
+
+def _forget_log(hand_id: int) -> None:
     with _cache_lock:
         for key in [k for k in _logs if k[1] == hand_id]:
             del _logs[key]
+
+
+def forget_log(change: Change) -> None:
+    """Another process wrote a log line with no change to the hand (the change feed)."""
+    if change.data and change.data.get("log"):
+        _forget_log(int(change.data["hand_id"]))
 
 
 def _unfinish(row: DealerHand) -> bool:
@@ -1492,7 +1506,7 @@ def correct_hand(hand_id: int, events_json: list[Any]) -> Answer:
 def log_note(table_id: int, text: str, who: str) -> None:
     row = latest_hand(table_id)
     if row is not None:
-        _log_now(row.id, who, text)
+        _log_now(row, who, text)
 
 
 def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key: str | None,

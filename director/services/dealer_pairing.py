@@ -23,6 +23,8 @@ from director.i18n import gettext as _
 from director.models.hands import DealerDevice, TablePairing
 from director.models.seating import SeatingTable
 from director.services import Invalid, NotFound, app_key, audit
+from director.services.change_feed import Change
+from director.services.events import events
 
 CODE_DIGITS = 6
 
@@ -75,14 +77,15 @@ def pair(code: Any) -> tuple[int, str]:
     db.session.add(DealerDevice(tournament_id=row.tournament_id, table_id=row.table_id,
                                 token_hash=_hash(token)))
     db.session.commit()
+    events().notify(row.tournament_id, "device pairing", {"table_id": row.table_id})
     table = db.session.get(SeatingTable, row.table_id)
     audit.change("tablet paired", row.tournament_id, table=table.number if table else row.table_id)
     return row.table_id, token
 
 
 # A tablet's token is checked on every write: the answer is kept for a moment.  A
-# revoke in this process forgets it at once; another server process sees it within
-# DEVICE_TTL seconds.
+# revoke forgets it at once, in this process and (through the change feed,
+# ``forget_change``) in the others; DEVICE_TTL bounds it when the feed is down.
 DEVICE_TTL = 2.0
 _devices: dict[tuple[str, str], tuple[int | None, float]] = {}
 _devices_lock = threading.Lock()
@@ -114,6 +117,12 @@ def _forget_devices(table_id: int) -> None:
             del _devices[key]
 
 
+def forget_change(change: Change) -> None:
+    """Another process paired or revoked a table's tablets (the change feed)."""
+    if change.data and "table_id" in change.data:
+        _forget_devices(int(change.data["table_id"]))
+
+
 def revoke(table_id: int) -> str:
     """End every tablet paired with the table and draw a new code."""
     table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
@@ -130,5 +139,6 @@ def revoke(table_id: int) -> str:
         row.code = code
     db.session.commit()
     _forget_devices(table_id)
+    events().notify(table.tournament_id, "device pairing", {"table_id": table_id})
     audit.change("tablets unpaired", table.tournament_id, table=table.number)
     return code

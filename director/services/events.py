@@ -2,12 +2,20 @@
 
 Shaped like CTFd's ``events`` module: every SSE stream owns a queue; a
 service publishes an event after its commit and every stream of that
-tournament gets the same pre-encoded bytes.  Because the level scheduler may
-run in another process (``director scheduler``), one watcher thread per web
+tournament gets the same pre-encoded bytes.
+
+Several server processes (issue 18): ``publish`` also hands the change to the
+change feed (``services.change_feed``: in memory, PostgreSQL LISTEN/NOTIFY, or a
+polled table on SQLite), and each process's feed listener hands the changes of
+the others to ``deliver``, which pushes them to this process's screens and runs
+the kind's handlers (``on``: a revoked tablet is forgotten at once).
+
+As a safety net for a commit that publishes nothing (and for ``director
+scheduler`` beside a server on the in-memory feed), one watcher thread per web
 process also compares each watched tournament's ``version`` column with the
 last version it published, every ``SSE_WATCH_SECONDS`` (0.5 s), and publishes
-the fresh state when another process changed it.  One query per process per
-tick, however many screens are open.
+the fresh state when it changed.  One query per process per tick, however many
+screens are open.
 """
 
 from __future__ import annotations
@@ -17,9 +25,12 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, current_app
+
+from director.services import change_feed
+from director.services.change_feed import Change, Feed, MemoryFeed
 
 CLOSE = b""  # put on a queue to end its stream
 
@@ -27,16 +38,28 @@ CLOSE = b""  # put on a queue to end its stream
 # publishes through this broker, so the broker does not import the clock):
 Versions = Callable[[list[int]], dict[int, int]]   # tournament id -> its version column
 State = Callable[[int], dict[str, Any]]            # a tournament's public clock state
+Handler = Callable[[Change], None]                 # a change made by another process
+
+# The kind of change a screens' event tells, when the publisher names none.
+KIND_OF_EVENT = {"clock": "clock", "seating": "seating", "dealer": "hands"}
 
 
 class TooManyStreams(RuntimeError):
     """Every stream slot is taken; the screen should poll instead."""
 
 
+class Inbox(Protocol):
+    def put(self, item: bytes) -> None: ...
+
+
 @dataclass(eq=False)
 class Subscription:
+    """A stream served by a thread reads ``queue``; the stream server's one
+    subscription per tournament brings its own ``inbox`` (``services.streams``)."""
+
     tournament_id: int
     queue: queue.Queue[bytes] = field(default_factory=queue.Queue)
+    inbox: Inbox | None = None
 
 
 def encode(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
@@ -64,9 +87,13 @@ class TournamentEvents:
         self.app: Flask | None = None
         self.max_streams = 10_000
         self.watch_seconds = 1.0
+        self.feed: Feed = MemoryFeed()
+        self.origin = change_feed.new_origin()
+        self._handlers: dict[str, list[Handler]] = {}
 
     def init_app(self, app: Flask) -> None:
         self.app = app
+        self.feed = change_feed.for_app(app)
         self.max_streams = max(1, app.config["THREADS"] - int(app.config["SSE_RESERVED_THREADS"]))
         self.watch_seconds = float(app.config["SSE_WATCH_SECONDS"])
         app.extensions["director.events"] = self
@@ -77,10 +104,13 @@ class TournamentEvents:
         with self._lock:
             return sum(len(subs) for subs in self._subscribers.values())
 
-    def subscribe(self, tournament_id: int) -> Subscription:
-        sub = Subscription(tournament_id)
+    def subscribe(self, tournament_id: int, inbox: Inbox | None = None) -> Subscription:
+        """A stream of the tournament's events (``inbox``: not one of the limited threads)."""
+        self.start_feed()
+        sub = Subscription(tournament_id, inbox=inbox)
         with self._lock:
-            if sum(len(s) for s in self._subscribers.values()) >= self.max_streams:
+            threads = sum(1 for s in self._subscribers.values() for one in s if one.inbox is None)
+            if inbox is None and threads >= self.max_streams:
                 raise TooManyStreams(f"all {self.max_streams} live-screen slots are in use")
             self._subscribers.setdefault(tournament_id, set()).add(sub)
             if self._watcher is None or not self._watcher.is_alive():
@@ -107,10 +137,65 @@ class TournamentEvents:
 
     # -- publishing ----------------------------------------------------------
     def publish(
-        self, tournament_id: int, kind: str, data: dict[str, Any], version: int | None = None
+        self, tournament_id: int, event: str, data: dict[str, Any], version: int | None = None,
+        *, kind: str | None = None,
     ) -> int:
-        """Send one event to every stream of the tournament; returns how many."""
-        payload = encode(kind, data, version)
+        """After a commit: send the event to every stream of the tournament in this
+        process, and tell the other processes (``kind``: what changed, by default
+        the event's own, ``KIND_OF_EVENT``).  Returns how many streams here."""
+        sent = self._fan_out(tournament_id, event, data, version)
+        if version is None and isinstance(data.get("version"), int):
+            version = data["version"]
+        self.tell(Change(kind or KIND_OF_EVENT[event], tournament_id, version, event, data,
+                         self.origin))
+        return sent
+
+    def notify(self, tournament_id: int, kind: str, data: dict[str, Any]) -> None:
+        """After a commit that no screen shows: only the other processes' handlers hear of it."""
+        self.tell(Change(kind, tournament_id, None, "", data, self.origin))
+
+    def tell(self, change: Change) -> None:
+        try:
+            self.feed.send(change)
+        except Exception:  # the change is committed: a feed hiccup must not fail the request
+            if self.app is not None:
+                self.app.logger.exception("change feed: could not send a %s change", change.kind)
+
+    def on(self, kind: str, handler: Handler) -> None:
+        """Run ``handler`` for every change of ``kind`` made by another process."""
+        self._handlers.setdefault(kind, []).append(handler)
+
+    def deliver(self, change: Change) -> None:
+        """A change from the feed: its handlers run, and this process's screens get its event."""
+        if change.origin == self.origin:
+            return
+        for handler in self._handlers.get(change.kind, ()):
+            try:
+                handler(change)
+            except Exception:
+                if self.app is not None:
+                    self.app.logger.exception("change feed: the %s handler failed", change.kind)
+        if not change.event:
+            return
+        with self._lock:
+            if change.tournament_id not in self._subscribers:
+                return
+        data = change.data
+        if data is None:                     # too big for the feed: read it here
+            if change.event != "clock" or self.state is None or self.app is None:
+                return
+            with self.app.app_context():
+                data = self.state(change.tournament_id)
+        version = change.version if change.event == "clock" else None
+        self._fan_out(change.tournament_id, change.event, data, version)
+
+    def start_feed(self) -> None:
+        """Listen to the other processes' changes (at start-up, or with the first stream)."""
+        self.feed.start(self.deliver)
+
+    def _fan_out(self, tournament_id: int, event: str, data: dict[str, Any],
+                 version: int | None) -> int:
+        payload = encode(event, data, version)
         with self._lock:
             if version is not None:
                 known = self._versions.get(tournament_id)
@@ -118,16 +203,17 @@ class TournamentEvents:
                     self._versions[tournament_id] = version
             subs = list(self._subscribers.get(tournament_id, ()))
         for sub in subs:
-            sub.queue.put(payload)
+            (sub.inbox or sub.queue).put(payload)
         return len(subs)
 
     def close(self) -> None:
-        """End every stream and the watcher (server shut-down, tests)."""
+        """End every stream, the watcher and the feed's listener (server shut-down, tests)."""
         self._stop.set()
+        self.feed.close()
         with self._lock:
             subs = [s for group in self._subscribers.values() for s in group]
         for sub in subs:
-            sub.queue.put(CLOSE)
+            (sub.inbox or sub.queue).put(CLOSE)
 
     # -- changes made by other processes --------------------------------------
     def _watch(self) -> None:
@@ -152,9 +238,9 @@ class TournamentEvents:
             return
         with self.app.app_context():
             for tid, version in self.versions(list(watched)).items():
-                if version != watched[tid]:
-                    state = self.state(tid)
-                    self.publish(tid, "clock", state, state["version"])
+                if watched[tid] is not None and version != watched[tid]:  # None: its first state is on its way
+                    state = self.state(tid)   # every process's watcher sees it: not told again
+                    self._fan_out(tid, "clock", state, state["version"])
 
 
 def events(app: Flask | None = None) -> TournamentEvents:

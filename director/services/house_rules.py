@@ -32,6 +32,7 @@ from director.poker.policy import DEFAULT_POLICY, Policy
 from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy
 from director.schemas import HOUSE_RULES, HOUSE_RULES_SKIPPED
 from director.services import Invalid, all_or_nothing, audit, get_tournament
+from director.services.events import events
 
 CONFLICT = {"house_rules": N_("The house rules changed on another screen: look again and save")}
 unit_of_work = all_or_nothing(CONFLICT)
@@ -261,6 +262,8 @@ def save(tournament_id: int, data: Mapping[str, Any]) -> tuple[Policy, RulingPol
     row.rulings = rulings.to_json()
     row.updated_at = utcnow()
     db.session.commit()
+    events().publish(tournament_id, "house_rules", {"tournament_id": tournament_id},
+                     kind="house rules")
     for name in (name for name in after if after[name] != before[name]):
         audit.change("house rule changed", tournament_id, flag={"msgid": _flag(name).label},
                      new={"house_rule": name, "value": after[name]},

@@ -111,7 +111,7 @@ unit_of_work = all_or_nothing(CONFLICT)
 
 def _publish(tournament_id: int) -> None:
 
-    seating_service.publish(tournament_id)
+    seating_service.publish(tournament_id, kind="money")
 
 
 def precision(currency: str) -> int:

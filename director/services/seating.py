@@ -255,20 +255,21 @@ def _commit(tournament_id: int, settings: SeatingSettings) -> None:
     publish(tournament_id)
 
 
-def publish(tournament_id: int, *, clock: bool = True) -> None:
+def publish(tournament_id: int, *, clock: bool = True, kind: str = "seating") -> None:
     """A ``seating`` event for the seating screens, and (unless ``clock`` is false:
     only chips moved between players, so the players left and the average stack
-    are the same) the clock state for the projector."""
+    are the same) the clock state for the projector.  ``kind``: what changed (the
+    change feed's word: seating, money, hands)."""
 
     stats = field_stats(tournament_id)
     broker = events()
-    broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats})
+    broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats}, kind=kind)
     if not clock:
         return
     state = clock_service.clock_state(tournament_id)
     if state.get("players_left") is None:
         state.update(stats)
-    broker.publish(tournament_id, "clock", state, state["version"])
+    broker.publish(tournament_id, "clock", state, state["version"], kind=kind)
 
 
 def _rule(field: str, action: Callable[[], T]) -> T:

@@ -156,7 +156,7 @@ def update_levels(tournament_id: int, levels: Any, name: Any = None,
     breaks = sum(1 for level in tournament.structure.levels if level.is_break)
     audit.change(logged_as, tournament.id, levels={"levels": len(tournament.structure.levels)
                                                     - breaks}, breaks={"breaks": breaks})
-    clock_service.announce(tournament, now)
+    clock_service.announce(tournament, now, kind="structure")
     return tournament
 
 

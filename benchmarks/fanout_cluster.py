@@ -1,0 +1,344 @@
+"""Fan-out across server processes: 2 ``director serve`` processes on PostgreSQL,
+2,000 live screens split between them, 300 dealer tablets writing.
+
+Each process serves its screens from its stream port (``director.streams``) and
+hears the other's changes through LISTEN/NOTIFY (``services.change_feed``).
+The tournament has 300 tables of 6 (1,800 players, seated through the services
+in this process); 300 tablet threads, half on each process, write one action
+every ``--tablet-seconds`` (3 s): deal, fold, fold, ... (the director's token,
+``dealer_load.py`` measures the tablets themselves).  While they play, three
+changes are measured, each from just before its POST until every screen has
+read it:
+
+* a level change (``clock/next``, through process 1),
+* a seating move (a late player seated, through process 2: ``players_left`` + 1),
+* a dealer action (a fold on a probe table, through process 2).
+
+``lost``: (screen, change) pairs not read within 10 s.  Goal: p99 <= 250 ms.
+
+    .venv/bin/python benchmarks/fanout_cluster.py [--clients 2000] [--tablets 300]
+
+PostgreSQL: ``DIRECTOR_BENCH_DATABASE_URL`` (else ``DIRECTOR_TEST_DATABASE_URL``, else
+the ``make postgres`` cluster); the run uses a schema of its own, dropped after.
+When it is not reachable the benchmark says so and skips.  The last line is one
+JSON object: {"clients", "processes", "p50_ms", "p99_ms", "lost"}.
+A benchmark is not a test: it never fails on a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from live_server import free_port  # benchmarks/ is on sys.path
+
+TOKEN = "cluster-benchmark-token"
+GOAL_P99_MS = 250.0
+PROCESSES = 2
+DEFAULT_URL = "postgresql://director:director@127.0.0.1:5432/director_test"
+HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+
+
+def reachable(url: str) -> str | None:
+    """None when PostgreSQL answers, else why not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (pip install -e '.[postgres]')"
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except Exception as exc:  # noqa: BLE001 - any reason is a reason to skip
+        return f"PostgreSQL is not reachable at {url.split('@')[-1]}: {str(exc).strip()[:160]}"
+    return None
+
+
+def call(port: int, path: str, body: dict[str, Any] | None = None,
+         connection: http.client.HTTPConnection | None = None) -> dict[str, Any]:
+    own = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    own.request("POST" if body is not None else "GET", path,
+                body=json.dumps(body) if body is not None else None, headers=HEADERS)
+    answer = own.getresponse()
+    data = answer.read()
+    if connection is None:
+        own.close()
+    if answer.status >= 400:
+        raise RuntimeError(f"{path}: {answer.status} {data[:300]!r}")
+    return dict(json.loads(data))
+
+
+# ---------------------------------------------------------------- the screens
+
+class Screen(asyncio.Protocol):
+    """One live screen: notes when each marker first arrives (a marker may be cut in
+    two by the network, so the end of the previous chunk is kept)."""
+
+    def __init__(self, seen: dict[bytes, list[float]], opened: asyncio.Event) -> None:
+        self.seen = seen
+        self.opened = opened
+        self.tail = b""
+        self.found: set[bytes] = set()
+        self.connected = False
+        self.transport: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        text = self.tail + data
+        if not self.connected and b"event: clock" in text:
+            self.connected = True
+            self.opened.set()
+        for marker, moments in self.seen.items():
+            if marker not in self.found and marker in text:
+                self.found.add(marker)
+                moments.append(time.perf_counter())
+        self.tail = text[-200:]
+
+
+async def open_screens(ports: list[int], tournament_id: int, clients: int,
+                       seen: dict[bytes, list[float]]) -> list[Screen]:
+    loop = asyncio.get_running_loop()
+    screens: list[Screen] = []
+    for i in range(clients):
+        opened = asyncio.Event()
+        transport, screen = await loop.create_connection(
+            lambda o=opened: Screen(seen, o), "127.0.0.1", ports[i % len(ports)])
+        transport.write(f"GET /clock/{tournament_id}/events HTTP/1.1\r\nHost: bench\r\n\r\n"
+                        .encode())
+        screens.append(screen)
+        if i % 100 == 99:
+            await asyncio.sleep(0.02)
+    deadline = time.monotonic() + 60
+    while not all(s.connected for s in screens):
+        if time.monotonic() > deadline:
+            raise SystemExit("the screens did not all get their first state")
+        await asyncio.sleep(0.1)
+    return screens
+
+
+# ---------------------------------------------------------------- the tablets
+
+class Tablet(threading.Thread):
+    """A dealer tablet: one write every ``every`` seconds (deal, then fold to the end)."""
+
+    def __init__(self, port: int, table_id: int, every: float, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.port, self.table_id, self.every, self.stop = port, table_id, every, stop
+        self.hand: dict[str, Any] | None = None
+        self.writes = 0
+        self.errors = 0
+
+    def run(self) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        self.stop.wait(random.uniform(0, self.every))     # the tables are not in step
+        while not self.stop.is_set():
+            try:
+                self.write(connection)
+                self.writes += 1
+            except Exception:  # noqa: BLE001 - counted, the tablet goes on
+                self.errors += 1
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.hand = None
+            self.stop.wait(self.every)
+
+    def write(self, connection: http.client.HTTPConnection) -> None:
+        url = f"/api/tables/{self.table_id}"
+        if self.hand is None or self.hand.get("finished") or self.hand.get("to_act") is None:
+            self.hand = call(self.port, f"{url}/hands", {}, connection)
+            return
+        self.hand = call(self.port, f"{url}/hand/actions", {
+            "seat": self.hand["to_act"], "action": "fold", "version": self.hand["version"]},
+            connection)
+
+
+# ---------------------------------------------------------------- the run
+
+def prepare(url: str, schema: str, tables: int) -> int:
+    """The schema, its tables, and a tournament with ``tables`` tables of 6 drawn."""
+    from director import create_app, migrations
+    from director.db import db
+    from director.services import seating, tournaments
+
+    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
+    folder = Path(tempfile.mkdtemp(prefix="director-cluster-setup-"))
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(folder), "TOKEN": TOKEN,
+                      "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url,
+                      "SQLALCHEMY_ENGINE_OPTIONS": options, "CHANGE_FEED": "memory"})
+    migrations.prepare(app, backup=False)
+    with app.app_context():
+        level = {"game": "PO", "duration_seconds": 3600, "small_blind": 100, "big_blind": 200}
+        tournament = tournaments.create_tournament("Festival", [level] * 5)
+        seating.configure(tournament.id, {"table_size": 6})
+        for i in range(tables * 6):
+            seating.register_player(tournament.id, f"Player {i + 1:04d}", 20_000)
+        seating.draw(tournament.id, random.Random(18))
+        tid = tournament.id
+        db.engine.dispose()
+    return tid
+
+
+def serve(url: str, schema: str, folder: Path, port: int, stream_port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(folder), "DIRECTOR_TOKEN": TOKEN,
+           "DIRECTOR_DATABASE_URL": f"{url}?options={quote(f'-csearch_path={schema}')}",
+           "DIRECTOR_CHANGE_FEED_CHANNEL": schema, "DIRECTOR_BACKUP_MINUTES": "0",
+           "DIRECTOR_SCHEDULER_LOCK_KEY": str(random.randrange(1, 2**62)),
+           "HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1"}
+    folder.mkdir(parents=True, exist_ok=True)
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from director.cli import main; main()", "serve",
+         "--port", str(port), "--stream-port", str(stream_port)],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while "Director:" not in (folder / "server.log").read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"a server did not start: {(folder / 'server.log').read_text()}")
+        time.sleep(0.1)
+    return process
+
+
+async def measure(web: list[int], streams: list[int], tid: int, table_ids: list[int],
+                  clients: int, tablets: int, every: float) -> tuple[dict[str, list[float]], int, int]:
+    seen: dict[bytes, list[float]] = {}
+    screens = await open_screens(streams, tid, clients, seen)
+    probe_table, played = table_ids[0], table_ids[1:tablets + 1]
+    stop = threading.Event()
+    running = [Tablet(web[i % len(web)], table, every, stop) for i, table in enumerate(played)]
+    for tablet in running:
+        tablet.start()
+    await asyncio.to_thread(call, web[0], f"/api/tournaments/{tid}/money/settings", {
+        "buy_in": "100", "starting_stack": 20_000, "late_registration_level": 6})  # late entries
+    await asyncio.sleep(every * 2)                         # the room is playing
+    left = (await asyncio.to_thread(call, web[1], f"/api/tournaments/{tid}/clock"))["players_left"]
+    hand = await asyncio.to_thread(call, web[1], f"/api/tables/{probe_table}/hands", {})
+    await asyncio.sleep(0.5)
+
+    async def probe(name: str, marker: bytes, port: int, path: str,
+                    body: dict[str, Any]) -> tuple[str, float, bytes]:
+        seen[marker] = []
+        await asyncio.sleep(0.3)
+        started = time.perf_counter()
+        await asyncio.to_thread(call, port, path, body)
+        return name, started, marker
+
+    results: dict[str, list[float]] = {}
+    level = await probe("level change", b'"level_index":1,', web[0],
+                        f"/api/tournaments/{tid}/clock/next", {})
+    seat = await probe("seating move", f'{{"tournament_id":{tid},"players_left":{left + 1},'.encode(),
+                       web[1], f"/api/tournaments/{tid}/seating/players",
+                       {"name": "Late Entry", "chips": 20_000})
+    marker = (f'"table_id":{probe_table},"hand_id":{hand["hand_id"]},'
+              f'"version":{hand["version"] + 1}}}').encode()
+    action = await probe("dealer action", marker, web[1], f"/api/tables/{probe_table}/hand/actions",
+                         {"seat": hand["to_act"], "action": "fold", "version": hand["version"]})
+    await asyncio.sleep(10)                                 # what has not arrived now is lost
+    lost = 0
+    for name, started, marker in (level, seat, action):
+        moments = seen[marker]
+        lost += clients - len(moments)
+        results[name] = [(m - started) * 1000 for m in moments]
+    stop.set()
+    writes = sum(t.writes for t in running)
+    errors = sum(t.errors for t in running)
+    for screen in screens:
+        if screen.transport is not None:
+            screen.transport.close()
+    print(f"tablets: {writes} writes ({errors} refused or failed)")
+    return results, lost, writes
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=2000)
+    parser.add_argument("--tablets", type=int, default=300)
+    parser.add_argument("--tablet-seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    url = (os.environ.get("DIRECTOR_BENCH_DATABASE_URL")
+           or os.environ.get("DIRECTOR_TEST_DATABASE_URL") or DEFAULT_URL)
+    why = reachable(url)
+    if why is not None:
+        print(f"fanout_cluster: skipped: {why}")
+        print(json.dumps({"clients": args.clients, "processes": PROCESSES, "p50_ms": None,
+                          "p99_ms": None, "lost": None, "skipped": why}))
+        return
+    from director.config import database_url
+    from director.streams import raise_open_files_limit
+
+    raise_open_files_limit()
+    import sqlalchemy
+
+    url = database_url(url)
+    schema = "bench_" + uuid.uuid4().hex[:12]
+    admin = sqlalchemy.create_engine(url, poolclass=sqlalchemy.pool.NullPool)
+    with admin.begin() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        started = time.perf_counter()
+        tid = prepare(url, schema, args.tablets + 1)
+        print(f"set-up: {args.tablets + 1} tables of 6 in {time.perf_counter() - started:.1f} s")
+        web = [free_port() for _ in range(PROCESSES)]
+        streams = [free_port() for _ in range(PROCESSES)]
+        with tempfile.TemporaryDirectory(prefix="director-cluster-") as folder:
+            for i in range(PROCESSES):
+                servers.append(serve(url, schema, Path(folder) / f"p{i}", web[i], streams[i]))
+            pairing = call(web[0], f"/api/tournaments/{tid}/dealer/pairing")["tables"]
+            table_ids = [table["table_id"] for table in pairing]
+            try:
+                results, lost, _ = asyncio.run(measure(web, streams, tid, table_ids, args.clients,
+                                                       args.tablets, args.tablet_seconds))
+            except Exception:
+                for i in range(PROCESSES):   # what the servers said
+                    print((Path(folder) / f"p{i}" / "server.log").read_text()[-20000:])
+                raise
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                try:
+                    server.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+    finally:
+        for server in servers:
+            if server.poll() is None:
+                server.kill()
+        with admin.begin() as connection:
+            connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+    every = [delay for delays in results.values() for delay in delays]
+    for name, delays in results.items():
+        if delays:
+            print(f"{name}: {len(delays)} screens, p50 {percentile(delays, 0.5):.1f} ms, "
+                  f"p99 {percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms")
+    p50 = percentile(every, 0.5) if every else None
+    p99 = percentile(every, 0.99) if every else None
+    if p99 is not None:
+        print(f"{args.clients} screens on {PROCESSES} processes, {args.tablets} tablets: "
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; p99 against the {GOAL_P99_MS:.0f} ms goal: "
+              f"{p99 / GOAL_P99_MS:.2f}x; lost {lost}")
+    print(json.dumps({"clients": args.clients, "processes": PROCESSES,
+                      "p50_ms": None if p50 is None else round(p50, 1),
+                      "p99_ms": None if p99 is None else round(p99, 1), "lost": lost}))
+
+
+if __name__ == "__main__":
+    main()

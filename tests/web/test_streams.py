@@ -1,0 +1,100 @@
+"""Live screens without a thread each (issue 18): one ``director serve`` process
+holds 2,000 open event streams on its stream port, and a clock change reaches
+every one of them.  Also: the pages open their stream there, and the port's
+answers (404, CORS) are those of a stream server."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from director.streams import raise_open_files_limit
+from tests.browser.conftest import Server, free_port, start_server, stop_server
+from tests.conftest import TOKEN
+from tests.web.test_workers import call
+
+SCREENS = 2000
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[Server, int]]:
+    stream_port = free_port()
+    running = start_server(tmp_path, STREAM_PORT=str(stream_port), DIRECTOR_TOKEN=TOKEN)
+    assert f"live screens: port {stream_port}" in running.log.read_text()
+    yield running, stream_port
+    stop_server(running)
+
+
+def api(server: Server, path: str, body: dict | None = None) -> dict:
+    return call(int(server.url.rsplit(":", 1)[1]), path, body)
+
+
+async def screen(port: int, tournament_id: int, ready: list[int]) -> float:
+    """One screen: its first state, then the moment it heard that the clock runs."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /clock/{tournament_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    buffer = b""
+    while b'"running":false' not in buffer:
+        buffer += await reader.read(65536)
+    ready.append(1)
+    while b'"running":true' not in buffer:
+        chunk = await reader.read(65536)
+        assert chunk, "the stream was closed"
+        buffer += chunk
+    heard = time.monotonic()
+    writer.close()
+    return heard
+
+
+async def many_screens(port: int, tournament_id: int, server: Server) -> list[float]:
+    ready: list[int] = []
+    tasks = []
+    for _ in range(SCREENS):  # not all at once: the listen backlog
+        tasks.append(asyncio.create_task(screen(port, tournament_id, ready)))
+        if len(tasks) % 200 == 0:
+            await asyncio.sleep(0.05)
+    while len(ready) < SCREENS:
+        assert not any(t.done() and t.exception() for t in tasks), [t.exception() for t in tasks if t.done()][:1]
+        await asyncio.sleep(0.05)
+    started = time.monotonic()
+    await asyncio.to_thread(api, server, f"/api/tournaments/{tournament_id}/clock/start", {})
+    heard = await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    return [moment - started for moment in heard]
+
+
+def test_one_process_holds_2000_streams_and_a_change_reaches_every_one(
+        server: tuple[Server, int]) -> None:
+    running, port = server
+    raise_open_files_limit()                # this test process holds the 2,000 sockets too
+    tournament_id = api(running, "/api/tournaments", {
+        "name": "Festival", "levels": [{"game": "PO", "duration_seconds": 1200,
+                                        "small_blind": 25, "big_blind": 50}]})["id"]
+    delays = sorted(asyncio.run(many_screens(port, tournament_id, running)))
+    assert len(delays) == SCREENS
+    print(f"{SCREENS} streams: the change reached them all in {delays[-1] * 1000:.0f} ms "
+          f"(median {delays[len(delays) // 2] * 1000:.0f} ms)")
+    assert delays[-1] < 5.0
+
+
+def test_the_pages_open_their_stream_on_the_stream_port(server: tuple[Server, int]) -> None:
+    running, port = server
+    tournament_id = api(running, "/api/tournaments", {"name": "x", "levels": [
+        {"game": "PO", "duration_seconds": 600, "small_blind": 25, "big_blind": 50}]})["id"]
+    with urllib.request.urlopen(f"{running.url}/clock/{tournament_id}", timeout=10) as page:
+        html = page.read().decode()
+        policy = page.headers["Content-Security-Policy"]
+    assert f'data-events="http://127.0.0.1:{port}/clock/{tournament_id}/events"' in html
+    assert f"connect-src 'self' http://127.0.0.1:{port};" in policy
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/clock/{tournament_id}/events",
+                                timeout=10) as stream:
+        assert stream.headers["Content-Type"] == "text/event-stream"
+        assert stream.headers["Access-Control-Allow-Origin"] == "*"
+    for path in (f"/clock/{tournament_id + 99}/events", "/director/"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
+        assert refused.value.code == 404
