@@ -50,9 +50,8 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     },
     "0003": {"player": {"person_id": None}},
     "0004": {},    # a new table (the waiting list): no column added to a table of before
+    "0005": {},    # a new table (the change feed, empty)
 }
-# 0003f adds a table only (the change feed, empty): the release's rows read as after 0002.
-ADDED["0003f"] = ADDED["0002"]
 
 
 # ---------------------------------------------------------------- helpers

@@ -1,8 +1,8 @@
 """The change feed of several server processes on one SQLite file (issue 18):
 the ``change_feed`` table, empty at first (``director.models.change_feed``).
 
-Revision ID: 0003f
-Revises: 0002
+Revision ID: 0005
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003f"
-down_revision = "0002"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
