@@ -83,6 +83,7 @@ def test_one_process_on_sqlite_keeps_the_feed_in_memory(make_app: Callable[..., 
 
 
 def test_postgresql_tells_the_other_processes_by_notify(make_app: Callable[..., Flask]) -> None:
+    pytest.importorskip("psycopg", reason="the PostgreSQL driver (pip install -e '.[postgres]')")
     app = make_app(tables=False, CHANGE_FEED="auto",
                    SQLALCHEMY_DATABASE_URI="postgresql://u:p@127.0.0.1:1/none")
     assert change_feed.backend(app) == "postgres"
