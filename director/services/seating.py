@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -139,16 +139,31 @@ def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy) -> N
     by_id = {t.id: t.number for t in rows.values()}
     wanted = {p.player_id: (t.number, s, p.waiting)
               for t in layout.tables for s, p in t.seats.items()}
-    existing = db.session.scalars(select(Seat).where(Seat.tournament_id == tournament_id)).all()
-    keep: set[int] = set()
-    for seat in existing:
-        target = wanted.get(seat.player_id)
-        if target is not None and target[:2] == (by_id[seat.table_id], seat.seat):
-            seat.waiting = target[2]
-            keep.add(seat.player_id)
-        else:
-            db.session.delete(seat)
+    # Plain rows, not ORM objects: a late entry at a 300-table event reads 1,800
+    # seats and changes one; loading each as an object took most of its request.
     db.session.flush()
+    existing = db.session.execute(select(Seat.id, Seat.player_id, Seat.table_id, Seat.seat,
+                                         Seat.waiting).where(
+        Seat.tournament_id == tournament_id)).all()
+    keep: set[int] = set()
+    gone: list[int] = []
+    waiting_now: dict[bool, list[int]] = {True: [], False: []}
+    for seat_id, player_id, table_id, seat_number, waiting in existing:
+        target = wanted.get(player_id)
+        if target is not None and target[:2] == (by_id[table_id], seat_number):
+            if bool(waiting) != target[2]:
+                waiting_now[target[2]].append(seat_id)
+            keep.add(player_id)
+        else:
+            gone.append(seat_id)
+    for start in range(0, len(gone), 500):
+        db.session.execute(delete(Seat).where(Seat.id.in_(gone[start:start + 500])),
+                           execution_options={"synchronize_session": "fetch"})
+    for waiting, seat_ids in waiting_now.items():
+        for start in range(0, len(seat_ids), 500):
+            db.session.execute(update(Seat).where(Seat.id.in_(seat_ids[start:start + 500]))
+                               .values(waiting=waiting),
+                               execution_options={"synchronize_session": "fetch"})
     halted = set(halted_tables(layout, policy))
     order = sorted(layout.numbers, key=policy.breaking_rank)
     for table in layout.tables:
@@ -345,13 +360,13 @@ def _player(tournament_id: int, player_id: Any, field: str = "player_id") -> Pla
 def _pending(tournament_id: int) -> SeatingPlanRecord | None:
     return db.session.scalars(select(SeatingPlanRecord).where(
         SeatingPlanRecord.tournament_id == tournament_id,
-        SeatingPlanRecord.status == "pending").order_by(SeatingPlanRecord.id.desc())).first()
+        SeatingPlanRecord.status == "pending").order_by(SeatingPlanRecord.id.desc()).limit(1)).first()
 
 
 def _last_confirmed(tournament_id: int) -> SeatingPlanRecord | None:
     return db.session.scalars(select(SeatingPlanRecord).where(
         SeatingPlanRecord.tournament_id == tournament_id,
-        SeatingPlanRecord.status == "confirmed").order_by(SeatingPlanRecord.id.desc())).first()
+        SeatingPlanRecord.status == "confirmed").order_by(SeatingPlanRecord.id.desc()).limit(1)).first()
 
 
 def _discard_pending(tournament_id: int, now: datetime) -> None:
