@@ -134,13 +134,20 @@ def _serve(tmp: Path, port: int, env: dict[str, str]) -> Server:
     raise RuntimeError(f"the server did not start: {log.read_text()}")
 
 
-def stop_server(server: Server) -> None:
-    server.process.terminate()
+def stop_process(process: subprocess.Popen[Any], timeout: float = 10) -> None:
+    """Terminate a server process; kill it when it has not ended within ``timeout``."""
+    if process.poll() is not None:
+        return
+    process.terminate()
     try:
-        server.process.wait(timeout=10)
+        process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
+        process.kill()
+        process.wait()
+
+
+def stop_server(server: Server) -> None:
+    stop_process(server.process)
 
 
 @pytest.fixture

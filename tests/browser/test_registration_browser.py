@@ -75,6 +75,7 @@ def test_desk_takes_10_buy_ins_and_2_rebuys_and_the_clock_prize_pool_follows(
     page.locator('tr[data-name="Player 01"] input.stack').fill("30000")
     page.locator('tr[data-name="Player 01"] button.rebuy').click()
     page.wait_for_selector("#desk-errors")
+    page.wait_for_load_state("load")      # the ledger is further down the page
     assert "A rebuy needs a stack at or below 20,000 chips" in page.text_content("#desk-errors")
-    assert page.locator("#ledger-table tbody tr").count() == 12
+    expect(page.locator("#ledger-table tbody tr")).to_have_count(12)
     context.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import Server
 from tests.browser.test_dealer_browser import call, deal, hand, setup, tablet, wait_prompt
@@ -65,6 +66,10 @@ def test_TDA_50_a_double_tap_acts_for_one_player_only(chromium: Any, live_server
         page.mouse.click(x, y)
         page.wait_for_timeout(gap)
         page.mouse.click(x, y)
+        # The first tap is applied (a loaded server may take longer than the gap), then
+        # the tablet has drawn the next player's buttons: a second tap that went
+        # through would have landed by the time they are armed.
+        expect(page.locator("#acting")).not_to_have_text(acting, timeout=10_000)
         page.wait_for_timeout(ARMED_MS)
         after = hand(live_server, t["table_id"])
         assert after["version"] == before["version"] + 1, f"{gap} ms apart: {actions_in_log(after)[:3]}"

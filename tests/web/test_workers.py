@@ -26,7 +26,7 @@ from urllib.parse import quote
 import pytest
 from flask import Flask
 
-from tests.browser.conftest import free_port
+from tests.browser.conftest import free_port, stop_process
 from tests.conftest import TOKEN, level
 
 LEVEL_SECONDS = 3
@@ -52,13 +52,7 @@ class Process:
         return time.monotonic()
 
     def stop(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.terminate()
-            try:
-                self.popen.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait()
+        stop_process(self.popen, timeout=15)
 
 
 @pytest.fixture
