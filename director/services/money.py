@@ -180,7 +180,8 @@ def parse_int(data: Mapping[str, Any], name: str, label: str, *, low: int, high:
     return value
 
 
-def _request_key(key: Any) -> str | None:
+def request_key_of(key: Any) -> str | None:
+    """A retried request's key, checked (None: the request has none)."""
     if key is None or key == "":
         return None
     if not isinstance(key, str) or not KEY.fullmatch(key):
@@ -188,7 +189,7 @@ def _request_key(key: Any) -> str | None:
     return key
 
 
-def _repeat(tournament_id: int, key: str | None) -> Payment | None:
+def payment_for_request(tournament_id: int, key: str | None) -> Payment | None:
     """The payment already recorded for this request key (a retried post)."""
     if key is None:
         return None
@@ -701,8 +702,8 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     ``chosen``: a new entry's seat picked by the director (``services.waiting_list``)."""
     if kind not in SALE_KINDS:
         raise Invalid({"kind": _("What is sold is one of: %(kinds)s", kinds=", ".join(SALE_KINDS))})
-    key = _request_key(request_key)
-    earlier = _repeat(tournament_id, key)
+    key = request_key_of(request_key)
+    earlier = payment_for_request(tournament_id, key)
     if earlier is not None:
         player = db.session.get(Player, earlier.player_id) if earlier.player_id else None
         return Sale(earlier, player, repeated=True)
@@ -1131,8 +1132,8 @@ def _csv_safe(text: str) -> str:
 @unit_of_work
 def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Payment:
     """Record that a finished player was paid his prize (the ledger's payout line)."""
-    key = _request_key(request_key)
-    earlier = _repeat(tournament_id, key)
+    key = request_key_of(request_key)
+    earlier = payment_for_request(tournament_id, key)
     if earlier is not None:
         return earlier
     player = _player(tournament_id, player_id)

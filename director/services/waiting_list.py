@@ -151,14 +151,6 @@ def view_json(tournament_id: int) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- helpers
 
-def _key(value: Any) -> str | None:
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str) or not KEY.fullmatch(value):
-        raise Invalid({"request_key": _("The request key is letters, digits, - and _ (at most 64)")})
-    return value
-
-
 def _number(value: Any, name: str, label: str, *, required: bool = True) -> int | None:
     if isinstance(value, str):
         value = value.strip()
@@ -204,13 +196,6 @@ def _entry(tournament_id: int, entry_id: Any) -> WaitingEntry:
     return entry
 
 
-def _paid_for(tournament_id: int, key: str | None) -> Payment | None:
-    if key is None:
-        return None
-    return db.session.scalars(select(Payment).where(
-        Payment.tournament_id == tournament_id, Payment.request_key == key)).first()
-
-
 def _listed_for(tournament_id: int, key: str | None) -> WaitingEntry | None:
     if key is None:
         return None
@@ -238,7 +223,7 @@ def _sale(payment: Payment) -> money_service.Sale:
 def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[WaitingEntry, bool]:
     """Put a player on the waiting list, last; returns the entry and whether it was
     already there for this request key (a retried post)."""
-    key = _key(request_key)
+    key = money_service.request_key_of(request_key)
     earlier = _listed_for(tournament_id, key)
     if earlier is not None:
         return earlier, True
@@ -328,8 +313,8 @@ def desk_buy_in(tournament_id: int, name: Any, request_key: Any = None, table: A
     """A new player at the desk: his buy-in and a seat, or the waiting list when the room
     is full (see the module's docstring).  ``table``/``seat``/``reason``: a seat the
     director chooses; ``person_id``: the player list's record picked at the desk."""
-    key = _key(request_key)
-    paid = _paid_for(tournament_id, key)
+    key = money_service.request_key_of(request_key)
+    paid = money_service.payment_for_request(tournament_id, key)
     if paid is not None:
         return DeskResult(sale=_sale(paid), repeated=True)
     listed = _listed_for(tournament_id, key)
@@ -384,9 +369,9 @@ def _sell_from_list(tournament_id: int, entry_id: int, key: str | None,
 def seat_next(tournament_id: int, entry_id: Any,
               request_key: Any = None) -> tuple[WaitingEntry, money_service.Sale]:
     """A seat is open: the next player on the list buys in and is seated (one click)."""
-    key = _key(request_key)
+    key = money_service.request_key_of(request_key)
     entry = _entry(tournament_id, entry_id)
-    paid = _paid_for(tournament_id, key)
+    paid = money_service.payment_for_request(tournament_id, key)
     if paid is not None:
         return entry, _sale(paid)
     tournaments.verify_open(tournament_id)
@@ -422,8 +407,8 @@ def no_show(tournament_id: int, player_id: Any, refund: Any,
             request_key: Any = None) -> Alternate:
     """A registered player did not show up: the next player on the list takes his place
     (see the module's docstring); ``refund`` is "refund" or "keep"."""
-    key = _key(request_key)
-    paid = _paid_for(tournament_id, key)
+    key = money_service.request_key_of(request_key)
+    paid = money_service.payment_for_request(tournament_id, key)
     if paid is not None:
         entry = db.session.scalars(select(WaitingEntry).where(
             WaitingEntry.player_id == paid.player_id)).first() if paid.player_id else None
