@@ -3,8 +3,8 @@
 SQLite: ``sqlite3.Connection.backup`` (SQLite's online backup API) copies a
 consistent snapshot while the server keeps writing; the copy is checked with
 ``PRAGMA integrity_check`` before it is kept.  PostgreSQL: ``pg_dump
---format=custom`` (restore with ``pg_restore``), when the client tools are
-installed.
+--format=custom`` of the schema the server's connections work in (restore with
+``pg_restore``), when the client tools are installed.
 
 The scheduled backup runs in the scheduler's process (``director serve`` or
 ``director scheduler``) every ``DIRECTOR_BACKUP_MINUTES`` (default 10; 0 turns
@@ -28,9 +28,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Flask
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from director.db import utcnow
+from director.db import db, utcnow
 from director.services import scheduler
 
 JOB_ID = "backup"
@@ -199,8 +200,13 @@ def _pg_dump(app: Flask, path: Path) -> Path:
         raise BackupError("pg_dump is not installed (apt-get install postgresql-client)")
     url = make_url(str(app.config["SQLALCHEMY_DATABASE_URI"])).set(drivername="postgresql")
     partial = path.with_name(path.name + ".partial")
+    # Only our schema: another schema in the same database (another server's, or
+    # one being dropped while the dump runs) is not ours to copy, and a table
+    # dropped under pg_dump would fail the whole backup.
+    with app.app_context(), db.engine.connect() as connection:
+        schema = connection.scalar(text("SELECT current_schema()"))
     result = subprocess.run(  # noqa: S603 - our own URL, no shell
-        ["pg_dump", "--format=custom", "--file", str(partial),
+        ["pg_dump", "--format=custom", f'--schema="{schema}"', "--file", str(partial),
          url.render_as_string(hide_password=False)],
         capture_output=True, text=True, timeout=600, check=False)
     if result.returncode != 0:

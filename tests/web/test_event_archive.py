@@ -5,7 +5,10 @@ hand-for-hand at the bubble."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +168,26 @@ def test_delete_writes_a_backup_that_keeps_the_event_then_removes_everything(
         said = [audit.sentence(e.message, e.params)
                 for e in audit.recent(kind="changes") if e.message]
     assert f"Event deleted: Friday PLO (kept in the backup {backup.name})" in said
+
+
+@pytest.mark.skipif(not POSTGRES_URL or shutil.which("pg_restore") is None,
+                    reason="a pg_dump file (PostgreSQL)")
+def test_delete_on_postgresql_dumps_this_servers_schema_with_the_event(app, client, auth, event):
+    deleted = client.delete(f"/api/tournaments/{event}", headers=auth)
+    assert deleted.status_code == 200, deleted.get_json()
+    backup = Path(deleted.get_json()["backup"])
+    assert backup.name.startswith(f"deleted-event-{event}-") and backup.suffix == ".pgdump"
+    # The event's rows, as plain SQL out of the dump; no other schema is in it.
+    sql = subprocess.run(["pg_restore", "--data-only", "--file=-", str(backup)],  # noqa: S603,S607
+                         capture_output=True, text=True, check=True).stdout
+    schema = app.config["TEST_SCHEMA"]
+    assert f"COPY {schema}.tournament " in sql and "Friday PLO" in sql
+    listed = subprocess.run(["pg_restore", "--list", str(backup)],  # noqa: S603,S607
+                            capture_output=True, text=True, check=True).stdout
+    # "216; 1259 16386 TABLE t_… tournament director", "3345; 0 16385 TABLE DATA t_… …"
+    schemas = {match[1] for match in re.finditer(r"^\d+; \d+ \d+ TABLE (?:DATA )?(\S+) ",
+                                                 listed, re.MULTILINE)}
+    assert schemas == {schema}
 
 
 def test_delete_from_the_page_says_where_the_backup_is(client, event, login, csrf):
