@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -38,6 +39,7 @@ PATH = re.compile(rb"^/clock/(\d{1,18})/events(?:\?.*)?$")
 HEAD_LIMIT = 8192               # bytes of a request head
 SLOW_SCREEN_BYTES = 512 * 1024  # a screen that reads nothing is let go past this
 FIRST_STATE_SECONDS = 0.2       # a new screen's first state may be this old (its server_time)
+SWITCH_SECONDS = 0.001          # the GIL's switch interval while screens are served
 COALESCE_SECONDS = 0.02         # the events of this long go to every screen in one write
 HEADERS = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
            b"Cache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\n"
@@ -77,6 +79,11 @@ class StreamServer:
     def start(self) -> None:
         """Listen on the port (raises ``OSError`` when it is taken), then serve from a thread."""
         raise_open_files_limit()
+        # The loop gives up the GIL at each socket write, and a request thread busy
+        # in Python (an answer of 300 tables) then keeps it for the switch interval,
+        # 5 ms by default: a fan-out to 1,000 screens would wait that long between
+        # writes.  1 ms lets the screens through while the request goes on.
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_SECONDS))
         threading.Thread(target=self._run, name="director-streams", daemon=True).start()
         self._ready.wait(10)
         if self._error is not None:

@@ -110,7 +110,11 @@ LOG_SHOWN = 40
 
 def load_layout(tournament_id: int) -> Layout:
     """The pure ``Layout`` of the tournament, from its table and seat rows."""
-    tables = db.session.scalars(select(SeatingTable).where(
+    # Plain rows, not ORM objects: read for every hand dealt, 300 tables at a big event.
+    tables = db.session.execute(select(
+        SeatingTable.id, SeatingTable.number, SeatingTable.size, SeatingTable.button_seat,
+        SeatingTable.sb_seat, SeatingTable.bb_seat, SeatingTable.game_is_stud,
+        SeatingTable.vacated).where(
         SeatingTable.tournament_id == tournament_id).order_by(SeatingTable.number)).all()
     seats: dict[int, dict[int, SeatedPlayer]] = {t.id: {} for t in tables}
     rows = db.session.execute(
@@ -127,13 +131,22 @@ def load_layout(tournament_id: int) -> Layout:
         for t in tables))
 
 
-def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy) -> None:
+def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy, *,
+                 stored: Layout | None = None) -> None:
     """Write ``layout`` over the stored one, changing only the rows that differ.
 
     Seats that change are deleted and flushed before the new ones are
     inserted, so the unique (table, seat) and (player) constraints hold at
     every statement, whatever order the players move in.
+
+    ``stored``: what the rows hold now (``load_layout`` in this transaction).
+    Given it, only the tables that differ from it are read and written: a hand
+    dealt or a late entry at a 300-table event touches one table, not 1,800
+    seats.
     """
+    if stored is not None:
+        _store_changes(tournament_id, stored, layout, policy)
+        return
     rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
         SeatingTable.tournament_id == tournament_id))}
     by_id = {t.id: t.number for t in rows.values()}
@@ -187,6 +200,71 @@ def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy) -> N
         if player_id not in keep:
             db.session.add(Seat(tournament_id=tournament_id, table_id=ids[number],
                                 seat=seat_number, player_id=player_id, waiting=waiting))
+
+
+def _table_rows(layout: Layout, policy: SeatingPolicy) -> dict[int, tuple[TableState, int, bool]]:
+    """Each table's number -> what its row holds: the table, its breaking position
+    and whether it is halted (both depend on the whole room)."""
+    halted = set(halted_tables(layout, policy))
+    order = {number: place for place, number in
+             enumerate(sorted(layout.numbers, key=policy.breaking_rank), start=1)}
+    return {t.number: (t, order[t.number], t.number in halted) for t in layout.tables}
+
+
+def _store_changes(tournament_id: int, stored: Layout, layout: Layout,
+                   policy: SeatingPolicy) -> None:
+    """``store_layout`` given what is stored: the rows of the tables that differ."""
+    before, after = _table_rows(stored, policy), _table_rows(layout, policy)
+    changed = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
+    if not changed:
+        return
+
+    def places(rows: dict[int, tuple[TableState, int, bool]]) -> dict[int, tuple[int, int, bool]]:
+        return {p.player_id: (n, s, p.waiting) for n in changed if n in rows
+                for s, p in rows[n][0].seats.items()}
+
+    old, new = places(before), places(after)
+    db.session.flush()
+    # A player who left a table that did not change cannot be: it would have changed.
+    gone = [pid for pid, where in old.items() if new.get(pid, (0, 0, False))[:2] != where[:2]]
+    for start in range(0, len(gone), 500):
+        db.session.execute(delete(Seat).where(Seat.tournament_id == tournament_id,
+                                              Seat.player_id.in_(gone[start:start + 500])),
+                           execution_options={"synchronize_session": "fetch"})
+    waiting_now: dict[bool, list[int]] = {True: [], False: []}
+    for pid, where in old.items():
+        if pid in new and new[pid][:2] == where[:2] and new[pid][2] != where[2]:
+            waiting_now[new[pid][2]].append(pid)
+    for waiting, player_ids in waiting_now.items():
+        if player_ids:
+            db.session.execute(update(Seat).where(Seat.tournament_id == tournament_id,
+                                                  Seat.player_id.in_(player_ids))
+                               .values(waiting=waiting),
+                               execution_options={"synchronize_session": "fetch"})
+    rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id, SeatingTable.number.in_(changed)))}
+    for number in sorted(changed):
+        row = rows.get(number)
+        if number not in after:
+            if row is not None:
+                db.session.delete(row)          # a closed table (its seats are gone)
+            continue
+        if row is None:
+            row = rows[number] = SeatingTable(tournament_id=tournament_id, number=number)
+            db.session.add(row)
+        table, position, halted = after[number]
+        row.size = table.size
+        row.button_seat, row.sb_seat, row.bb_seat = \
+            table.button_seat, table.sb_seat, table.bb_seat
+        row.game_is_stud = table.game_is_stud
+        row.vacated = list(table.vacated)
+        row.break_position = position
+        row.halted = halted
+    db.session.flush()
+    for pid, (number, seat_number, waiting) in new.items():
+        if pid not in old or old[pid][:2] != (number, seat_number):
+            db.session.add(Seat(tournament_id=tournament_id, table_id=rows[number].id,
+                                seat=seat_number, player_id=pid, waiting=waiting))
 
 
 # ---------------------------------------------------------------- helpers
@@ -687,7 +765,7 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     db.session.add(player)
     db.session.flush()
     policy = _policy(settings)
-    layout = load_layout(tournament_id)
+    layout = stored = load_layout(tournament_id)
     move = None
     if not layout.tables:
         if chosen is not None:
@@ -697,7 +775,7 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
         plan = _chosen_seat(layout, player, chosen, policy) if chosen is not None else \
             _rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))
         layout = _rule("name", lambda: apply_plan(layout, plan))
-        store_layout(tournament_id, layout, policy)
+        store_layout(tournament_id, layout, policy, stored=stored)
         move = plan.moves[0]
         _log(tournament_id, "register", plan_lines(plan))
         if chosen is not None:
@@ -813,7 +891,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     ids = _player_ids(player_ids)
     players = [_player(tournament_id, pid, "player_ids") for pid in ids]
     stacks: Mapping[Any, Any] = starting_chips if isinstance(starting_chips, Mapping) else {}
-    layout = load_layout(tournament_id)
+    layout = stored = load_layout(tournament_id)
     where = {p.player_id: t.number for t in layout.tables for p in t.seats.values()}
     busts = []
     for player in players:
@@ -870,7 +948,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     record = None
     if layout.tables:
         layout = _rule("player_ids", lambda: remove_players(layout, [p.id for p in players]))
-        store_layout(tournament_id, layout, policy)
+        store_layout(tournament_id, layout, policy, stored=stored)
         record = _replan(tournament_id, layout, policy, rng)
     _log(tournament_id, "eliminate", lines)
     _commit(tournament_id, settings)
@@ -1151,7 +1229,7 @@ def confirm_plan(tournament_id: int, plan_id: Any,
     plan = SeatingPlan.from_json(record.plan)
     policy = _policy(settings)
     after = _rule("plan_id", lambda: apply_plan(layout, plan))
-    store_layout(tournament_id, after, policy)
+    store_layout(tournament_id, after, policy, stored=layout)
     record.status = "confirmed"
     record.decided_at = utcnow()
     record.layout_after = after.to_json()
@@ -1315,14 +1393,14 @@ def hand_dealt(tournament_id: int, table: Any) -> TableState:
     """A hand was dealt at ``table``: the button and blinds move on (TDA 32)."""
     settings = _settings(tournament_id)
     number = _required_int({"table": table}, "table", low=1, high=10_000, label=_("Table"))
-    layout = load_layout(tournament_id)
-    if number not in layout.numbers:
+    stored = load_layout(tournament_id)
+    if number not in stored.numbers:
         db.session.rollback()
         raise Invalid({"table": _("There is no table %(table)s in play", table=number)})
-    dealt = _rule("table", lambda: deal_hand(layout.table(number)))
-    layout = layout.with_table(dealt)
+    dealt = _rule("table", lambda: deal_hand(stored.table(number)))
+    layout = stored.with_table(dealt)
     policy = _policy(settings)
-    store_layout(tournament_id, layout, policy)
+    store_layout(tournament_id, layout, policy, stored=stored)
     _replan(tournament_id, layout, policy)   # the player due the big blind has changed
     _commit(tournament_id, settings)
     return dealt

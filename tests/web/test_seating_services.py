@@ -59,6 +59,67 @@ def test_layout_round_trips_exactly_through_the_rows(ctx: Flask, field: Callable
     assert Layout.from_json(moved.to_json()) == seating.load_layout(tid)
 
 
+def _rows(tid: int) -> tuple[set[tuple[int, int, int, bool]], set[tuple[object, ...]]]:
+    db.session.flush()
+    seats = {(t, s, p, bool(w)) for t, s, p, w in db.session.execute(
+        select(SeatingTable.number, Seat.seat, Seat.player_id, Seat.waiting)
+        .join(SeatingTable, SeatingTable.id == Seat.table_id).where(Seat.tournament_id == tid))}
+    tables = {(t.number, t.size, t.button_seat, t.sb_seat, t.bb_seat, bool(t.game_is_stud),
+               tuple(t.vacated or ()), t.break_position, bool(t.halted))
+              for t in db.session.scalars(select(SeatingTable).where(
+                  SeatingTable.tournament_id == tid))}
+    return seats, tables
+
+
+def test_storing_only_the_changed_tables_writes_what_storing_the_whole_room_writes(
+        ctx: Flask, field: Callable[..., int]) -> None:
+    """``store_layout(..., stored=)`` (a hand dealt, a late entry, a bust) reads and
+    writes only the tables that differ.  After each of many random changes its rows
+    are the ones the whole-room write makes from the same layout."""
+    tid = field(40, draw=False)
+    names = {p.id: p.name for p in db.session.scalars(select(Player))}
+    policy = SeatingPolicy(table_size=6)
+    rng = random.Random(16)
+    layout = apply_plan(Layout(()), draw_seats(sorted(names.items()), policy, rng))
+    seating.store_layout(tid, layout, policy)
+    db.session.commit()
+    from director.tournament.seating import Move, plan_seating, remove_players
+
+    kinds: set[str] = set()
+    for _step in range(60):
+        stored = seating.load_layout(tid)
+        assert stored == layout
+        kind = rng.choice(["deal", "bust", "bust", "move", "swap", "plan"])
+        table = rng.choice(layout.tables)
+        seated = [(s, p) for t in layout.tables for s, p in t.seats.items()]
+        if kind == "deal":
+            layout = layout.with_table(deal_hand(table))
+        elif kind == "bust" and len(seated) > 8:
+            layout = remove_players(layout, [rng.choice(seated)[1].player_id])
+        elif kind == "move":
+            open_seats = [(t.number, n) for t in layout.tables for n in range(1, t.size + 1)
+                          if n not in t.seats]
+            (number, seat), (from_seat, who) = rng.choice(open_seats), rng.choice(seated)
+            where = layout.where(who.player_id)
+            layout = apply_moves(layout, [Move(who.player_id, who.name, where[0], from_seat,
+                                               number, seat)])
+        elif kind == "plan":                         # balancing, or a table broken
+            layout = apply_plan(layout, plan_seating(layout, policy, rng))
+        else:
+            (sa, a), (sb, b) = rng.sample(seated, 2)
+            wa, wb = layout.where(a.player_id), layout.where(b.player_id)
+            layout = apply_moves(layout, [Move(a.player_id, a.name, wa[0], sa, wb[0], sb),
+                                          Move(b.player_id, b.name, wb[0], sb, wa[0], sa)])
+        kinds.add(kind)
+        seating.store_layout(tid, layout, policy, stored=stored)
+        changed = _rows(tid)
+        seating.store_layout(tid, layout, policy)            # the whole room, from the rows
+        assert _rows(tid) == changed, kind
+        db.session.commit()
+    assert seating.load_layout(tid) == layout
+    assert len(layout.tables) < 7 and kinds == {"deal", "bust", "move", "swap", "plan"}
+
+
 def test_register_before_the_draw_waits_and_after_it_gets_a_random_open_seat(
         ctx: Flask, field: Callable[..., int]) -> None:
     tid = field(4, draw=False)
