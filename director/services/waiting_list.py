@@ -482,7 +482,7 @@ def _void(tournament_id: int, player_id: int, payment_id: int) -> None:
         policy = seating_service.policy_for(tournament_id)
         seating_service.store_layout(tournament_id, remove_players(layout, [player_id]), policy)
     payment.player_id = None
-    payment.note = "No-show: not refunded"
+    payment.note = _("No-show: not refunded")   # the ledger's note, in the director's language
     _log(tournament_id, _("%(name)s did not show up: the entry is void and the buy-in kept",
                           name=player.name))
     db.session.flush()

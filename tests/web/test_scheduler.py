@@ -57,14 +57,16 @@ def test_the_job_is_at_the_end_of_the_current_level(app, client, auth, make_tour
 
 
 def test_adding_time_moves_the_job(app, client, auth, make_tournament):
-    tournament_id = make_tournament(levels=[level(25, 50, seconds=1), level(50, 100)])
+    tournament_id = make_tournament(levels=[level(25, 50, seconds=3), level(50, 100)])
     start_scheduler(app)
     url = f"/api/tournaments/{tournament_id}/clock"
+    started = time.monotonic()
     client.post(f"{url}/start", headers=auth)
-    client.post(f"{url}/adjust", json={"seconds": 2}, headers=auth)
-    time.sleep(1.5)
+    client.post(f"{url}/adjust", json={"seconds": 3}, headers=auth)
+    assert time.monotonic() - started < 3        # (the adjust came before the old end)
+    time.sleep(max(0.0, started + 4.5 - time.monotonic()))
     assert stored_level(app, tournament_id) == 0  # the old job time passed: nothing happened
-    assert wait_for(lambda: stored_level(app, tournament_id) == 1, timeout=3)
+    assert wait_for(lambda: stored_level(app, tournament_id) == 1, timeout=5)
 
 
 def test_levels_survive_a_restart_of_the_app(make_app, auth):

@@ -321,6 +321,19 @@ def test_a_no_shows_kept_buy_in_stays_in_the_prize_pool(client: FlaskClient,
         assert db.session.scalar(select(Player).where(Player.name == "Di")) is None
 
 
+def test_a_no_shows_kept_buy_in_is_noted_in_the_directors_language(client: FlaskClient,
+                                                                   api: EventApi) -> None:
+    ids = full_room(api)
+    api.post("desk/buy-in", name="Mo")
+    client.get("/language/sv")
+    r = api.post("waiting-list/no-show", player_id=ids["Di"], refund="keep")
+    assert r.status_code == 201, r.get_json()
+    with client.application.app_context():
+        [note] = [p.note for p in db.session.scalars(select(Payment).where(
+            Payment.player_name == "Di"))]
+    assert note == "Uteblev: inte återbetald"
+
+
 def test_a_no_show_is_refused_when_nothing_can_follow(client: FlaskClient,
                                                       api: EventApi) -> None:
     ids = full_room(api)
