@@ -22,15 +22,17 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from director.db import db
+from director.db import db, utcnow
 from director.i18n import number_filter, translate_violation
 from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
 from director.poker.errors import RuleViolation
 from director.services import Invalid, retry_on_conflict
+from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
 from director.services.clock import get_tournament
 from director.tournament import chip_race as rules
+from director.tournament import clock as clock_rules
 from director.tournament.seating import SeatingPolicy
 
 MAX_SEED = 2**31 - 1
@@ -153,10 +155,24 @@ def _counts(raw: Any, players: Mapping[int, Player], removed: int, new: int) -> 
     return counts
 
 
+def _verify_not_mid_level(tournament_id: int) -> None:
+    """The race changes the stacks: it is confirmed at a break (the colour-up's
+    moment) or with the clock stopped, never while a level is being played.  The
+    quote may be worked out at any time."""
+    tournament, now = get_tournament(tournament_id), utcnow()
+    at = money_service.moment(tournament, now)
+    if clock_rules.advance_due(tournament.clock, tournament.structure, now).running \
+            and not at.on_break:
+        raise Invalid({"clock": _(
+            "The chip race is confirmed at a break: level %(level)s is being played. "
+            "Wait for the break, or pause the clock first", level=at.level)})
+
+
 def race(tournament_id: int, data: Mapping[str, Any], *, confirm: bool) -> dict[str, Any]:
     """The chip race for the colour-up of the smallest chip in play (see the module)."""
     if confirm:
         tournament_service.verify_open(tournament_id)
+        _verify_not_mid_level(tournament_id)
     chips = _chip_set(tournament_id)
     if not chips:
         raise Invalid({"chip_set": _("Give the event's chip set first")})

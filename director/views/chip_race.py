@@ -79,7 +79,10 @@ def run(tournament_id: int) -> Any:
     try:
         result = chip_service.race(tournament_id, body, confirm=confirm)
     except Invalid as exc:
-        return _page(tournament_id, counts=counts, errors=exc.errors, status=400)
+        shown = None
+        if confirm and set(exc.errors) == {"clock"}:   # the same race stays up, for the break
+            shown = chip_service.race(tournament_id, body, confirm=False)
+        return _page(tournament_id, result=shown, counts=counts, errors=exc.errors, status=400)
     if confirm:
         flash(_("Colour-up done: the stacks are updated and T%(chip)s is the smallest chip in "
                 "play.", chip=result["new"]))

@@ -64,6 +64,18 @@ def test_the_director_runs_the_chip_race_and_confirms_it(chromium: Any, live_ser
     page.screenshot(path=str(artifacts / "chip-race-result.png"), full_page=True)
     before = call(live_server, "GET", f"/api/tournaments/{tid}/seating")[1]["players"]
     assert {p["name"]: p["chips"] for p in before}["Ann"] == 10_050     # not yet applied
+    # Level 1 is being played: the race waits for the break (or a paused clock), and the
+    # same race stays on the screen to be confirmed then.
+    call(live_server, "POST", f"/api/tournaments/{tid}/clock/start", {})
+    cards = result.inner_text()
+    page.click("#race-confirm")
+    assert ("The chip race is confirmed at a break: level 1 is being played"
+            in page.locator(".error").inner_text())
+    assert page.locator("#race-result").inner_text() == cards
+    page.screenshot(path=str(artifacts / "chip-race-refused-mid-level.png"), full_page=True)
+    after_refusal = call(live_server, "GET", f"/api/tournaments/{tid}/seating")[1]["players"]
+    assert {p["name"]: p["chips"] for p in after_refusal}["Ann"] == 10_050
+    call(live_server, "POST", f"/api/tournaments/{tid}/clock/pause", {})
     page.click("#race-confirm")
     page.wait_for_url(f"**/director/{tid}/chip-race")
     assert "T100 is the smallest chip in play" in page.locator(".flash").inner_text()

@@ -101,6 +101,36 @@ def test_the_colour_up_plan_and_the_race_move_the_smallest_chip_in_play(client, 
     assert again.status_code == 400 and "removed" in again.get_json()["errors"]
 
 
+def test_the_chip_race_is_confirmed_at_a_break_or_with_the_clock_paused_not_mid_level(
+        client, auth, event):
+    tid, post = event
+    client.put(f"/api/tournaments/{tid}/chips", json={"chip_set": [25, 100]}, headers=auth)
+    ann = _players(client, tid)["Ann"]["player_id"]
+    post("seating/chips", {"player_id": ann, "chips": 10_075})
+    race = {"counts": {str(ann): 3}, "seed": 7}
+    post("clock/start", {})
+    assert post("chip-race", race)["confirmed"] is False      # the quote, at any time
+    refused = client.post(f"/api/tournaments/{tid}/chip-race", json={**race, "confirm": True},
+                          headers=auth)
+    assert refused.status_code == 400
+    assert refused.get_json()["errors"] == {"clock": (
+        "The chip race is confirmed at a break: level 1 is being played. "
+        "Wait for the break, or pause the clock first")}
+    assert _players(client, tid)["Ann"]["chips"] == 10_075
+    post("clock/next", {})
+    post("clock/next", {})                                    # the break before level 3
+    assert post("chip-race", {**race, "confirm": True})["confirmed"] is True
+    assert _players(client, tid)["Ann"]["chips"] % 100 == 0
+
+
+def test_the_chip_race_may_be_confirmed_with_the_clock_paused(client, auth, event):
+    tid, post = event
+    client.put(f"/api/tournaments/{tid}/chips", json={"chip_set": [25, 100]}, headers=auth)
+    post("clock/start", {})
+    post("clock/pause", {})
+    assert post("chip-race", {"counts": {}, "seed": 7, "confirm": True})["confirmed"] is True
+
+
 def test_a_count_beyond_the_stack_is_refused_and_changes_nothing(client, auth, event):
     tid, post = event
     client.put(f"/api/tournaments/{tid}/chips", json={"chip_set": [25, 100]}, headers=auth)
