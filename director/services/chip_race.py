@@ -32,7 +32,6 @@ from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
 from director.services.clock import get_tournament
 from director.tournament import chip_race as rules
-from director.tournament import clock as clock_rules
 from director.tournament.seating import SeatingPolicy
 
 MAX_SEED = 2**31 - 1
@@ -159,10 +158,8 @@ def _verify_not_mid_level(tournament_id: int) -> None:
     """The race changes the stacks: it is confirmed at a break (the colour-up's
     moment) or with the clock stopped, never while a level is being played.  The
     quote may be worked out at any time."""
-    tournament, now = get_tournament(tournament_id), utcnow()
-    at = money_service.moment(tournament, now)
-    if clock_rules.advance_due(tournament.clock, tournament.structure, now).running \
-            and not at.on_break:
+    at = money_service.moment(get_tournament(tournament_id), utcnow())
+    if at.running and not at.on_break:
         raise Invalid({"clock": _(
             "The chip race is confirmed at a break: level %(level)s is being played. "
             "Wait for the break, or pause the clock first", level=at.level)})

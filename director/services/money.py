@@ -389,6 +389,7 @@ class Moment:
     level: int
     on_break: bool
     started: bool
+    running: bool = False
 
 
 def moment(tournament: Tournament, now: datetime) -> Moment:
@@ -401,7 +402,7 @@ def moment(tournament: Tournament, now: datetime) -> Moment:
     if not started:
         return Moment(0, False, False)
     played = sum(1 for level in structure.levels[: index + 1] if not level.is_break)
-    return Moment(played, structure.levels[index].is_break, True)
+    return Moment(played, structure.levels[index].is_break, True, state.running)
 
 
 @dataclass(frozen=True)

@@ -169,28 +169,19 @@ def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy, *,
             keep.add(player_id)
         else:
             gone.append(seat_id)
-    for start in range(0, len(gone), 500):
-        db.session.execute(delete(Seat).where(Seat.id.in_(gone[start:start + 500])),
+    for chunk in _in_chunks(gone):
+        db.session.execute(delete(Seat).where(Seat.id.in_(chunk)),
                            execution_options={"synchronize_session": "fetch"})
     for waiting, seat_ids in waiting_now.items():
-        for start in range(0, len(seat_ids), 500):
-            db.session.execute(update(Seat).where(Seat.id.in_(seat_ids[start:start + 500]))
-                               .values(waiting=waiting),
+        for chunk in _in_chunks(seat_ids):
+            db.session.execute(update(Seat).where(Seat.id.in_(chunk)).values(waiting=waiting),
                                execution_options={"synchronize_session": "fetch"})
-    halted = set(halted_tables(layout, policy))
-    order = sorted(layout.numbers, key=policy.breaking_rank)
-    for table in layout.tables:
-        row = rows.pop(table.number, None)
+    for number, held in _table_rows(layout, policy).items():
+        row = rows.pop(number, None)
         if row is None:
-            row = SeatingTable(tournament_id=tournament_id, number=table.number)
+            row = SeatingTable(tournament_id=tournament_id, number=number)
             db.session.add(row)
-        row.size = table.size
-        row.button_seat, row.sb_seat, row.bb_seat = \
-            table.button_seat, table.sb_seat, table.bb_seat
-        row.game_is_stud = table.game_is_stud
-        row.vacated = list(table.vacated)
-        row.break_position = order.index(table.number) + 1
-        row.halted = table.number in halted
+        _write_table_row(row, *held)
     for row in rows.values():                      # closed tables (their seats are gone)
         db.session.delete(row)
     db.session.flush()
@@ -211,6 +202,20 @@ def _table_rows(layout: Layout, policy: SeatingPolicy) -> dict[int, tuple[TableS
     return {t.number: (t, order[t.number], t.number in halted) for t in layout.tables}
 
 
+def _write_table_row(row: SeatingTable, table: TableState, position: int, halted: bool) -> None:
+    row.size = table.size
+    row.button_seat, row.sb_seat, row.bb_seat = table.button_seat, table.sb_seat, table.bb_seat
+    row.game_is_stud = table.game_is_stud
+    row.vacated = list(table.vacated)
+    row.break_position = position
+    row.halted = halted
+
+
+def _in_chunks(ids: list[int]) -> Iterable[list[int]]:
+    """``ids`` 500 at a time: one ``IN (...)`` list stays under every database's limit."""
+    return (ids[start:start + 500] for start in range(0, len(ids), 500))
+
+
 def _store_changes(tournament_id: int, stored: Layout, layout: Layout,
                    policy: SeatingPolicy) -> None:
     """``store_layout`` given what is stored: the rows of the tables that differ."""
@@ -227,18 +232,18 @@ def _store_changes(tournament_id: int, stored: Layout, layout: Layout,
     db.session.flush()
     # A player who left a table that did not change cannot be: it would have changed.
     gone = [pid for pid, where in old.items() if new.get(pid, (0, 0, False))[:2] != where[:2]]
-    for start in range(0, len(gone), 500):
+    for chunk in _in_chunks(gone):
         db.session.execute(delete(Seat).where(Seat.tournament_id == tournament_id,
-                                              Seat.player_id.in_(gone[start:start + 500])),
+                                              Seat.player_id.in_(chunk)),
                            execution_options={"synchronize_session": "fetch"})
     waiting_now: dict[bool, list[int]] = {True: [], False: []}
     for pid, where in old.items():
         if pid in new and new[pid][:2] == where[:2] and new[pid][2] != where[2]:
             waiting_now[new[pid][2]].append(pid)
     for waiting, player_ids in waiting_now.items():
-        if player_ids:
+        for chunk in _in_chunks(player_ids):
             db.session.execute(update(Seat).where(Seat.tournament_id == tournament_id,
-                                                  Seat.player_id.in_(player_ids))
+                                                  Seat.player_id.in_(chunk))
                                .values(waiting=waiting),
                                execution_options={"synchronize_session": "fetch"})
     rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
@@ -252,14 +257,7 @@ def _store_changes(tournament_id: int, stored: Layout, layout: Layout,
         if row is None:
             row = rows[number] = SeatingTable(tournament_id=tournament_id, number=number)
             db.session.add(row)
-        table, position, halted = after[number]
-        row.size = table.size
-        row.button_seat, row.sb_seat, row.bb_seat = \
-            table.button_seat, table.sb_seat, table.bb_seat
-        row.game_is_stud = table.game_is_stud
-        row.vacated = list(table.vacated)
-        row.break_position = position
-        row.halted = halted
+        _write_table_row(row, *after[number])
     db.session.flush()
     for pid, (number, seat_number, waiting) in new.items():
         if pid not in old or old[pid][:2] != (number, seat_number):
