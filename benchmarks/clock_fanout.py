@@ -24,7 +24,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from live_server import free_port, start_server  # benchmarks/ is on sys.path
+from live_server import free_port, percentile, start_server  # benchmarks/ is on sys.path
 
 TOKEN = "fanout-benchmark-token"
 GOAL_P99_MS = 250.0
@@ -93,11 +93,6 @@ async def measure(base: str, port: int, tournament_id: int, clients: int,
     for c in screens:
         c.close()
     return delays
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
 
 
 def main() -> None:

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from live_server import free_port  # benchmarks/ is on sys.path
+from live_server import free_port, percentile  # benchmarks/ is on sys.path
 
 TOKEN = "cluster-benchmark-token"
 GOAL_P99_MS = 250.0
@@ -276,11 +276,6 @@ async def measure(web: list[int], streams: list[int], tid: int, table_ids: list[
 
 def clients_of(rounds: list[list[float]]) -> int:
     return max((len(r) for r in rounds), default=0)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
 
 
 def main() -> None:

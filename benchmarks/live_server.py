@@ -1,6 +1,7 @@
 """A real ``director serve`` (waitress, temp instance, SQLite) for the benchmarks.
 
-Not a benchmark itself: ``clock_fanout.py`` and ``dealer_load.py`` import it
+Not a benchmark itself: ``clock_fanout.py``, ``dealer_load.py`` and
+``fanout_cluster.py`` import it
 (running a benchmark as a script puts this folder on ``sys.path``).
 """
 
@@ -12,6 +13,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value at ``fraction`` (0.99: p99) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
 
 
 def free_port() -> int:
