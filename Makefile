@@ -8,10 +8,9 @@ PORT   ?= 5000
 STAMP  := $(VENV)/.installed
 # pytest-xdist: test processes in parallel.  Three on two cores: a browser test
 # spends much of its time waiting on chromium and its server, so a third process
-# fills the idle CPU.  `loadgroup` keeps the tests that share one module-scoped
-# server on one process (tests/browser/conftest.py).
+# fills the idle CPU.
 WORKERS ?= 3
-XDIST   := -n $(WORKERS) --dist loadgroup
+XDIST   := -n $(WORKERS) --dist load
 
 .PHONY: run test test-fast venv lint typecheck bench clean browser test-postgres postgres
 

@@ -8,17 +8,20 @@ skip with a one-line reason, or fail when ``REQUIRE_BROWSER=1`` (CI).
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -51,18 +54,123 @@ def chromium() -> Iterator[object]:
         browser.close()
 
 
+def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder that ``make`` fills once per test run: the first test process to get
+    here makes it while the others wait (a file lock), then they all use it.  Under
+    pytest-xdist the processes share the parent of their temp folders; without it,
+    or without ``fcntl`` (Windows), each process makes its own."""
+    shared = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    folder, done = shared / name, shared / f"{name}.done"
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        if not done.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            make(folder)
+            done.touch()
+        return folder
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.exists():
+                shutil.rmtree(folder, ignore_errors=True)   # a half-made one (it failed)
+                folder.mkdir()
+                make(folder)
+                done.touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return folder
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of a SQLite database, its write-ahead log included."""
+    with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as copy:
+        origin.backup(copy)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
+class ServerProcess(Protocol):
+    """What the tests do with a server process: a ``subprocess.Popen`` or a ``Forked``."""
+
+    pid: int | None
+
+    def poll(self) -> int | None: ...
+    def wait(self, timeout: float | None = None) -> int: ...
+    def terminate(self) -> None: ...
+    def kill(self) -> None: ...
+
+
 @dataclass
 class Server:
     url: str
     token: str
-    process: subprocess.Popen[bytes]
+    process: ServerProcess
     log: Path
+
+
+# ``director serve`` in a process forked from a server process that has imported the
+# app once (multiprocessing's forkserver, which holds no threads when it forks).
+# A new Python that imports the app takes about 1.3 s of CPU; the browser tests
+# start about 150 servers, on two cores shared with chromium.  The child runs the
+# same click command as ``director serve``, in its own process with its own
+# environment.  Where there is no fork (Windows), a plain subprocess.
+FORKSERVER = "forkserver" in multiprocessing.get_all_start_methods()
+
+
+def serve_process(environment: dict[str, str], log: Path) -> ServerProcess:
+    """``director serve`` with ``environment``, its output in ``log``."""
+    if not FORKSERVER:
+        with log.open("wb") as out:
+            return subprocess.Popen([sys.executable, "-c", "from director.cli import main; main()",
+                                     "serve"], env=environment, stdout=out, stderr=subprocess.STDOUT)
+    log.write_bytes(b"")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["director.cli"])
+    process = context.Process(target=_serve_in_child, args=(environment, str(log)), daemon=False)
+    process.start()
+    return Forked(process)
+
+
+def _serve_in_child(environment: dict[str, str], log: str) -> None:
+    output = os.open(log, os.O_WRONLY | os.O_APPEND)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    os.close(output)
+    os.environ.clear()
+    os.environ.update(environment)
+    from director.cli import main
+
+    main(["serve"], prog_name="director")
+
+
+class Forked:
+    """A ``multiprocessing.Process`` with the ``subprocess.Popen`` calls the tests use."""
+
+    def __init__(self, process: multiprocessing.process.BaseProcess) -> None:
+        self._process = process
+        self.pid = process.pid
+
+    def poll(self) -> int | None:
+        return self._process.exitcode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._process.join(timeout)
+        if self._process.exitcode is None:
+            raise subprocess.TimeoutExpired("director serve", timeout or 0)
+        return self._process.exitcode
+
+    def terminate(self) -> None:
+        self._process.terminate()
+
+    def kill(self) -> None:
+        self._process.kill()
 
 
 @functools.cache
@@ -109,11 +217,8 @@ def _serve(tmp: Path, port: int, env: dict[str, str]) -> Server:
                    "DIRECTOR_TOKEN": TOKEN, "HOST": "127.0.0.1", "PORT": str(port),
                    "PYTHONUNBUFFERED": "1", **env}
     environment.pop("DIRECTOR_DATABASE_URL", None)
-    run = [sys.executable, "-c", "from director.cli import main; main()"]
     log = tmp / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen([*run, "serve"], env=environment, stdout=out,
-                                   stderr=subprocess.STDOUT)
+    process = serve_process(environment, log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -134,7 +239,7 @@ def _serve(tmp: Path, port: int, env: dict[str, str]) -> Server:
     raise RuntimeError(f"the server did not start: {log.read_text()}")
 
 
-def stop_process(process: subprocess.Popen[Any], timeout: float = 10) -> None:
+def stop_process(process: ServerProcess, timeout: float = 10) -> None:
     """Terminate a server process; kill it when it has not ended within ``timeout``."""
     if process.poll() is not None:
         return
@@ -185,16 +290,3 @@ def director_page(chromium: Any, server: Server, width: int = 1280, height: int 
     page.fill("#token", server.token)
     page.click("button[type=submit]")
     return page
-
-
-
-# Modules whose tests share one module-scoped server (and the events set up on it):
-# under pytest-xdist each runs whole on one worker (``--dist loadgroup``), so the
-# server and its events are made once, not once per worker.
-ONE_SERVER_MODULES = {"test_layout.py"}
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.name in ONE_SERVER_MODULES and item.path.parent == Path(__file__).parent:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))

@@ -11,7 +11,8 @@ what a person would see:
   different elements the shared area may be at most a fifth of the smaller box.
 
 A screenshot of each combination is kept in ``tests/artifacts/layout/``.
-One server for the module, one browser context per language.
+One server for the module (its events built once per run), one browser context per
+language.
 """
 
 from __future__ import annotations
@@ -25,7 +26,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, Server, start_server, stop_server
+from tests.browser.conftest import (
+    ARTIFACTS,
+    Server,
+    copy_database,
+    made_once,
+    start_server,
+    stop_server,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -106,7 +114,24 @@ def event(server: Server, name: str, players: int, table_size: int = 8) -> int:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    server = start_server(tmp_path_factory.mktemp("layout"))
+    """The four events, on a server of this test process's own.  They are built once
+    per run (150 registrations, about 10 s) by the first test process that gets here;
+    the others wait for it and start their server on a copy of its database."""
+    built = made_once(tmp_path_factory, "layout-world", build_world)
+    folder = tmp_path_factory.mktemp("layout")
+    (folder / "instance").mkdir()
+    copy_database(built / "instance" / "director.sqlite", folder / "instance" / "director.sqlite")
+    server = start_server(folder)
+    try:
+        yield {**json.loads((built / "world.json").read_text()), "server": server}
+    finally:
+        stop_server(server)
+
+
+def build_world(folder: Path) -> None:
+    """Build the events on a server in ``folder``; their ids and pairing codes go to
+    ``folder/world.json``."""
+    server = start_server(folder)
     try:
         big = event(server, "Friday Night Mixed Omaha/Stud Championship", 100)
         call(server, "POST", f"/api/tournaments/{big}/clock/start")
@@ -134,8 +159,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         call(server, "POST", f"/api/tournaments/{dealer}/clock/next")      # PO/8, blinds
         pairing = call(server, "GET", f"/api/tournaments/{dealer}/dealer/pairing")["tables"]
         call(server, "POST", f"/api/tables/{pairing[1]['table_id']}/hands", {})
-        yield {"server": server, "big": big, "break": on_break, "done": done,
-               "idle_code": pairing[0]["code"], "hand_code": pairing[1]["code"]}
+        (folder / "world.json").write_text(json.dumps({
+            "big": big, "break": on_break, "done": done,
+            "idle_code": pairing[0]["code"], "hand_code": pairing[1]["code"]}))
     finally:
         stop_server(server)
 

@@ -49,16 +49,16 @@ def test_desk_takes_10_buy_ins_and_2_rebuys_and_the_clock_prize_pool_follows(
         page.fill("#desk-name", name)
         page.click("#take-buy-in")
         page.wait_for_selector(f"text=Buy-in taken: {name}.")
-        assert page.text_content("#ticket-name") == name
-    assert page.text_content("#stat-entries") == "10"
+        expect(page.locator("#ticket-name")).to_have_text(name)
+    expect(page.locator("#stat-entries")).to_have_text("10")
 
     for name in names[:2]:
         page.locator(f'tr[data-name="{name}"] button.rebuy').click()
         page.wait_for_selector(f"text=Rebuy taken: {name} (+20,000 chips).")
-    assert page.text_content("#stat-pool") == "€1,200.00"
-    rows = page.locator("#ledger-table tbody tr")
-    assert rows.count() == 12
-    assert page.locator('#ledger-table tr[data-kind="rebuy"]').count() == 2
+    # (the desk reloads itself when the live stream tells it of a payment: expect waits)
+    expect(page.locator("#stat-pool")).to_have_text("€1,200.00")
+    expect(page.locator("#ledger-table tbody tr")).to_have_count(12)
+    expect(page.locator('#ledger-table tr[data-kind="rebuy"]')).to_have_count(2)
 
     # The projector, never reloaded, followed every payment over the live stream.
     expect(projector.locator("#p-prize")).to_have_text("€1,200.00", timeout=5000)
