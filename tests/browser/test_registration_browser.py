@@ -55,7 +55,7 @@ def test_desk_takes_10_buy_ins_and_2_rebuys_and_the_clock_prize_pool_follows(
     for name in names[:2]:
         page.locator(f'tr[data-name="{name}"] button.rebuy').click()
         page.wait_for_selector(f"text=Rebuy taken: {name} (+20,000 chips).")
-    # (the desk reloads itself when the live stream tells it of a payment: expect waits)
+    # expect waits: the ledger is at the bottom of a page that may still be loading
     expect(page.locator("#stat-pool")).to_have_text("€1,200.00")
     expect(page.locator("#ledger-table tbody tr")).to_have_count(12)
     expect(page.locator('#ledger-table tr[data-kind="rebuy"]')).to_have_count(2)
