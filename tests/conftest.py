@@ -42,11 +42,20 @@ SQLITE_ONLY = {"test_sqlite_runs_in_wal_mode_with_foreign_keys": "SQLite's own p
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not hasattr(config, "workerinput"):  # the main process, before any worker starts
-        _read_the_browser_into_memory()
+    if not hasattr(config, "workerinput") and _browser_tests_run(config):
+        _read_the_browser_into_memory()    # the main process, before any worker starts
     _hypothesis_has_no_deadline()
     _playwright_polls_functions_not_strings()
     _werkzeug_compiles_each_url_builder_once()
+
+
+def _browser_tests_run(config: pytest.Config) -> bool:
+    """Whether the paths pytest was given hold browser tests (none given: all tests)."""
+    browser = Path(__file__).resolve().parent / "browser"
+    base = config.invocation_params.dir
+    paths = [(base / arg.split("::")[0]).resolve() for arg in config.args] or [browser]
+    return any(path == browser or path in browser.parents or browser in path.parents
+               for path in paths)
 
 
 def _read_the_browser_into_memory() -> None:
