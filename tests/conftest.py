@@ -78,12 +78,14 @@ def _read_the_browser_into_memory() -> None:
 
     def read() -> None:
         for folder in folders:
-            for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            for path in sorted(folder.rglob("*")):
+                if not path.is_file():
+                    continue
                 try:
                     with path.open("rb") as file:
                         while file.read(1 << 20):
                             pass
-                except OSError:  # a folder, a dangling link, no permission
+                except OSError:  # no permission: chromium reads it itself
                     continue
 
     threading.Thread(target=read, name="read-browser", daemon=True).start()

@@ -57,30 +57,24 @@ def chromium() -> Iterator[object]:
 def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
     """A folder that ``make`` fills once per test run: the first test process to get
     here makes it while the others wait (a file lock), then they all use it.  Under
-    pytest-xdist the processes share the parent of their temp folders; without it,
-    or without ``fcntl`` (Windows), each process makes its own."""
-    shared = factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    folder, done = shared / name, shared / f"{name}.done"
+    pytest-xdist the processes share the parent of their temp folders; without
+    ``fcntl`` (Windows) each process makes its own."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
+        fcntl = None  # type: ignore[assignment]
+    shared = factory.getbasetemp()
+    if fcntl is not None and os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    folder, done = shared / name, shared / f"{name}.done"
+    with (shared / f"{name}.lock").open("w") as lock:   # closing it lets the others in
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
-            folder.mkdir(parents=True, exist_ok=True)
+            shutil.rmtree(folder, ignore_errors=True)   # a half-made one (it failed)
+            folder.mkdir()
             make(folder)
             done.touch()
-        return folder
-    with (shared / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            if not done.exists():
-                shutil.rmtree(folder, ignore_errors=True)   # a half-made one (it failed)
-                folder.mkdir()
-                make(folder)
-                done.touch()
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
     return folder
 
 
@@ -98,8 +92,6 @@ def free_port() -> int:
 
 class ServerProcess(Protocol):
     """What the tests do with a server process: a ``subprocess.Popen`` or a ``Forked``."""
-
-    pid: int | None
 
     def poll(self) -> int | None: ...
     def wait(self, timeout: float | None = None) -> int: ...
@@ -131,11 +123,17 @@ def serve_process(environment: dict[str, str], log: Path) -> ServerProcess:
             return subprocess.Popen([sys.executable, "-c", "from director.cli import main; main()",
                                      "serve"], env=environment, stdout=out, stderr=subprocess.STDOUT)
     log.write_bytes(b"")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["director.cli"])
-    process = context.Process(target=_serve_in_child, args=(environment, str(log)), daemon=False)
+    process = _forkserver().Process(target=_serve_in_child, args=(environment, str(log)), daemon=False)
     process.start()
     return Forked(process)
+
+
+@functools.cache
+def _forkserver() -> Any:
+    """The forkserver context, told once to import the app before its first fork."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["director.cli"])
+    return context
 
 
 def _serve_in_child(environment: dict[str, str], log: str) -> None:
@@ -155,7 +153,6 @@ class Forked:
 
     def __init__(self, process: multiprocessing.process.BaseProcess) -> None:
         self._process = process
-        self.pid = process.pid
 
     def poll(self) -> int | None:
         return self._process.exitcode
