@@ -25,7 +25,8 @@ from typing import Any, Protocol
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+from tests.conftest import CHROMIUM
+
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -35,10 +36,11 @@ TOKEN = "browser-test-token"
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[object]:
-    """A Playwright browser on /usr/bin/chromium (skips, or fails if REQUIRE_BROWSER=1)."""
+    """A Playwright browser on Debian's chromium (``CHROMIUM``; skips, or fails if
+    REQUIRE_BROWSER=1)."""
     required = os.environ.get("REQUIRE_BROWSER") == "1"
     if not os.access(CHROMIUM, os.X_OK):
-        reason = f"{CHROMIUM} is missing: run `make test` as root, or apt-get install chromium"
+        reason = f"{CHROMIUM} is missing: run `make test` as root, or apt-get install chromium-headless-shell"
         if required:
             pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
         pytest.skip(reason)

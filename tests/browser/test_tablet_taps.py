@@ -129,6 +129,7 @@ def shown(page: Any, server: Server, table_id: int, version: int) -> None:
                            arg=f"{now['hand_id']}/{now['version']}")
 
 
+@pytest.mark.slow
 def test_TDA_RP_10_C_stud_with_an_absent_seat_is_dealt_to_the_showdown_from_the_tablet(
         chromium: Any, live_server: Server, artifacts: Path) -> None:
     """The absent seat gets its door card (it counts for the bring-in) and its hand is

@@ -543,6 +543,7 @@ def compare(gen: Generated) -> tuple[list[str], Counter[str]]:
 SEEDS = {game: 1000 + i for i, game in enumerate(Game)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", list(Game), ids=[g.value for g in Game])
 def test_our_engine_agrees_with_pokerkit_at_every_decision(game: Game) -> None:
     hands = generate(game, HANDS_PER_GAME, SEEDS[game])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, text
@@ -75,6 +76,7 @@ def concrete(rule, tournament_id, number):
     return path
 
 
+@pytest.mark.slow
 def test_write_routes_never_fail_and_refusals_change_nothing(app, client, auth,
                                                              make_tournament):
     tournament_id = make_tournament(levels=[level(25, 50), level(50, 100)])

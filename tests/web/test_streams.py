@@ -68,6 +68,7 @@ async def many_screens(port: int, tournament_id: int, server: Server) -> list[fl
     return [moment - started for moment in heard]
 
 
+@pytest.mark.slow
 def test_one_process_holds_2000_streams_and_a_change_reaches_every_one(
         server: tuple[Server, int]) -> None:
     running, port = server

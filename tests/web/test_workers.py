@@ -116,6 +116,7 @@ class Screen:
                 return arrived, state
 
 
+@pytest.mark.slow
 def test_the_scheduler_moves_to_the_other_process_when_its_own_dies(
         serve: Callable[..., Process]) -> None:
     first_port, second_port = free_port(), free_port()
