@@ -56,7 +56,7 @@ def pytest_configure(config: pytest.Config) -> None:
         _read_the_browser_into_memory()    # the main process, before any worker starts
     _hypothesis_has_no_deadline()
     _playwright_polls_functions_not_strings()
-    _werkzeug_compiles_each_url_builder_once()
+    werkzeug_compiles_each_url_builder_once()
 
 
 def _browser_tests_run(config: pytest.Config) -> bool:
@@ -114,14 +114,16 @@ def _hypothesis_has_no_deadline() -> None:
     settings.load_profile("director")
 
 
-def _werkzeug_compiles_each_url_builder_once() -> None:
+def werkzeug_compiles_each_url_builder_once() -> None:
     """Most tests build an app of their own, and ``create_app`` spent most of its 70 ms
     in werkzeug generating and compiling Python code for the URL builders of its 160
     rules, the same code for every app.  Here each builder is compiled once per test
     process and bound to each new rule.  The generated function reads the rule's
     converters from ``self`` when it is called, so a builder depends only on what the
     key holds (the rule's text, its defaults and host, and the map's settings); the
-    tests' apps differ in none of them.  Tests only: the server builds one app."""
+    tests' apps differ in none of them.  Tests only: the server builds one app (the
+    browser tests' servers are forked from a process that did this once:
+    ``tests/browser/server_preload.py``)."""
     from werkzeug.routing.rules import Rule
 
     original = Rule._compile_builder

@@ -132,9 +132,9 @@ def serve_process(environment: dict[str, str], log: Path) -> ServerProcess:
 
 @functools.cache
 def _forkserver() -> Any:
-    """The forkserver context, told once to import the app before its first fork."""
+    """The forkserver context, told once what to load before its first fork."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["director.cli"])
+    context.set_forkserver_preload(["tests.browser.server_preload"])
     return context
 
 
