@@ -335,15 +335,17 @@ def _log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
         db.session.add(SeatingLogEntry(tournament_id=tournament_id, action=action, text=line))
 
 
-def _commit(tournament_id: int, settings: SeatingSettings) -> None:
-    """Commit (the settings row is the lock), then tell every screen."""
+def _commit(tournament_id: int, settings: SeatingSettings, *, tell: bool = True) -> None:
+    """Commit (the settings row is the lock), then tell every screen (``tell``
+    false: the caller tells them once its own part is committed)."""
     settings.updated_at = utcnow()
     try:
         db.session.commit()
     except (StaleDataError, IntegrityError):
         db.session.rollback()
         raise Invalid(_conflict()) from None
-    publish(tournament_id)
+    if tell:
+        publish(tournament_id)
 
 
 def publish(tournament_id: int, *, clock: bool = True, kind: str = "seating") -> None:
@@ -734,6 +736,10 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     refused, naming ``table``, ``seat`` or ``reason``, where the event's setting or
     the seating does not allow it).  A full room (``SeatingPolicy.room_tables``)
     refuses the entry, naming ``name``: the desk puts him on the waiting list.
+
+    The screens are told by the caller, once the payment is committed too: one
+    change (the seat and the prize pool together), and none when the payment
+    fails and the entry is taken back.
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
@@ -784,7 +790,7 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     else:
         _log(tournament_id, "register", [_("%(name)s registered (%(chips)s chips)", name=clean,
                                            chips=number_filter(stack))])
-    _commit(tournament_id, settings)
+    _commit(tournament_id, settings, tell=False)
     return player, move
 
 

@@ -6,6 +6,7 @@ own temp DB and checks what the rows say afterwards.
 
 from __future__ import annotations
 
+import queue
 import random
 from collections.abc import Callable
 
@@ -15,7 +16,7 @@ from sqlalchemy import func, select
 
 from director.db import db
 from director.models.seating import Player, Seat, SeatingPlanRecord, SeatingTable
-from director.services import Invalid, seating
+from director.services import Invalid, money, seating
 from director.services import clock as clock_service
 from director.services.events import events
 from director.tournament.seating import (
@@ -410,14 +411,25 @@ def test_bad_input_names_the_field_and_changes_nothing(
     assert seating.field_stats(tid)["players_left"] == 3
 
 
-def test_every_change_publishes_a_seating_event(ctx: Flask, field: Callable[..., int]) -> None:
+def test_a_late_entry_is_told_to_the_screens_once_with_its_seat_and_buy_in(
+        ctx: Flask, field: Callable[..., int]) -> None:
+    """The seat and the buy-in are one change: one seating event and one clock state,
+    sent after both are committed (they were sent twice, the first before the
+    buy-in was recorded)."""
     tid = field(3)
+    money.save_settings(tid, {"buy_in": "100", "starting_stack": 10_000,
+                              "late_registration_level": 6})
     subscription = events().subscribe(tid)
     try:
-        seating.register_player(tid, "Late Comer")
+        money.register_entry(tid, "Late Comer")
         received = [subscription.queue.get(timeout=1) for _ in range(2)]
+        with pytest.raises(queue.Empty):
+            subscription.queue.get(timeout=0.3)
     finally:
         events().unsubscribe(subscription)
     assert received[0].startswith(b"event: seating\ndata: ")
     assert b'"players_left":4' in received[0]
     assert b"event: clock" in received[1] and b'"players_left":4' in received[1]
+    # the same clock state has the buy-in in the pool and the player at his seat
+    assert b'"entries":1,' in received[1] and b'"prize_pool":100,' in received[1]
+    assert b'{"name":"Late Comer","chips":10000,"table":1,' in received[1]
