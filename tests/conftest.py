@@ -268,10 +268,10 @@ class _CompiledTemplates(BytecodeCache):
     """Jinja's compiled templates, kept for every app of this test process.
 
     Each test builds an app of its own, and each app's Jinja compiled every page
-    it rendered again: a fifth of the web tests' time went to parsing the same
-    templates.  Jinja's bytecode cache is keyed by the template's name and a hash
-    of its source, so an edited template is compiled again.  Tests only: the
-    server builds one app, which compiles each template once."""
+    it rendered again (three page-heavy web modules: 34.0 s, 32.4 s with this).
+    Jinja's bytecode cache is keyed by the template's name and a hash of its
+    source, so an edited template is compiled again.  Tests only: the server
+    builds one app, which compiles each template once."""
 
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}

@@ -40,7 +40,8 @@ def chromium() -> Iterator[object]:
     REQUIRE_BROWSER=1)."""
     required = os.environ.get("REQUIRE_BROWSER") == "1"
     if not os.access(CHROMIUM, os.X_OK):
-        reason = f"{CHROMIUM} is missing: run `make test` as root, or apt-get install chromium-headless-shell"
+        reason = (f"{CHROMIUM} is missing: run `make test` as root, "
+                  "or apt-get install chromium-headless-shell")
         if required:
             pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
         pytest.skip(reason)
