@@ -49,6 +49,17 @@ def actions_in_log(h: dict[str, Any]) -> list[str]:
             if re.match(r"Seat \d+ \(.*?\) (calls|checks|bets|raises|folds)", line["text"])]
 
 
+def second_tap(page: Any, x: float, y: float, gap: int) -> None:
+    """The finger's second tap, ``gap`` ms after the page has the first, on whatever
+    is then under it.  Timed by the page's own clock: the test's two clicks travel
+    through Playwright's driver and the browser process, and on a loaded machine
+    the second reached the page more than a second after the first (seen in CI),
+    which is no double tap any more."""
+    page.evaluate("""([x, y, gap]) => document.addEventListener("click", () => setTimeout(
+        () => { const under = document.elementFromPoint(x, y); if (under) { under.click(); } }, gap),
+        {capture: true, once: true})""", [x, y, gap])
+
+
 @pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
 def test_TDA_50_a_double_tap_acts_for_one_player_only(chromium: Any, live_server: Server,
                                                       artifacts: Path, viewport: dict[str, int]) -> None:
@@ -63,8 +74,7 @@ def test_TDA_50_a_double_tap_acts_for_one_player_only(chromium: Any, live_server
         acting = page.locator("#acting").inner_text()
         assert acting == f"Action of Seat {seat} ({before['to_act_name']})"
         x, y = spot(page, "#controls button.action-call")
-        page.mouse.click(x, y)
-        page.wait_for_timeout(gap)
+        second_tap(page, x, y, gap)
         page.mouse.click(x, y)
         # The first tap is applied (a loaded server may take longer than the gap), then
         # the tablet has drawn the next player's buttons: a second tap that went
