@@ -266,6 +266,8 @@ async def measure(web: list[int], streams: list[int], tid: int, table_ids: list[
     hand = await asyncio.to_thread(call, web[1], f"/api/tables/{probe_table}/hands", {})
     await asyncio.sleep(0.5)
 
+    answered: dict[bytes, float] = {}    # how long each POST took to answer
+
     async def probe(marker: bytes, port: int, path: str,
                     body: dict[str, Any]) -> tuple[float, bytes, Any]:
         seen[marker] = []
@@ -275,7 +277,6 @@ async def measure(web: list[int], streams: list[int], tid: int, table_ids: list[
         answered[marker] = (time.perf_counter() - started) * 1000
         return started, marker, answer
 
-    answered: dict[bytes, float] = {}    # how long each POST took to answer
     sent: dict[str, list[tuple[float, bytes]]] = {name: [] for name in KINDS}
     for round_ in range(ROUNDS):    # the first of each kind is its process's first: cold
         level = await probe(f'"level_index":{round_ + 1},'.encode(), web[0],
