@@ -19,6 +19,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from flask import current_app
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import JSON, DateTime, event
 from sqlalchemy.engine import Engine
@@ -222,17 +223,25 @@ class _Job:
         self.done = threading.Event()
 
 
-_groups: dict[int, GroupCommit] = {}
 _groups_lock = threading.Lock()
 
 
 def group_commit() -> GroupCommit:
-    """The group committer of this app's database."""
+    """The group committer of this app's database.
+
+    Kept on the app (``extensions``), not in a module-level table: it holds the
+    engine, its pool and its compiled statements, which then live as long as the
+    app does.  (A table keyed by engine kept every test's app engine alive: the
+    heap grew to 1.4 million objects a test process and each full collection of
+    it took half a second.)"""
     engine = db.engine
-    found = _groups.get(id(engine))
+    extensions = current_app.extensions
+    found: GroupCommit | None = extensions.get("director.group_commit")
     if found is None or found.engine is not engine:
         with _groups_lock:
-            found = _groups[id(engine)] = GroupCommit(engine)
+            found = extensions.get("director.group_commit")
+            if found is None or found.engine is not engine:
+                found = extensions["director.group_commit"] = GroupCommit(engine)
     return found
 
 
