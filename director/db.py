@@ -21,9 +21,9 @@ from typing import Any
 
 from flask import current_app
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, DateTime, event
+from sqlalchemy import JSON, DateTime, event, inspect
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, Session
 from sqlalchemy.types import TypeDecorator
 
 
@@ -63,6 +63,32 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# The rows every request of an event reads again and again (the tournament, its
+# money and seating settings): held in the session until it closes.
+_held_types: tuple[type, ...] = ()
+
+
+def hold_in_session(*models: type) -> None:
+    """Rows of ``models`` stay in the session that loaded them until it closes.
+
+    The session's identity map holds rows weakly: a row a service loaded and let
+    go (to check that the event exists, or read one setting) was gone again when
+    the next service of the same request asked for it, and each ``session.get``
+    read it from the database again (a late entry read its tournament five
+    times and the money settings three).  One row per event and model, so a
+    long-lived session holds no more than that; a commit or a rollback still
+    expires them, and the next read refreshes them as before."""
+    global _held_types
+    _held_types = tuple(dict.fromkeys((*_held_types, *models)))
+
+
+@event.listens_for(Session, "loaded_as_persistent")
+@event.listens_for(Session, "pending_to_persistent")
+def _hold(session: Session, instance: Any) -> None:
+    if isinstance(instance, _held_types):
+        session.info.setdefault("held", {})[(type(instance), inspect(instance).identity)] = instance
+
 
 # One writer at a time in this process.  SQLite takes one writer anyway, and a
 # writer that finds the database busy sleeps in growing steps (its busy handler)

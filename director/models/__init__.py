@@ -5,6 +5,7 @@ registers them with the metadata, so ``db.create_all()`` creates every table.
 Later issues add their modules (players, tables, hands) and a line below.
 """
 
+from director.db import hold_in_session
 from director.models import (
     change_feed,  # noqa: F401  (the change feed of several processes on SQLite)
     hands,  # noqa: F401  (dealer hands, their events, tablets)
@@ -14,6 +15,10 @@ from director.models import (
     seating,  # noqa: F401  (players, tables, seats)
     waiting_list,  # noqa: F401  (the waiting list of a full room)
 )
+from director.models.money import MoneySettings
+from director.models.seating import SeatingSettings
 from director.models.tournament import Tournament
+
+hold_in_session(Tournament, MoneySettings, SeatingSettings)
 
 __all__ = ["Tournament"]
