@@ -763,9 +763,12 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
         if player.entry_chips != rules.starting_stack:
             player.entry_chips = player.chips = rules.starting_stack
     else:
-        db.session.rollback()  # seating's unit of work starts clean and commits on its own
+        # The writes start a transaction of their own (on SQLite, a transaction that
+        # read before another process wrote cannot write); the seat and the payment
+        # are then committed together, or not at all.
+        db.session.rollback()
         player, seat = seating_service.register_player(tournament_id, clean, rules.starting_stack,
-                                                       chosen=chosen)
+                                                       chosen=chosen, commit=False)
     try:
         people_service.link(player, person_id if kind == "buy-in" else None)  # the player list
         payment = _record(tournament_id, player, kind, rules.buy_in, rules.starting_stack,
@@ -776,10 +779,7 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
         _lock_if_closed(tournament, _configured(tournament_id), now)
         db.session.commit()
     except (StaleDataError, IntegrityError):
-        db.session.rollback()
-        if existing is None:   # take the registration back: no entry without its payment
-            _delete_entry(player.id)
-            db.session.commit()
+        db.session.rollback()  # the entry's seat goes with it: no entry without its payment
         raise
     _publish(tournament_id)
     return Sale(payment, player, seat)

@@ -721,7 +721,8 @@ def _refuse_stud_sizes(policy: SeatingPolicy) -> None:
 @unit_of_work
 def register_player(tournament_id: int, name: Any, chips: Any = None,
                     rng: random.Random | None = None,
-                    chosen: ChosenSeat | None = None) -> tuple[Player, Move | None]:
+                    chosen: ChosenSeat | None = None, *,
+                    commit: bool = True) -> tuple[Player, Move | None]:
     """The registry's part of an entry: the player, and once seats are drawn a random
     open seat (TDA 8-A, [SEAT-1..3]).
 
@@ -739,7 +740,8 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
 
     The screens are told by the caller, once the payment is committed too: one
     change (the seat and the prize pool together), and none when the payment
-    fails and the entry is taken back.
+    fails and the entry is taken back.  ``commit`` false: flushed, not committed;
+    the caller commits the entry with its payment, in one transaction.
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
@@ -790,7 +792,11 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     else:
         _log(tournament_id, "register", [_("%(name)s registered (%(chips)s chips)", name=clean,
                                            chips=number_filter(stack))])
-    _commit(tournament_id, settings, tell=False)
+    if commit:
+        _commit(tournament_id, settings, tell=False)
+    else:
+        settings.updated_at = utcnow()
+        db.session.flush()
     return player, move
 
 

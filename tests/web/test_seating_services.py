@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
+from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db
 from director.models.seating import Player, Seat, SeatingPlanRecord, SeatingTable
@@ -433,3 +434,29 @@ def test_a_late_entry_is_told_to_the_screens_once_with_its_seat_and_buy_in(
     # the same clock state has the buy-in in the pool and the player at his seat
     assert b'"entries":1,' in received[1] and b'"prize_pool":100,' in received[1]
     assert b'{"name":"Late Comer","chips":10000,"table":1,' in received[1]
+
+
+def test_a_late_entry_whose_payment_fails_leaves_no_player_no_seat_and_tells_no_screen(
+        ctx: Flask, field: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat and the buy-in are one transaction: when the payment's commit loses
+    a race (another writer changed the money settings), nothing of the entry stays."""
+    tid = field(3)
+    money.save_settings(tid, {"buy_in": "100", "starting_stack": 10_000,
+                              "late_registration_level": 6})
+
+    def lost_race(*_args: object) -> None:
+        raise StaleDataError("another writer won")
+
+    monkeypatch.setattr(money, "_lock_if_closed", lost_race)
+    subscription = events().subscribe(tid)
+    try:
+        with pytest.raises(Invalid):
+            money.register_entry(tid, "Late Comer")
+        with pytest.raises(queue.Empty):
+            subscription.queue.get(timeout=0.3)
+    finally:
+        events().unsubscribe(subscription)
+    db.session.rollback()
+    assert db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tid, Player.name == "Late Comer")) == 0
+    assert db.session.scalar(select(func.count(Seat.id)).where(Seat.tournament_id == tid)) == 3
