@@ -696,11 +696,13 @@ def _record(tournament_id: int, player: Player, kind: str, price: BuyIn, chips: 
 
 def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = None,
          stack: Any = None, request_key: Any = None, person_id: Any = None,
-         chosen: seating_service.ChosenSeat | None = None) -> Sale:
+         chosen: seating_service.ChosenSeat | None = None,
+         entry_chips: int | None = None) -> Sale:
     """Take a buy-in (``name``, or the player list's ``person_id``), a re-entry, rebuy or
     add-on (``player_id``) at the desk.
 
-    ``chosen``: a new entry's seat picked by the director (``services.waiting_list``)."""
+    ``chosen``: a new entry's seat picked by the director (``services.waiting_list``);
+    ``entry_chips``: a new entry's stack, if not the event's (``register_entry``)."""
     if kind not in SALE_KINDS:
         raise Invalid({"kind": _("What is sold is one of: %(kinds)s", kinds=", ".join(SALE_KINDS))})
     key = request_key_of(request_key)
@@ -711,7 +713,8 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     lifecycle_service.verify_open(tournament_id)     # a finished event takes no more money
     if kind in ENTRY_KINDS:
         name = people_service.entry_name(person_id if kind == "buy-in" else None, name)
-        sale = _new_entry(tournament_id, kind, name, player_id, key, person_id, chosen)
+        sale = _new_entry(tournament_id, kind, name, player_id, key, person_id, chosen,
+                          entry_chips)
     else:
         sale = _add_chips(tournament_id, kind, player_id, stack, key)
     paid = sale.payment
@@ -728,12 +731,15 @@ def _money_param(tournament_id: int, amount: int) -> dict[str, str]:
 
 def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None,
                person_id: Any = None,
-               chosen: seating_service.ChosenSeat | None = None) -> Sale:
-    """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it."""
+               chosen: seating_service.ChosenSeat | None = None,
+               chips: int | None = None) -> Sale:
+    """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it.
+    ``chips``: the entry's stack, if not the event's starting stack."""
 
     row = _configured(tournament_id)
     tournament = get_tournament(tournament_id)
     rules = rules_from(settings_dict(row))
+    stack = rules.starting_stack if chips is None else chips
     now = utcnow()
     at = moment(tournament, now)
     existing: Player | None = None
@@ -760,18 +766,18 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
     seat = None
     if existing is not None:
         player = existing
-        if player.entry_chips != rules.starting_stack:
-            player.entry_chips = player.chips = rules.starting_stack
+        if player.entry_chips != stack:
+            player.entry_chips = player.chips = stack
     else:
         # The writes start a transaction of their own (on SQLite, a transaction that
         # read before another process wrote cannot write); the seat and the payment
         # are then committed together, or not at all.
         db.session.rollback()
-        player, seat = seating_service.register_player(tournament_id, clean, rules.starting_stack,
+        player, seat = seating_service.register_player(tournament_id, clean, stack,
                                                        chosen=chosen, commit=False)
     try:
         people_service.link(player, person_id if kind == "buy-in" else None)  # the player list
-        payment = _record(tournament_id, player, kind, rules.buy_in, rules.starting_stack,
+        payment = _record(tournament_id, player, kind, rules.buy_in, stack,
                           at.level, key)
         bounty = bounty_amount(settings_dict(row))     # taken with the entry, never in the pool
         if bounty:
@@ -1448,11 +1454,6 @@ def register_entry(tournament_id: int, name: Any, chips: Any = None,
     """
     get_tournament(tournament_id)
     stack = parse_int({"chips": chips}, "chips", _("Chips"), low=1, high=MAX_CHIPS)
-    sale = sell(tournament_id, "buy-in", name=name, request_key=request_key)
-    if stack is not None and not sale.repeated and sale.player is not None \
-            and stack != sale.payment.chips:
-        sale.player.chips = sale.player.entry_chips = stack
-        sale.payment.chips = stack
-        db.session.commit()
-        _publish(tournament_id)
-    return sale
+    # One commit and one change for the screens, with the stack given (it was
+    # committed and told a second time after the event's stack).
+    return sell(tournament_id, "buy-in", name=name, request_key=request_key, entry_chips=stack)

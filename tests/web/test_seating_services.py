@@ -412,17 +412,19 @@ def test_bad_input_names_the_field_and_changes_nothing(
     assert seating.field_stats(tid)["players_left"] == 3
 
 
+@pytest.mark.parametrize("chips", [None, 12_345])
 def test_a_late_entry_is_told_to_the_screens_once_with_its_seat_and_buy_in(
-        ctx: Flask, field: Callable[..., int]) -> None:
+        ctx: Flask, field: Callable[..., int], chips: int | None) -> None:
     """The seat and the buy-in are one change: one seating event and one clock state,
     sent after both are committed (they were sent twice, the first before the
-    buy-in was recorded)."""
+    buy-in was recorded; and a stack other than the event's was committed and
+    sent a third time)."""
     tid = field(3)
     money.save_settings(tid, {"buy_in": "100", "starting_stack": 10_000,
                               "late_registration_level": 6})
     subscription = events().subscribe(tid)
     try:
-        money.register_entry(tid, "Late Comer")
+        sale = money.register_entry(tid, "Late Comer", chips)
         received = [subscription.queue.get(timeout=1) for _ in range(2)]
         with pytest.raises(queue.Empty):
             subscription.queue.get(timeout=0.3)
@@ -433,7 +435,10 @@ def test_a_late_entry_is_told_to_the_screens_once_with_its_seat_and_buy_in(
     assert b"event: clock" in received[1] and b'"players_left":4' in received[1]
     # the same clock state has the buy-in in the pool and the player at his seat
     assert b'"entries":1,' in received[1] and b'"prize_pool":100,' in received[1]
-    assert b'{"name":"Late Comer","chips":10000,"table":1,' in received[1]
+    stack = chips or 10_000
+    assert f'{{"name":"Late Comer","chips":{stack},"table":1,'.encode() in received[1]
+    assert sale.player is not None and sale.player.chips == sale.player.entry_chips == stack
+    assert sale.payment.chips == stack
 
 
 def test_a_late_entry_whose_payment_fails_leaves_no_player_no_seat_and_tells_no_screen(
