@@ -23,7 +23,7 @@ from flask import current_app
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import JSON, DateTime, event, inspect
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Session
+from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
 
@@ -64,11 +64,6 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 
-# The rows every request of an event reads again and again (the tournament, its
-# money and seating settings): held in the session until it closes.
-_held_types: tuple[type, ...] = ()
-
-
 def hold_in_session(*models: type) -> None:
     """Rows of ``models`` stay in the session that loaded them until it closes.
 
@@ -78,16 +73,16 @@ def hold_in_session(*models: type) -> None:
     read it from the database again (a late entry read its tournament five
     times and the money settings three).  One row per event and model, so a
     long-lived session holds no more than that; a commit or a rollback still
-    expires them, and the next read refreshes them as before."""
-    global _held_types
-    _held_types = tuple(dict.fromkeys((*_held_types, *models)))
+    expires them, and the next read refreshes them as before.  The hook is on
+    these models only: loading other rows (1,800 players) pays nothing for it."""
+    for model in models:
+        if not event.contains(model, "load", _hold):
+            event.listen(model, "load", _hold)
 
 
-@event.listens_for(Session, "loaded_as_persistent")
-@event.listens_for(Session, "pending_to_persistent")
-def _hold(session: Session, instance: Any) -> None:
-    if isinstance(instance, _held_types):
-        session.info.setdefault("held", {})[(type(instance), inspect(instance).identity)] = instance
+def _hold(instance: Any, context: Any) -> None:
+    context.session.info.setdefault("held", {})[
+        (type(instance), inspect(instance).identity)] = instance
 
 
 # One writer at a time in this process.  SQLite takes one writer anyway, and a
