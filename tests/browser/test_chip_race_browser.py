@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import director_page
 from tests.browser.test_dealer_browser import call
@@ -39,28 +40,29 @@ def test_the_director_runs_the_chip_race_and_confirms_it(chromium: Any, live_ser
     page = director_page(chromium, live_server, width=1366, height=900)
     page.goto(f"{live_server.url}/director/{tid}")
     page.click("#chip-race-link")
+    # Each button posts the form and the page is drawn again: expect() waits for the new
+    # page (a bare read right after the click can see the old one, or none yet).
     page.fill("#chip-set-input", "25, 60")
     page.click("#chip-set button[type=submit]")
-    assert "T60" in page.locator(".error").inner_text()
+    expect(page.locator(".error")).to_contain_text("T60")
     page.fill("#chip-set-input", "25, 100, 500")
     page.click("#chip-set button[type=submit]")
-    assert "Smallest chip in play: T25" in page.locator("#smallest-chip").inner_text()
-    assert "Break before level 3" in page.locator("#planned-colour-ups").inner_text()
+    expect(page.locator("#smallest-chip")).to_contain_text("Smallest chip in play: T25")
+    expect(page.locator("#planned-colour-ups")).to_contain_text("Break before level 3")
 
     ann, bob, cid = (players[n]["id"] for n in ("Ann", "Bob", "Cid"))
     page.fill(f"input[name=count-{ann}]", "999")
     page.click("#race-run")
-    assert page.locator(f"input[name=count-{ann}][aria-invalid=true]").count() == 1
-    assert "Ann has 10,050 chips" in page.locator(".error").inner_text()
+    expect(page.locator(f"input[name=count-{ann}][aria-invalid=true]")).to_have_count(1)
+    expect(page.locator(".error")).to_contain_text("Ann has 10,050 chips")
     page.fill(f"input[name=count-{ann}]", "2")
     page.click("#race-run")                     # Bob's and Cid's T25 chips are missing
-    assert "Bob has 10,050 chips" in page.locator(".error").inner_text()
+    expect(page.locator(".error")).to_contain_text("Bob has 10,050 chips")
     for pid, count in ((ann, "2"), (bob, "6"), (cid, "2")):
         page.fill(f"input[name=count-{pid}]", count)
     page.click("#race-run")
     result = page.locator("#race-result")
-    assert result.is_visible()
-    assert "wins a T100 chip" in result.inner_text()
+    expect(result).to_contain_text("wins a T100 chip")
     page.screenshot(path=str(artifacts / "chip-race-result.png"), full_page=True)
     before = call(live_server, "GET", f"/api/tournaments/{tid}/seating")[1]["players"]
     assert {p["name"]: p["chips"] for p in before}["Ann"] == 10_050     # not yet applied
@@ -69,8 +71,8 @@ def test_the_director_runs_the_chip_race_and_confirms_it(chromium: Any, live_ser
     call(live_server, "POST", f"/api/tournaments/{tid}/clock/start", {})
     cards = result.inner_text()
     page.click("#race-confirm")
-    assert ("The chip race is confirmed at a break: level 1 is being played"
-            in page.locator(".error").inner_text())
+    expect(page.locator(".error")).to_contain_text(
+        "The chip race is confirmed at a break: level 1 is being played")
     assert page.locator("#race-result").inner_text() == cards
     page.screenshot(path=str(artifacts / "chip-race-refused-mid-level.png"), full_page=True)
     after_refusal = call(live_server, "GET", f"/api/tournaments/{tid}/seating")[1]["players"]
@@ -78,7 +80,7 @@ def test_the_director_runs_the_chip_race_and_confirms_it(chromium: Any, live_ser
     call(live_server, "POST", f"/api/tournaments/{tid}/clock/pause", {})
     page.click("#race-confirm")
     page.wait_for_url(f"**/director/{tid}/chip-race")
-    assert "T100 is the smallest chip in play" in page.locator(".flash").inner_text()
+    expect(page.locator(".flash")).to_contain_text("T100 is the smallest chip in play")
     after = call(live_server, "GET", f"/api/tournaments/{tid}/seating")[1]
     assert all(p["chips"] % 100 == 0 for p in after["players"])
     assert after["policy"]["smallest_chip"] == 100
