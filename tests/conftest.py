@@ -72,6 +72,24 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After each test, its garbage is collected and what outlives it is frozen.
+
+    Frozen at collection only, what the tests left behind (caches, the registries
+    of the libraries) grew to 300,000-390,000 objects per process, and the
+    collector walked all of them in each of its 44-48 full collections: 14-19 s of
+    a web test process's 71-74 s of CPU.  Collected here, each test's garbage is
+    freed while it is small, and frozen, the survivors are not walked again.
+    Measured on tests/web, 3 processes: the collector took 6.4-7.6 s per process
+    (this collection included) instead of 17-23 s, and the wall time went from
+    133-136 s to 115 s.  The cost: a survivor that later becomes cyclic garbage is
+    not freed (each process ended 80-120 MB larger)."""
+    yield
+    gc.collect()
+    gc.freeze()
+
+
 def _browser_tests_run(config: pytest.Config) -> bool:
     """Whether the paths pytest was given hold browser tests (none given: all tests)."""
     browser = Path(__file__).resolve().parent / "browser"
