@@ -6,13 +6,15 @@ BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
 STAMP  := $(VENV)/.installed
-# pytest-xdist: test processes in parallel.  Three on two cores: a browser test
-# spends much of its time waiting on chromium and its server, so a third process
-# fills the idle CPU.  The long tests come first (tests/conftest.py), and each
-# process is given at most 4 tests at a time from the one queue: with xdist's
-# default first share (a quarter of the run each), one process was left alone
-# for two minutes at the end with the browser tests it had been handed at the start.
-WORKERS ?= 3
+# pytest-xdist: test processes in parallel.  Four on two cores: a browser test
+# spends much of its time waiting on chromium, its server or the page's timers,
+# and with three processes the two cores stood idle for 47-50 s of a run (all
+# three waiting at once); with four, 14-17 s (measured on the whole suite).  The
+# long tests come first (tests/conftest.py), and each process is given at most
+# 4 tests at a time from the one queue: with xdist's default first share (a
+# quarter of the run each), one process was left alone for two minutes at the
+# end with the browser tests it had been handed at the start.
+WORKERS ?= 4
 XDIST   := -n $(WORKERS) --dist load --maxschedchunk 4
 # Python writes its compiled files, even where the shell says not to: every test
 # process, and every server a test starts, imports the app, and collecting the
