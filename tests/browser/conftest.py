@@ -290,3 +290,19 @@ def director_page(chromium: Any, server: Server, width: int = 1280, height: int 
     page.fill("#token", server.token)
     page.click("button[type=submit]")
     return page
+
+
+@pytest.fixture(autouse=True)
+def close_the_tests_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser context a test opened and left open (a tablet, a projector):
+    left open, its pages went on running their timers and reconnecting to a server
+    that was gone, for the rest of the run.  The contexts of a module's fixture
+    (``test_layout.pages``) were made before the test and stay."""
+    if "chromium" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("chromium")
+    before = set(browser.contexts)
+    yield
+    for context in [context for context in browser.contexts if context not in before]:
+        context.close()
