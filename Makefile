@@ -7,9 +7,9 @@ HOST   ?= 0.0.0.0
 PORT   ?= 5000
 STAMP  := $(VENV)/.installed
 # pytest-xdist: test processes in parallel.  Four on two cores: a browser test
-# spends much of its time waiting on chromium, its server or the page's timers,
-# and with three processes the two cores stood idle for 47-50 s of a run (all
-# three waiting at once); with four, 14-17 s (measured on the whole suite).  The
+# spends much of its time waiting on chromium, its server or the page's timers:
+# on the whole suite, three processes left the two cores idle for 67 s of a
+# 236 s run (all three waiting at once), four for 20 s of a 225 s run.  The
 # long tests come first (tests/conftest.py), and each process is given at most
 # 4 tests at a time from the one queue: with xdist's default first share (a
 # quarter of the run each), one process was left alone for two minutes at the
