@@ -84,6 +84,7 @@ def test_clock_switches_to_swedish_blinds_and_numbers(chromium: object, live_ser
         # Indonesian: dots for thousands, blinds as Indonesian dealers say them.
         page.get_by_role("link", name="Bahasa Indonesia").click()
         expect(page.locator("html")).to_have_attribute("lang", "id", timeout=10000)
+        page.wait_for_load_state("load")    # the page's scripts too, before DirectorLive is read
         assert page.locator("#p-level-number").inner_text() == "Level 2"
         assert page.locator("#p-stakes").text_content() == (
             "Blind 1.500/3.000 · Ante big blind 3.000")
