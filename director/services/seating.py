@@ -335,10 +335,15 @@ def _log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
         db.session.add(SeatingLogEntry(tournament_id=tournament_id, action=action, text=line))
 
 
-def _commit(tournament_id: int, settings: SeatingSettings, *, tell: bool = True) -> None:
+def _commit(tournament_id: int, settings: SeatingSettings, *, tell: bool = True,
+            commit: bool = True) -> None:
     """Commit (the settings row is the lock), then tell every screen (``tell``
-    false: the caller tells them once its own part is committed)."""
+    false: the caller tells them once its own part is committed; ``commit``
+    false: flushed only, the caller commits its own part with it)."""
     settings.updated_at = utcnow()
+    if not commit:
+        db.session.flush()
+        return
     try:
         db.session.commit()
     except (StaleDataError, IntegrityError):
@@ -792,11 +797,7 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     else:
         _log(tournament_id, "register", [_("%(name)s registered (%(chips)s chips)", name=clean,
                                            chips=number_filter(stack))])
-    if commit:
-        _commit(tournament_id, settings, tell=False)
-    else:
-        settings.updated_at = utcnow()
-        db.session.flush()
+    _commit(tournament_id, settings, tell=False, commit=commit)
     return player, move
 
 
