@@ -11,8 +11,8 @@
 * ``SeatingTable`` and ``Seat``: the pure ``Layout``, one row per table and
   per seated player.  ``layout_from_rows(rows_from_layout(L)) == L`` exactly
   (see ``director.services.seating.load_layout`` / ``store_layout``).
-  ``break_position`` and ``halted`` are derived from the policy when stored,
-  for the screens.
+  What depends on the whole room (the breaking order, the halted tables) is
+  derived from the layout when it is shown, never stored in a table's row.
 * ``SeatingPlanRecord``: a plan proposed by the rules (pending), confirmed,
   discarded or undone, with the layout before and after it (undo).
 * ``SeatingLogEntry``: the audit trail, one sentence per thing that happened.
@@ -112,8 +112,6 @@ class SeatingTable(Base):
     bb_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     game_is_stud: Mapped[bool] = mapped_column(Boolean, default=False)
     vacated: Mapped[list[int]] = mapped_column(JSON, default=list)
-    break_position: Mapped[int] = mapped_column(Integer, default=0)  # 1 = breaks first
-    halted: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Seat(Base):

@@ -875,7 +875,7 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
             if any(p.player_id == player.id for t in layout.tables for p in t.seats.values()):
                 layout = _refuse(lambda: remove_players(layout, [player.id]), "payment_id")
                 policy = seating_service.policy_for(tournament_id)
-                seating_service.store_layout(tournament_id, layout, policy)
+                seating_service.store_layout(tournament_id, layout)
                 # The seating's next step (a balance, a break) is planned again, as after a bust.
                 seating_service._replan(tournament_id, layout, policy)  # noqa: SLF001
             payment.player_id = None

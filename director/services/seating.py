@@ -131,8 +131,7 @@ def load_layout(tournament_id: int) -> Layout:
         for t in tables))
 
 
-def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy, *,
-                 stored: Layout | None = None) -> None:
+def store_layout(tournament_id: int, layout: Layout, *, stored: Layout | None = None) -> None:
     """Write ``layout`` over the stored one, changing only the rows that differ.
 
     Seats that change are deleted and flushed before the new ones are
@@ -145,7 +144,7 @@ def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy, *,
     seats.
     """
     if stored is not None:
-        _store_changes(tournament_id, stored, layout, policy)
+        _store_changes(tournament_id, stored, layout)
         return
     rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
         SeatingTable.tournament_id == tournament_id))}
@@ -176,12 +175,12 @@ def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy, *,
         for chunk in _in_chunks(seat_ids):
             db.session.execute(update(Seat).where(Seat.id.in_(chunk)).values(waiting=waiting),
                                execution_options={"synchronize_session": "fetch"})
-    for number, held in _table_rows(layout, policy).items():
-        row = rows.pop(number, None)
+    for table in layout.tables:
+        row = rows.pop(table.number, None)
         if row is None:
-            row = SeatingTable(tournament_id=tournament_id, number=number)
+            row = SeatingTable(tournament_id=tournament_id, number=table.number)
             db.session.add(row)
-        _write_table_row(row, *held)
+        _write_table_row(row, table)
     for row in rows.values():                      # closed tables (their seats are gone)
         db.session.delete(row)
     db.session.flush()
@@ -193,22 +192,11 @@ def store_layout(tournament_id: int, layout: Layout, policy: SeatingPolicy, *,
                                 seat=seat_number, player_id=player_id, waiting=waiting))
 
 
-def _table_rows(layout: Layout, policy: SeatingPolicy) -> dict[int, tuple[TableState, int, bool]]:
-    """Each table's number -> what its row holds: the table, its breaking position
-    and whether it is halted (both depend on the whole room)."""
-    halted = set(halted_tables(layout, policy))
-    order = {number: place for place, number in
-             enumerate(sorted(layout.numbers, key=policy.breaking_rank), start=1)}
-    return {t.number: (t, order[t.number], t.number in halted) for t in layout.tables}
-
-
-def _write_table_row(row: SeatingTable, table: TableState, position: int, halted: bool) -> None:
+def _write_table_row(row: SeatingTable, table: TableState) -> None:
     row.size = table.size
     row.button_seat, row.sb_seat, row.bb_seat = table.button_seat, table.sb_seat, table.bb_seat
     row.game_is_stud = table.game_is_stud
     row.vacated = list(table.vacated)
-    row.break_position = position
-    row.halted = halted
 
 
 def _in_chunks(ids: list[int]) -> Iterable[list[int]]:
@@ -216,17 +204,17 @@ def _in_chunks(ids: list[int]) -> Iterable[list[int]]:
     return (ids[start:start + 500] for start in range(0, len(ids), 500))
 
 
-def _store_changes(tournament_id: int, stored: Layout, layout: Layout,
-                   policy: SeatingPolicy) -> None:
+def _store_changes(tournament_id: int, stored: Layout, layout: Layout) -> None:
     """``store_layout`` given what is stored: the rows of the tables that differ."""
-    before, after = _table_rows(stored, policy), _table_rows(layout, policy)
+    before = {t.number: t for t in stored.tables}
+    after = {t.number: t for t in layout.tables}
     changed = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
     if not changed:
         return
 
-    def places(rows: dict[int, tuple[TableState, int, bool]]) -> dict[int, tuple[int, int, bool]]:
-        return {p.player_id: (n, s, p.waiting) for n in changed if n in rows
-                for s, p in rows[n][0].seats.items()}
+    def places(tables: dict[int, TableState]) -> dict[int, tuple[int, int, bool]]:
+        return {p.player_id: (n, s, p.waiting) for n in changed if n in tables
+                for s, p in tables[n].seats.items()}
 
     old, new = places(before), places(after)
     db.session.flush()
@@ -257,7 +245,7 @@ def _store_changes(tournament_id: int, stored: Layout, layout: Layout,
         if row is None:
             row = rows[number] = SeatingTable(tournament_id=tournament_id, number=number)
             db.session.add(row)
-        _write_table_row(row, *after[number])
+        _write_table_row(row, after[number])
     db.session.flush()
     for pid, (number, seat_number, waiting) in new.items():
         if pid not in old or old[pid][:2] != (number, seat_number):
@@ -686,7 +674,8 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         "seat_choice": given("seat_choice", old.seat_choice),
     }
     stored = _rule("policy", lambda: SeatingPolicy(**values))
-    in_play = len(load_layout(tournament_id).tables)
+    layout = load_layout(tournament_id)
+    in_play = len(layout.tables)
     if stored.room_tables is not None and stored.room_tables < in_play:
         raise Invalid({"room_tables": _("The room cannot have fewer tables than the %(tables)s "
                                         "in play", tables=in_play)})
@@ -694,11 +683,8 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         _refuse_stud_sizes(stored)
     settings.policy = stored.to_json()
     policy = _policy(settings)
-    layout = load_layout(tournament_id)
-    if layout.tables:
-        store_layout(tournament_id, layout, policy)    # breaking order and halted flags
-        if policy != was:
-            _replan(tournament_id, layout, policy)
+    if layout.tables and policy != was:
+        _replan(tournament_id, layout, policy)
     _log(tournament_id, "settings", [_("Seating settings saved: %(size)s-handed, balance within "
                                        "%(threshold)s", size=policy.table_size,
                                        threshold=policy.balance_threshold)])
@@ -786,7 +772,7 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
         plan = _chosen_seat(layout, player, chosen, policy) if chosen is not None else \
             _rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))
         layout = _rule("name", lambda: apply_plan(layout, plan))
-        store_layout(tournament_id, layout, policy, stored=stored)
+        store_layout(tournament_id, layout, stored=stored)
         move = plan.moves[0]
         _log(tournament_id, "register", plan_lines(plan))
         if chosen is not None:
@@ -846,7 +832,7 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
     policy = _policy(settings)
     plan = _rule("draw", lambda: draw_seats([(p.id, p.name) for p in players], policy, rng))
     layout = apply_plan(Layout(()), plan)
-    store_layout(tournament_id, layout, policy)
+    store_layout(tournament_id, layout)
     now = utcnow()
     _discard_pending(tournament_id, now)
     db.session.add(SeatingPlanRecord(
@@ -959,7 +945,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     record = None
     if layout.tables:
         layout = _rule("player_ids", lambda: remove_players(layout, [p.id for p in players]))
-        store_layout(tournament_id, layout, policy, stored=stored)
+        store_layout(tournament_id, layout, stored=stored)
         record = _replan(tournament_id, layout, policy, rng)
     _log(tournament_id, "eliminate", lines)
     _commit(tournament_id, settings)
@@ -1045,7 +1031,7 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
         "%(name)s reinstated at table %(table)s seat %(seat)s: the hand that eliminated them "
         "was undone", name=p.name, table=table.number, seat=seats[p.id]) for p in players})
     policy = _policy(settings)
-    store_layout(tournament_id, layout, policy)
+    store_layout(tournament_id, layout)
     _replan(tournament_id, layout, policy)
     _log(tournament_id, "reinstate", lines)
     db.session.flush()
@@ -1133,7 +1119,7 @@ def undo_elimination(tournament_id: int, player_id: Any,
                  name=player.name)
     lines = _back_in(tournament_id, settings, [player], {player.id: line})
     if layout.tables:
-        store_layout(tournament_id, layout, policy)
+        store_layout(tournament_id, layout)
         _replan(tournament_id, layout, policy, rng)
     _log(tournament_id, "reinstate", lines)
     _commit(tournament_id, settings)
@@ -1240,7 +1226,7 @@ def confirm_plan(tournament_id: int, plan_id: Any,
     plan = SeatingPlan.from_json(record.plan)
     policy = _policy(settings)
     after = _rule("plan_id", lambda: apply_plan(layout, plan))
-    store_layout(tournament_id, after, policy, stored=layout)
+    store_layout(tournament_id, after, stored=layout)
     record.status = "confirmed"
     record.decided_at = utcnow()
     record.layout_after = after.to_json()
@@ -1300,7 +1286,7 @@ def undo_last(tournament_id: int) -> SeatingPlan:
         raise Invalid({"undo": _("The seating changed after that plan (a bust, a hand dealt or "
                                  "a reseat), so it cannot be undone: move players by hand")})
     before = Layout.from_json(record.layout_before)
-    store_layout(tournament_id, before, _policy(settings))
+    store_layout(tournament_id, before)
     plan = SeatingPlan.from_json(record.plan)
     now = utcnow()
     _discard_pending(tournament_id, now)
@@ -1375,7 +1361,7 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
                 status)
     policy = _policy(settings)
     layout = _rule("seat", lambda: apply_moves(layout, [move]))
-    store_layout(tournament_id, layout, policy)
+    store_layout(tournament_id, layout)
     _log(tournament_id, "reseat", [_("Reseated: %(move)s", move=move_text(move))])
     _replan(tournament_id, layout, policy)
     _commit(tournament_id, settings)
@@ -1411,7 +1397,7 @@ def hand_dealt(tournament_id: int, table: Any) -> TableState:
     dealt = _rule("table", lambda: deal_hand(stored.table(number)))
     layout = stored.with_table(dealt)
     policy = _policy(settings)
-    store_layout(tournament_id, layout, policy, stored=stored)
+    store_layout(tournament_id, layout, stored=stored)
     _replan(tournament_id, layout, policy)   # the player due the big blind has changed
     _commit(tournament_id, settings)
     return dealt

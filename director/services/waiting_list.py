@@ -479,8 +479,7 @@ def _void(tournament_id: int, player_id: int, payment_id: int) -> None:
     assert player is not None and payment is not None
     layout = seating_service.load_layout(tournament_id)
     if any(p.player_id == player_id for t in layout.tables for p in t.seats.values()):
-        policy = seating_service.policy_for(tournament_id)
-        seating_service.store_layout(tournament_id, remove_players(layout, [player_id]), policy)
+        seating_service.store_layout(tournament_id, remove_players(layout, [player_id]))
     payment.player_id = None
     payment.note = _("No-show: not refunded")   # the ledger's note, in the director's language
     _log(tournament_id, _("%(name)s did not show up: the entry is void and the buy-in kept",

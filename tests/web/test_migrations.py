@@ -11,6 +11,7 @@ play.  Each test runs on the test database in use: a SQLite file, or with
 from __future__ import annotations
 
 import os
+import random
 import socket
 import sqlite3
 import subprocess
@@ -31,6 +32,8 @@ from sqlalchemy.engine import Connection
 
 from director import migrations
 from director.db import db
+from director.services import seating, tournaments
+from director.tournament.seating import deal_hand, remove_players
 from tests.conftest import POSTGRES_URL, TOKEN
 from tests.web.test_dealer_helpers import drive, passive
 
@@ -51,6 +54,11 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0003": {"player": {"person_id": None}},
     "0004": {},    # a new table (the waiting list): no column added to a table of before
     "0005": {},    # a new table (the change feed, empty)
+    "0006": {},    # two columns dropped (REMOVED)
+}
+# What each revision drops: values derived from others, which its downgrade derives again.
+REMOVED: dict[str, dict[str, set[str]]] = {
+    "0006": {"seating_table": {"break_position", "halted"}},
 }
 
 
@@ -127,13 +135,28 @@ def columns_of(app: Flask) -> dict[str, set[str]]:
 
 def assert_every_row_survives(before: dict[str, list[dict[str, Any]]],
                               after: dict[str, list[dict[str, Any]]],
-                              added: dict[str, dict[str, Any]]) -> None:
-    """Each row is still there with every value it had; each new column holds its default."""
+                              added: dict[str, dict[str, Any]],
+                              removed: dict[str, set[str]] | None = None) -> None:
+    """Each row is still there with every value it had, but in the columns dropped
+    (``removed``); each new column holds its default."""
     for table, rows in before.items():
         assert len(after[table]) == len(rows), table
+        gone = (removed or {}).get(table, set())
         for old, new in zip(rows, after[table], strict=True):
-            assert {key: new[key] for key in old} == old, table
+            assert not gone & new.keys(), table
+            assert {key: new[key] for key in old if key not in gone} == \
+                {key: value for key, value in old.items() if key not in gone}, table
             assert {key: new[key] for key in new if key not in old} == added.get(table, {}), table
+
+
+def removed_up_to(revision: str) -> dict[str, set[str]]:
+    """The columns every revision up to ``revision`` dropped from the release's tables."""
+    removed: dict[str, set[str]] = {}
+    for name in sorted(REMOVED):
+        if name <= revision:
+            for table, columns in REMOVED[name].items():
+                removed.setdefault(table, set()).update(columns)
+    return removed
 
 
 def added_up_to(revision: str) -> dict[str, dict[str, Any]]:
@@ -223,7 +246,8 @@ def test_each_revision_keeps_every_row_written_before_it(
     at_revision(empty_app, script.down_revision, release)
     done = migrations.migrate(empty_app, revision, backup=False)
     assert (done.before, done.after) == (script.down_revision, revision)
-    assert_every_row_survives(release, rows_of(empty_app), added_up_to(revision))
+    assert_every_row_survives(release, rows_of(empty_app), added_up_to(revision),
+                              removed_up_to(revision))
 
 
 def test_0003_keeps_every_entry_unlinked_and_the_next_buy_in_gets_a_record(
@@ -256,6 +280,33 @@ def test_a_downgrade_drops_the_new_columns_and_keeps_every_row(
     assert "status" not in columns_of(empty_app)["tournament"]
 
 
+def test_0006_downgrade_writes_back_the_breaking_order_and_the_halted_tables(
+        empty_app: Flask) -> None:
+    """The two dropped columns come back as the rules derive them: the director's
+    breaking order, and a table 3 players short whose big blind has gone (TDA 11-D)."""
+    migrations.migrate(empty_app, "head", backup=False)
+    with empty_app.app_context():
+        level = {"game": "PO", "duration_seconds": 1200, "small_blind": 100, "big_blind": 200}
+        tid = tournaments.create_tournament("Derived", [level]).id
+        seating.configure(tid, {"table_size": 6, "breaking_order": [2, 3, 1]})
+        for i in range(18):
+            seating.register_player(tid, f"Player {i + 1:02d}", 10_000)
+        seating.draw(tid, random.Random(6))
+        layout = seating.load_layout(tid)
+        table = deal_hand(layout.table(1))
+        gone = sorted(table.seats, key=lambda seat: seat != table.bb_seat)[:3]  # the big blind first
+        layout = remove_players(layout.with_table(table),
+                                [table.seats[seat].player_id for seat in gone])
+        seating.store_layout(tid, layout)
+        db.session.commit()
+        view = seating.overview(tid)
+        assert (view.halted, view.breaking_order) == ([1], [2, 3, 1])
+    migrations.migrate(empty_app, "0005", down=True, backup=False)
+    assert {row["number"]: (row["break_position"], bool(row["halted"]))
+            for row in rows_of(empty_app)["seating_table"]} == {
+        1: (3, True), 2: (1, False), 3: (2, False)}
+
+
 # ---------------------------------------------------------------- the event goes on
 
 def test_an_event_mid_level_goes_on_after_the_upgrade_to_the_head(
@@ -263,7 +314,8 @@ def test_an_event_mid_level_goes_on_after_the_upgrade_to_the_head(
     at_revision(empty_app, migrations.FIRST, release)
     done = migrations.prepare(empty_app, backup=False)
     assert (done.before, done.after) == (migrations.FIRST, migrations.head())
-    assert_every_row_survives(release, rows_of(empty_app), added_up_to(migrations.head()))
+    assert_every_row_survives(release, rows_of(empty_app), added_up_to(migrations.head()),
+                              removed_up_to(migrations.head()))
 
     client: FlaskClient = empty_app.test_client()
     money = client.get("/api/tournaments/1/money", headers=auth).get_json()

@@ -42,7 +42,7 @@ def test_layout_round_trips_exactly_through_the_rows(ctx: Flask, field: Callable
     layout = apply_plan(Layout(()), draw_seats([(i, names[i]) for i in ids], policy,
                                                random.Random(3)))
     layout = layout.with_table(deal_hand(layout.table(2)))            # positions moved on
-    seating.store_layout(tid, layout, policy)
+    seating.store_layout(tid, layout)
     db.session.commit()
     assert seating.load_layout(tid) == layout
     # Swap two players and move a third into a seat just vacated: a diff with
@@ -54,7 +54,7 @@ def test_layout_round_trips_exactly_through_the_rows(ctx: Flask, field: Callable
     moved = apply_moves(layout, [Move(a.player_id, a.name, 1, s_a, 1, s_b),
                                  Move(b.player_id, b.name, 1, s_b, 3, s_c),
                                  Move(c.player_id, c.name, 3, s_c, 1, s_a)])
-    seating.store_layout(tid, moved, policy)
+    seating.store_layout(tid, moved)
     db.session.commit()
     assert seating.load_layout(tid) == moved
     assert seating.load_layout(tid).table(1).seats[s_b].player_id == a.player_id
@@ -67,7 +67,7 @@ def _rows(tid: int) -> tuple[set[tuple[int, int, int, bool]], set[tuple[object, 
         select(SeatingTable.number, Seat.seat, Seat.player_id, Seat.waiting)
         .join(SeatingTable, SeatingTable.id == Seat.table_id).where(Seat.tournament_id == tid))}
     tables = {(t.number, t.size, t.button_seat, t.sb_seat, t.bb_seat, bool(t.game_is_stud),
-               tuple(t.vacated or ()), t.break_position, bool(t.halted))
+               tuple(t.vacated or ()))
               for t in db.session.scalars(select(SeatingTable).where(
                   SeatingTable.tournament_id == tid))}
     return seats, tables
@@ -83,7 +83,7 @@ def test_storing_only_the_changed_tables_writes_what_storing_the_whole_room_writ
     policy = SeatingPolicy(table_size=6)
     rng = random.Random(16)
     layout = apply_plan(Layout(()), draw_seats(sorted(names.items()), policy, rng))
-    seating.store_layout(tid, layout, policy)
+    seating.store_layout(tid, layout)
     db.session.commit()
     from director.tournament.seating import Move, plan_seating, remove_players
 
@@ -113,9 +113,9 @@ def test_storing_only_the_changed_tables_writes_what_storing_the_whole_room_writ
             layout = apply_moves(layout, [Move(a.player_id, a.name, wa[0], sa, wb[0], sb),
                                           Move(b.player_id, b.name, wb[0], sb, wa[0], sa)])
         kinds.add(kind)
-        seating.store_layout(tid, layout, policy, stored=stored)
+        seating.store_layout(tid, layout, stored=stored)
         changed = _rows(tid)
-        seating.store_layout(tid, layout, policy)            # the whole room, from the rows
+        seating.store_layout(tid, layout)            # the whole room, from the rows
         assert _rows(tid) == changed, kind
         db.session.commit()
     assert seating.load_layout(tid) == layout
