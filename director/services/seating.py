@@ -30,6 +30,7 @@ from typing import Any, ParamSpec, TypeVar
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db, utcnow
@@ -429,15 +430,20 @@ def _player(tournament_id: int, player_id: Any, field: str = "player_id") -> Pla
 
 
 def _pending(tournament_id: int) -> SeatingPlanRecord | None:
-    return db.session.scalars(select(SeatingPlanRecord).where(
-        SeatingPlanRecord.tournament_id == tournament_id,
-        SeatingPlanRecord.status == "pending").order_by(SeatingPlanRecord.id.desc()).limit(1)).first()
+    return _newest_plan(tournament_id, "pending")
 
 
 def _last_confirmed(tournament_id: int) -> SeatingPlanRecord | None:
-    return db.session.scalars(select(SeatingPlanRecord).where(
+    return _newest_plan(tournament_id, "confirmed")
+
+
+def _newest_plan(tournament_id: int, status: str) -> SeatingPlanRecord | None:
+    # The layout before it is read only when it is confirmed or undone: the
+    # seating page shows the plan, and at a 300-table event that layout is 1,800 seats.
+    return db.session.scalars(select(SeatingPlanRecord).options(
+        defer(SeatingPlanRecord.layout_before)).where(
         SeatingPlanRecord.tournament_id == tournament_id,
-        SeatingPlanRecord.status == "confirmed").order_by(SeatingPlanRecord.id.desc()).limit(1)).first()
+        SeatingPlanRecord.status == status).order_by(SeatingPlanRecord.id.desc()).limit(1)).first()
 
 
 def _discard_pending(tournament_id: int, now: datetime) -> None:
@@ -503,15 +509,21 @@ def hand_for_hand_on(tournament_id: int) -> bool:
     return row is not None and HandForHand.from_json(row.hand_for_hand or {}).on
 
 
+# What the seating pages show of each player (``Overview.players``).
+SHOWN_PLAYER_COLUMNS = (Player.id, Player.name, Player.chips, Player.status, Player.place,
+                        Player.place_last, Player.eliminated_at)
+
+
 @dataclass
 class Overview:
-    """Everything the director's seating page shows."""
+    """Everything the director's seating page shows.  ``players``: rows of
+    ``SHOWN_PLAYER_COLUMNS``, read by attribute (``p.name``, ``p.status``)."""
 
     tournament: Any
     policy: SeatingPolicy
     settings: SeatingSettings | None
     layout: Layout
-    players: list[Player]
+    players: list[Any]
     where: dict[int, tuple[int, int]]
     pending: SeatingPlanRecord | None
     pending_plan: SeatingPlan | None
@@ -533,17 +545,17 @@ class Overview:
         return bool(self.layout.tables)
 
     @property
-    def active(self) -> list[Player]:
-        return [p for p in self.players if p.active]
+    def active(self) -> list[Any]:
+        return [p for p in self.players if p.status == "active"]
 
     @property
-    def eliminated(self) -> list[Player]:
-        out = [p for p in self.players if not p.active]
+    def eliminated(self) -> list[Any]:
+        out = [p for p in self.players if p.status != "active"]
         return sorted(out, key=lambda p: (p.place or 0, p.id))
 
     @property
-    def unseated(self) -> list[Player]:
-        return [p for p in self.players if p.active and p.id not in self.where]
+    def unseated(self) -> list[Any]:
+        return [p for p in self.players if p.status == "active" and p.id not in self.where]
 
     def chips(self) -> dict[int, int]:
         return {p.id: p.chips for p in self.players}
@@ -554,7 +566,9 @@ def overview(tournament_id: int) -> Overview:
     settings = db.session.get(SeatingSettings, tournament_id)
     policy = _policy(settings, tournament_id)
     layout = load_layout(tournament_id)
-    players = list(db.session.scalars(select(Player).where(
+    # Plain rows, not ORM objects: a 300-table event has 1,800 players, and loading
+    # each as an object took half of the page (and of every seating API answer).
+    players = list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(
         Player.tournament_id == tournament_id).order_by(Player.name, Player.id)))
     where = {p.player_id: (t.number, s) for t in layout.tables for s, p in t.seats.items()}
     pending = _pending(tournament_id)

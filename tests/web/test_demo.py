@@ -36,7 +36,7 @@ def test_the_demo_is_a_paid_and_seated_field_with_the_clock_stopped(app: Flask) 
         names = {p.name for p in view.players}
         assert len(names) == 27 and {"Anna Berg", "Budi Santoso", "Siti Rahmawati",
                                      "Johan Åkesson"} <= names
-        assert all(p.chips == 20_000 and p.active for p in view.players)
+        assert all(p.chips == 20_000 and p.status == "active" for p in view.players)
         # Every player has paid his buy-in through the desk: 27 × (100 + 10) EUR.
         state = money.money(tid)
         assert (state.entries, state.players_left, state.chips_in_play) == (27, 27, 540_000)
