@@ -403,3 +403,33 @@ def test_the_payout_table_stays_locked_when_an_entry_is_undone_after_the_close(e
     assert money["entries"] == 5              # 5 entries would pay 1 place
     assert money["payouts"]["percentages"] == ["65", "35"]
     assert sum(money["payouts"]["amounts"]) == money["prize_pool"] == 50_000
+
+
+def test_the_totals_are_the_ledger_summed_with_undone_lines_left_out(event):
+    """The totals (the clock's, the desk's) are summed by the database; they are the
+    ledger's own lines summed, kind by kind, whatever was undone in between."""
+    anna, budi = event.buy_in("Anna"), event.buy_in("Budi")
+    event.buy_in("Cara")
+    first = event.sell("rebuy", player_id=anna, stack=400).get_json()["payment"]["id"]
+    event.sell("rebuy", player_id=budi, stack=0)
+    event.sell("rebuy", player_id=anna, stack=900)
+    assert event.undo(first).status_code == 200
+    dave = event.buy_in("Dave")
+    event.eliminate(dave)
+    assert event.sell("re-entry", player_id=dave).status_code in (200, 201)
+    ledger = event.money()["ledger"]
+    anna_in, cara_in = ledger[0]["id"], ledger[2]["id"]
+    assert event.undo(anna_in).status_code == 400        # her rebuy stands: refused
+    assert event.undo(cara_in).status_code == 200
+    money = event.money()
+    live = [line for line in money["ledger"] if not line["undone"]]
+
+    def of(*kinds: str) -> list[dict[str, Any]]:
+        return [line for line in live if line["kind"] in kinds]
+
+    assert (money["entries"], money["re_entries"], money["rebuys"]) == (
+        len(of("buy-in", "re-entry")), len(of("re-entry")), len(of("rebuy"))) == (4, 1, 2)
+    assert money["collected"] == sum(line["prize"] for line in of("buy-in", "re-entry", "rebuy"))
+    assert money["fees"] == sum(line["fee"] for line in of("buy-in", "re-entry", "rebuy"))
+    assert money["prize_pool"] == money["collected"] == 60_000
+    assert sum(line["undone"] for line in money["ledger"]) == 2
