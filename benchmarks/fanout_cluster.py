@@ -3,8 +3,8 @@
 
 Each process serves its screens from its stream port (``director.streams``) and
 hears the other's changes through LISTEN/NOTIFY (``services.change_feed``).
-The tournament has 300 tables of 6 (1,800 players, seated through the services
-in this process); 300 tablet threads in a process of their own (not the one
+The tournament has 300 tables of 6 (1,800 players, each a paid buy-in, seated
+through the services in this process); 300 tablet threads in a process of their own (not the one
 that reads the screens), half on each server, write one action every
 ``--tablet-seconds`` (3 s): deal, fold, fold, ... (the director's token,
 ``dealer_load.py`` measures the tablets themselves).  While they play, three
@@ -56,6 +56,8 @@ GOAL_P99_MS = 250.0
 ROUNDS = 3              # each change measured three times; the first finds its process cold
 KINDS = ("level change", "seating move", "dealer action")
 PROCESSES = 2
+# The buy-in, and late entries until level 6 (the seating move is one).
+MONEY_SETTINGS = {"buy_in": "100", "starting_stack": 20_000, "late_registration_level": 6}
 DEFAULT_URL = "postgresql://director:director@127.0.0.1:5432/director_test"
 HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
 
@@ -209,10 +211,11 @@ class Room:
 # ---------------------------------------------------------------- the run
 
 def prepare(url: str, schema: str, tables: int) -> int:
-    """The schema, its tables, and a tournament with ``tables`` tables of 6 drawn."""
+    """The schema, its tables, and a tournament with ``tables`` tables of 6 drawn: each
+    player a buy-in taken at the desk (a line of the ledger, as at a real event)."""
     from director import create_app, migrations
     from director.db import db
-    from director.services import seating, tournaments
+    from director.services import money, seating, tournaments
 
     options = {"connect_args": {"options": f"-csearch_path={schema}"}}
     folder = Path(tempfile.mkdtemp(prefix="director-cluster-setup-"))
@@ -224,8 +227,9 @@ def prepare(url: str, schema: str, tables: int) -> int:
         level = {"game": "PO", "duration_seconds": 3600, "small_blind": 100, "big_blind": 200}
         tournament = tournaments.create_tournament("Festival", [level] * 5)
         seating.configure(tournament.id, {"table_size": 6})
+        money.save_settings(tournament.id, MONEY_SETTINGS)
         for i in range(tables * 6):
-            seating.register_player(tournament.id, f"Player {i + 1:04d}", 20_000)
+            money.register_entry(tournament.id, f"Player {i + 1:04d}")
         seating.draw(tournament.id, random.Random(18))
         tid = tournament.id
         db.engine.dispose()
@@ -259,8 +263,6 @@ async def measure(web: list[int], streams: list[int], tid: int, table_ids: list[
     screens = await open_screens(streams, tid, clients, seen)
     probe_table, played = table_ids[0], table_ids[1:tablets + 1]
     room = Room(web, played, every)
-    await asyncio.to_thread(call, web[0], f"/api/tournaments/{tid}/money/settings", {
-        "buy_in": "100", "starting_stack": 20_000, "late_registration_level": 6})  # late entries
     await asyncio.sleep(every * 2)                         # the room is playing
     left = (await asyncio.to_thread(call, web[1], f"/api/tournaments/{tid}/clock"))["players_left"]
     hand = await asyncio.to_thread(call, web[1], f"/api/tables/{probe_table}/hands", {})
