@@ -555,7 +555,7 @@ class Overview:
 
     @property
     def unseated(self) -> list[Any]:
-        return [p for p in self.players if p.status == "active" and p.id not in self.where]
+        return [p for p in self.active if p.id not in self.where]
 
     def chips(self) -> dict[int, int]:
         return {p.id: p.chips for p in self.players}

@@ -149,25 +149,26 @@ def assert_every_row_survives(before: dict[str, list[dict[str, Any]]],
             assert {key: new[key] for key in new if key not in old} == added.get(table, {}), table
 
 
+def _up_to(changes: dict[str, dict[str, Any]], revision: str) -> dict[str, Any]:
+    """What every revision up to ``revision`` changed in the release's tables, table by
+    table (the release's rows are written at the revision before, so they have the
+    earlier ones)."""
+    merged: dict[str, Any] = {}
+    for name in sorted(changes):
+        if name <= revision:
+            for table, columns in changes[name].items():
+                merged.setdefault(table, type(columns)()).update(columns)
+    return merged
+
+
 def removed_up_to(revision: str) -> dict[str, set[str]]:
     """The columns every revision up to ``revision`` dropped from the release's tables."""
-    removed: dict[str, set[str]] = {}
-    for name in sorted(REMOVED):
-        if name <= revision:
-            for table, columns in REMOVED[name].items():
-                removed.setdefault(table, set()).update(columns)
-    return removed
+    return _up_to(REMOVED, revision)
 
 
 def added_up_to(revision: str) -> dict[str, dict[str, Any]]:
-    """The columns every revision up to ``revision`` added to the release's tables (the
-    release's rows are written at the revision before, so they have the earlier ones)."""
-    added: dict[str, dict[str, Any]] = {}
-    for name in sorted(ADDED):
-        if name <= revision:
-            for table, columns in ADDED[name].items():
-                added.setdefault(table, {}).update(columns)
-    return added
+    """The columns every revision up to ``revision`` added, with their defaults."""
+    return _up_to(ADDED, revision)
 
 
 @pytest.fixture
