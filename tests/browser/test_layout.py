@@ -51,7 +51,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "find-my-seat": PHONE,
     "draw": PROJECTOR,
     "director-seating": DESK,
-    "director-money": DESK,
+    "director-money": DESK + ((360, 740),),      # the settings on a phone too
     # last: pairing a tablet turns the context's session into the table's (no director)
     "dealer-idle": TABLET,
     "dealer-hand": TABLET,
