@@ -36,10 +36,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from director.services import clock as clock_service
     from director.services import dealer as dealer_service
     from director.services.events import TournamentEvents
+    from director.views import body_limits, register
     from director.views import chip_race as chip_race_views
     from director.views import house_rules as house_rules_views
     from director.views import players as players_views
-    from director.views import register
     from director.views import screens as screens_views
     from director.views import wizard as wizard_views
 
@@ -59,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     security.init_app(app)
+    body_limits.init_app(app)   # size and JSON depth, before any hook or route reads a body
     audit.init_app(app, actor=security.actor)   # the log asks the web layer who is acting
     i18n.init_app(app)
     local_time.init_app(app)  # times shown in the event's zone (issue 15)

@@ -57,6 +57,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as flags
 from decimal import Decimal, InvalidOperation
+from itertools import accumulate
 from typing import Any
 
 from babel.numbers import UnknownCurrencyError, validate_currency
@@ -80,6 +81,41 @@ def N_(text: str) -> str:  # noqa: N802  (the gettext convention: marked, transl
     return text
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
+
+MAX_JSON_DEPTH = 32   # arrays and objects inside each other; the deepest real body has 4
+DEEP_JSON = N_("The JSON body is nested deeper than %(max)s levels")
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str | bytes) -> int:
+    """How deep arrays and objects nest in a JSON text (brackets inside strings aside),
+    counted without recursion and without parsing: the text need not be valid JSON.
+
+    Python's parser recurses once per level, so 100,000 nested lists raise
+    ``RecursionError``; this is what is checked before any body is parsed.
+
+    >>> json_depth('{"a": [1, [2]], "b": "[[[ {"}')
+    3
+    >>> json_depth(b"[" * 100000)
+    100000
+    """
+    if isinstance(text, bytes):
+        text = text.decode(json.detect_encoding(text), errors="replace")
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def load_json(text: str | bytes) -> Any:
+    """``json.loads`` that refuses a text nested deeper than ``MAX_JSON_DEPTH`` with a
+    ``ValueError`` (a sentence) instead of recursing into it."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(_(DEEP_JSON, max=MAX_JSON_DEPTH))
+    try:
+        return json.loads(text)
+    except RecursionError:    # pragma: no cover (the depth check above comes first)
+        raise ValueError(_(DEEP_JSON, max=MAX_JSON_DEPTH)) from None
 
 
 class FieldError(ValueError):
@@ -523,7 +559,7 @@ class JsonText(Field):
             if len(value) > self.max_len:
                 raise FieldError(_("Use at most %(max)s characters", max=self.max_len))
             try:
-                value = json.loads(value)
+                value = load_json(value)
             except ValueError:
                 raise FieldError(_(self.message)) from None
         if not isinstance(value, self.kind):
@@ -716,8 +752,11 @@ class Schema:
 def json_body(schema: Schema | None = None) -> dict[str, Any]:
     """The request's JSON object, validated by ``schema`` (a 400 naming the field otherwise).
 
-    Without a schema: just the object (a 400 naming ``body`` when it is not one).
+    Without a schema: just the object (a 400 naming ``body`` when it is not one, or
+    when it nests deeper than ``MAX_JSON_DEPTH``: the parser would recurse into it).
     """
+    if json_depth(request.get_data(cache=True)) > MAX_JSON_DEPTH:
+        raise Invalid({"body": _(DEEP_JSON, max=MAX_JSON_DEPTH)})
     data = request.get_json(force=True, silent=True)
     if not isinstance(data, dict):
         raise Invalid({"body": _("The body must be a JSON object")})

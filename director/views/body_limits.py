@@ -1,0 +1,81 @@
+"""The limits on every request's body, checked once before any route reads it.
+
+* Size: ``MAX_CONTENT_LENGTH`` (2 MB) for every route; a view marked with
+  :func:`allow_body` takes more (the players import: a 50,000-player CSV).
+  A larger body is a 413 with a sentence ("The body is larger than 2 MB"),
+  in JSON under ``/api/``, before a byte of it is parsed.
+* Depth: a body that is JSON (its first character is ``[`` or ``{``, whatever
+  the content type, since ``json_body`` reads any body as JSON) may nest
+  arrays and objects at most ``MAX_JSON_DEPTH`` (32) levels deep.  Python's
+  parser recurses once per level: 100,000 nested lists raised
+  ``RecursionError`` (a 500) on 44 routes, the anonymous
+  ``POST /api/dealer/pair`` among them.  The depth is counted without
+  parsing (``director.schemas.json_depth``), and a deeper body is a 400
+  naming ``body``, for every route, before authentication (it costs less
+  than a password check).
+
+:func:`init_app` registers the check first among the app's
+``before_request`` hooks, so that no other hook (the NUL check, the audit)
+reads a body that is too large or too deep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask, abort, current_app, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from director.schemas import DEEP_JSON, MAX_JSON_DEPTH, json_depth
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
+MB = 1024 * 1024
+
+
+def allow_body(max_bytes: int) -> Callable[[F], F]:
+    """Mark a view that takes a body larger than ``MAX_CONTENT_LENGTH`` (an upload)."""
+
+    def mark(view: F) -> F:
+        view.max_body = max_bytes  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def _limit() -> int | None:
+    view = current_app.view_functions.get(request.endpoint or "")
+    limit = getattr(view, "max_body", None)
+    return int(limit) if limit is not None else current_app.config.get("MAX_CONTENT_LENGTH")
+
+
+def _too_large(limit: int) -> None:
+    size = f"{limit / MB:g} MB" if limit >= MB else f"{limit // 1024} kB"
+    abort(413, description=_("The body is larger than %(size)s", size=size))
+
+
+def check_body() -> None:
+    """Before every request: the body's size, and how deep its JSON nests (see the module)."""
+    limit = _limit()
+    request.max_content_length = limit
+    if limit is not None and (request.content_length or 0) > limit:
+        _too_large(limit)
+    if request.mimetype in FORMS:
+        return
+    try:
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:     # a chunked body, without Content-Length
+        _too_large(limit or 0)
+    start = raw.lstrip()[:4].replace(b"\x00", b"")
+    if start.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        start = start.lstrip(b"\xef\xbb\xbf\xff\xfe").lstrip()
+    if start[:1] in (b"[", b"{") and json_depth(raw) > MAX_JSON_DEPTH:
+        abort(400, description=_(DEEP_JSON, max=MAX_JSON_DEPTH))
+
+
+def init_app(app: Flask) -> None:
+    """Run :func:`check_body` before every other ``before_request`` hook."""
+    app.before_request_funcs.setdefault(None, []).insert(0, check_body)
