@@ -10,32 +10,46 @@ One JSON object (``GET /api/tournaments/<id>/structure``, the tournament page's
      "house_rules": {...the body of POST house-rules...} | null}
 
 ``null`` (or a missing key) means "not set": the import leaves that part as it
-is.  The old format, ``{"name", "levels"}``, imports as before (only its
-levels and its name).  Each part is checked before anything is written, so a
-file with a bad field changes nothing and names the field ("money.buy_in:
-...").  The import then saves the structure and the name, the money settings,
-the seating settings and the house rules, each through its own service (each
-logged in the director's words).
+is.  The old format, ``{"name", "levels"}`` without ``format`` (version 1,
+also written ``"director-event/1"``), imports as before (only its levels and
+its name); a file of another version is refused naming it ("This file is
+format version 3; this program reads versions 1 and 2").
+
+All or nothing: each part is checked before anything is written, so a file
+with a bad field changes nothing and names the field ("money.buy_in: ...").
+The import then saves the structure and the name, the language, the money
+settings, the seating settings and the house rules, each through its own
+service (each logged in the director's words), all in ONE database
+transaction (:func:`one_transaction`): a rule only a service knows (a bounty
+event without a bounty, a rounding unit finer than the currency's cents)
+refuses the file after the levels were saved, and then nothing of it stays,
+and the screens hear of none of it.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from flask_babel import gettext as _
+from sqlalchemy.orm import Session
 
 from director.db import db
 from director.i18n import translate_errors
 from director.models.house import HouseRules
 from director.models.seating import SeatingSettings
-from director.schemas import HOUSE_RULES, MONEY_SETTINGS, SEATING_SETTINGS
+from director.models.tournament import Tournament
+from director.schemas import HOUSE_RULES, MONEY_SETTINGS, SEATING_SETTINGS, load_json
 from director.services import Invalid, house_rules, money, seating, tournaments
 from director.services.clock import get_tournament
+from director.services.events import events
 from director.tournament.structure import StructureError, parse_structure
 
 FORMAT = "director-event/2"
+VERSIONS = (1, 2)               # the versions this program reads; no "format": version 1
+_FORMAT = re.compile(r"director-event/([0-9]{1,9})")
 PARTS = {"money": MONEY_SETTINGS, "seating": SEATING_SETTINGS, "house_rules": HOUSE_RULES}
 
 
@@ -61,10 +75,12 @@ def read(data: Any) -> dict[str, Any]:
     bad field, before anything is written."""
     if isinstance(data, str | bytes):
         try:
-            data = json.loads(data)
+            data = load_json(data)
         except ValueError as exc:
             raise Invalid({"structure": _("This is not valid JSON: %(problem)s",
                                           problem=exc)}) from None
+    if isinstance(data, Mapping):
+        check_format(data.get("format"))
     if not isinstance(data, Mapping) or "levels" not in data:
         raise Invalid({"structure": _("A structure is an object with “name” and “levels”")})
     errors: dict[str, str] = {}
@@ -98,21 +114,87 @@ def read(data: Any) -> dict[str, Any]:
     return out
 
 
-def import_event(tournament_id: int, data: Any) -> Any:
-    """Replace the structure, the name and every setting the file carries (see the module).
+def check_format(stated: Any) -> None:
+    """The file's ``format``: absent (version 1) or ``director-event/<version>`` of a
+    version this program reads; otherwise ``Invalid`` naming the version."""
+    if stated is None:
+        return
+    match = _FORMAT.fullmatch(stated) if isinstance(stated, str) else None
+    if match is None:
+        raise Invalid({"format": _("This is not an event file of this program (its format "
+                                   "is “%(format)s”)", format=str(stated)[:60])})
+    if int(match[1]) not in VERSIONS:
+        raise Invalid({"format": _("This file is format version %(version)s; this program "
+                                   "reads versions 1 and 2", version=int(match[1]))})
+
+
+@contextmanager
+def one_transaction() -> Iterator[None]:
+    """The services called inside write into ONE database transaction, committed at
+    the end of the block and rolled back if it raises.
+
+    Each service commits its own unit of work; here its session is joined to an
+    outer transaction (SQLAlchemy's ``join_transaction_mode="create_savepoint"``),
+    so that its commit releases a savepoint and its rollback (``Invalid``) returns
+    to it.  On SQLite the transaction takes the write lock at once (``BEGIN
+    IMMEDIATE``: savepoints need a real BEGIN under the sqlite3 driver).  The
+    services' events for the screens are held until the commit and dropped on a
+    rollback (``TournamentEvents.hold``); the log entries of a request are written
+    only if it succeeds (``audit.change``).
+    """
+    previous = db.session()
+    previous.rollback()                 # no read transaction of the caller stays open
+    with events().hold(), db.engine.connect() as connection:
+        transaction = connection.begin()
+        if connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        session = Session(bind=connection, join_transaction_mode="create_savepoint")
+        db.session.registry.set(session)
+        try:
+            yield
+            session.flush()
+            transaction.commit()
+        except BaseException:
+            transaction.rollback()
+            raise
+        finally:
+            session.close()
+            db.session.registry.set(previous)
+    previous.expire_all()
+
+
+def import_event(tournament_id: int, data: Any) -> Tournament:
+    """Replace the structure, the name and every setting the file carries (see the module),
+    all or nothing.
 
     The old format (``{"name", "levels"}``) replaces the levels and the name only.
     """
     event = read(data)
     get_tournament(tournament_id)
-    tournament = tournaments.update_levels(tournament_id, event["levels"], name=event["name"],
-                                           logged_as="structure imported")
-    apply_settings(tournament_id, event)
-    return tournament
+    with one_transaction():
+        tournaments.update_levels(tournament_id, event["levels"], name=event["name"],
+                                  logged_as="structure imported")
+        _save_settings(tournament_id, event)
+    return get_tournament(tournament_id)
+
+
+def create_event(name: Any, event: Mapping[str, Any]) -> Tournament:
+    """A new event from a checked event file (:func:`read`), named ``name`` (or the
+    file's name), with every setting the file carries; all or nothing."""
+    with one_transaction():
+        tournament_id = tournaments.create_tournament(name or event["name"], event["levels"]).id
+        _save_settings(tournament_id, event)
+    return get_tournament(tournament_id)
 
 
 def apply_settings(tournament_id: int, event: Mapping[str, Any]) -> None:
-    """Save the settings parts of a checked event file (:func:`read`) that it carries."""
+    """Save the settings parts of a checked event file (:func:`read`) that it carries,
+    all or nothing."""
+    with one_transaction():
+        _save_settings(tournament_id, event)
+
+
+def _save_settings(tournament_id: int, event: Mapping[str, Any]) -> None:
     if event.get("language"):
         tournaments.set_language(tournament_id, event["language"])
     for part, save in (("money", money.save_settings), ("seating", seating.configure),

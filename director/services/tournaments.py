@@ -17,6 +17,9 @@ Putting events away: :func:`archive` hides one from the director's list,
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 from zoneinfo import available_timezones
@@ -25,7 +28,7 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from director.db import db, utcnow
+from director.db import db, utcnow, write_lock
 from director.i18n import LANGUAGES, translate_errors, translate_violation
 from director.models import Tournament
 from director.models.house import HouseRules
@@ -33,11 +36,13 @@ from director.models.money import MoneySettings
 from director.models.seating import SeatingSettings
 from director.models.tournament import NAME_MAX, check_limits
 from director.poker.errors import RuleViolation
+from director.schemas import load_json
 from director.services import (
     Invalid,
     audit,
     backup,
     dealer,
+    deleted_event,
     get_tournament,
     retry_on_conflict,
     scheduler,
@@ -162,6 +167,12 @@ def update_levels(tournament_id: int, levels: Any, name: Any = None,
 
 def import_structure(tournament_id: int, data: Any) -> Tournament:
     """Replace the structure with an exported one (``{"name", "levels"}`` or its JSON text)."""
+    if isinstance(data, str | bytes):
+        try:   # the text of a form: no deeper than a body may nest (schemas.load_json)
+            data = load_json(data)
+        except ValueError as exc:
+            raise Invalid({"structure": _("This is not valid JSON: %(problem)s",
+                                          problem=exc)}) from None
     try:
         structure = parse_structure(data)
     except StructureError as exc:
@@ -190,12 +201,28 @@ def verify_open(tournament_id: int) -> Tournament:
     """The guard of every change to an event: ``Invalid({"event": reason})`` once it is
     finished or cancelled ("The event is finished: reopen it to change it")."""
     tournament = get_tournament(tournament_id)
+    _hold_event(tournament_id)
     try:
         lifecycle.verify_open(tournament.lifecycle)
     except RuleViolation as exc:
         db.session.rollback()
         raise Invalid({"event": translate_violation(exc)}) from None
     return tournament
+
+
+def _hold_event(tournament_id: int) -> None:
+    """PostgreSQL: the event's row ``FOR KEY SHARE`` until this unit of work ends, so
+    that a delete (``FOR UPDATE``, :func:`delete_event`) waits for this write, or this
+    write for the delete, and then finds the event gone (``NotFound``).  Key-share
+    locks do not stand in each other's way, nor in the way of updates of the row (the
+    clock).  SQLite takes one writer at a time anyway: nothing to do."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        return
+    held = db.session.execute(select(Tournament.id).where(Tournament.id == tournament_id)
+                              .with_for_update(key_share=True)).scalar()
+    if held is None:
+        db.session.rollback()
+        raise deleted_event(tournament_id)
 
 
 def verify_open_for_undone_bust(tournament_id: int) -> None:
@@ -397,35 +424,67 @@ def delete_event(tournament_id: int) -> str:
     """Delete the event and everything in it, after a backup of the whole database that
     keeps it (``services.backup``; ``instance/backups/deleted-event-<id>-<time>``).
 
+    One unit of work that nothing else writes into (issue 26): the database's write lock
+    is taken first (:func:`_held_for_delete`), then the event is checked, backed up and
+    deleted, and only then is the lock let go.  A buy-in or any other write to the event
+    that comes while it is held waits, and finds the event gone: it is refused ("Event 8
+    was deleted"), never answered and then lost.  Everything committed before is in the
+    backup.  The backup's name is its own (``backup.new_backup``).
+
     No backup, no delete: a backup that fails refuses with its reason and
     changes nothing.  Refused while the clock runs.  Logged with the backup's
     path; returns that path, for the director's message.
     """
-    tournament = get_tournament(tournament_id)
-    _verify_clock_stopped(tournament, _("The clock is running: pause it before deleting the event"))
-    name = tournament.name
-    db.session.rollback()                       # the copy reads a database we are not writing
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    try:
-        suffix = ".sqlite" if backup.sqlite_path(app) is not None else ".pgdump"
-        stamp = utcnow().strftime("%Y%m%d-%H%M%S")
-        path = backup.backup(app, backup.backup_dir(app)
-                             / f"deleted-event-{tournament_id}-{stamp}{suffix}")
-    except (backup.BackupError, OSError) as exc:
-        raise Invalid({"backup": _("The backup before deleting failed, so nothing was "
-                                   "deleted: %(reason)s", reason=str(exc))}) from None
-
-    def work() -> None:
-        db.session.delete(get_tournament(tournament_id))   # the database cascades the rest
+    with _held_for_delete(tournament_id):
+        tournament = get_tournament(tournament_id)
+        _verify_clock_stopped(tournament, _("The clock is running: pause it before deleting "
+                                            "the event"))
+        name = tournament.name
+        try:
+            path = backup.new_backup(app, f"deleted-event-{tournament_id}")
+        except (backup.BackupError, OSError, sqlite3.Error) as exc:
+            db.session.rollback()
+            raise Invalid({"backup": _("The backup before deleting failed, so nothing was "
+                                       "deleted: %(reason)s", reason=str(exc))}) from None
+        db.session.delete(tournament)            # the database cascades the rest
         db.session.commit()
-
-    retry_on_conflict(work)
     dealer.forget_cached_hands()
     scheduler.reschedule(tournament_id, None)
     audit.record("tournament delete", f"tournament {tournament_id}: {name}",
                  details={"tournament_id": tournament_id, "backup": str(path)})
     audit.change("event deleted", tournament_id, name=name, backup=path.name)
     return str(path)
+
+
+@contextmanager
+def _held_for_delete(tournament_id: int) -> Iterator[None]:
+    """The event held against every other writer until the delete commits.
+
+    SQLite: this process's write lock (``db.write_lock``: the grouped dealer writes
+    queue behind it), then ``BEGIN IMMEDIATE``, the database's own write lock, which
+    other processes and the other connections wait for (their busy timeout).  Readers
+    go on, the backup among them: it copies exactly what was committed before.
+    PostgreSQL: ``SELECT ... FOR UPDATE`` on the event's row; every write to an event
+    first takes that row ``FOR KEY SHARE`` (:func:`verify_open`, and the foreign keys
+    of new rows), so it waits, then finds the event gone.
+    """
+    db.session.rollback()
+    connection = db.session.connection()          # a connection first, then the lock
+    if connection.dialect.name != "sqlite":
+        connection.execute(select(Tournament.id).where(Tournament.id == tournament_id)
+                           .with_for_update())
+        try:
+            yield
+        finally:
+            db.session.rollback()                  # nothing, once committed
+        return
+    with write_lock:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            db.session.rollback()
 
 
 # ---------------------------------------------------------------- the bubble, the money

@@ -127,9 +127,7 @@ def new() -> Any:
             name, source = form["name"], form["template"]
             if source == "import":
                 event = event_file.read(_uploaded_json())
-                tournament = tournament_service.create_tournament(
-                    name or event["name"], event["levels"])
-                event_file.apply_settings(tournament.id, event)
+                tournament = event_file.create_event(name, event)   # all or nothing
             elif source == "scratch":
                 tournament = tournament_service.create_tournament(name, [_blank_level()])
             else:

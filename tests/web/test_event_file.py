@@ -93,3 +93,67 @@ def test_a_bad_setting_in_the_file_is_named_and_changes_nothing(client, auth, ma
     assert "money.buy_in" in errors and "seating.table_size" in errors
     after = client.get(f"/api/tournaments/{target}/structure").get_json()
     assert after["name"] == "Keep me" and len(after["levels"]) == 3 and after["money"] is None
+
+
+def _exported(client, tid: int) -> dict[str, Any]:
+    return client.get(f"/api/tournaments/{tid}/structure").get_json()
+
+
+def test_a_file_whose_money_is_refused_after_its_good_levels_changes_nothing(client, auth,
+                                                                             make_tournament):
+    # The levels, name and language are fine and come first; the money settings pass the
+    # form's checks but not the service's (a bounty event without a bounty, a rounding
+    # unit finer than the currency): nothing of the file may stay behind.
+    tid = a_whole_event(client, auth, make_tournament)
+    before = _exported(client, tid)
+    for money in ({**MONEY, "bounty_kind": "fixed"}, {**MONEY, "unit": "0.001"}):
+        bad = {**before, "name": "Changed", "language": "sv",
+               "levels": [level(10 * i, 20 * i) for i in range(1, 13)], "money": money,
+               "seating": {"table_size": 10, "final_table_size": 10},
+               "house_rules": {"limit_raise_cap": 5}}
+        answer = client.put(f"/api/tournaments/{tid}/structure", json=bad, headers=auth)
+        assert answer.status_code == 400
+        assert set(answer.get_json()["errors"]) <= {"money.bounty", "money.unit"}
+        assert _exported(client, tid) == before
+
+
+def test_a_bad_level_far_down_the_file_changes_nothing(client, auth, make_tournament):
+    tid = a_whole_event(client, auth, make_tournament)
+    before = _exported(client, tid)
+    levels = [level(10 * i, 20 * i) for i in range(1, 40)] + [{**level(500, 1000), "game": "X"}]
+    answer = client.put(f"/api/tournaments/{tid}/structure", headers=auth,
+                        json={**before, "name": "Changed", "levels": levels})
+    assert answer.status_code == 400
+    assert any(key.startswith("levels[39]") for key in answer.get_json()["errors"])
+    assert _exported(client, tid) == before
+
+
+def test_a_file_of_another_format_version_is_refused_naming_the_version(client, auth,
+                                                                        make_tournament):
+    tid = a_whole_event(client, auth, make_tournament)
+    before = _exported(client, tid)
+    answer = client.put(f"/api/tournaments/{tid}/structure", headers=auth,
+                        json={**before, "format": "director-event/3", "name": "Changed"})
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"]["format"] == \
+        "This file is format version 3; this program reads versions 1 and 2"
+    other = client.put(f"/api/tournaments/{tid}/structure", headers=auth,
+                       json={**before, "format": "someone-else/1"})
+    assert other.status_code == 400 and "someone-else/1" in other.get_json()["errors"]["format"]
+    assert _exported(client, tid) == before
+    for version in ("director-event/1", "director-event/2"):
+        again = client.put(f"/api/tournaments/{tid}/structure", headers=auth,
+                           json={**before, "format": version})
+        assert again.status_code == 200, again.get_json()
+
+
+def test_a_new_event_from_a_file_the_money_service_refuses_is_not_created(client, auth, login,
+                                                                          csrf, make_tournament):
+    exported = _exported(client, a_whole_event(client, auth, make_tournament))
+    events_before = client.get("/api/tournaments", headers=auth).get_json()
+    login()
+    refused = client.post("/director/new", data={
+        "csrf_token": csrf(), "name": "", "template": "import",
+        "structure_json": json.dumps({**exported, "money": {**MONEY, "unit": "0.001"}})})
+    assert refused.status_code == 400
+    assert client.get("/api/tournaments", headers=auth).get_json() == events_before

@@ -79,3 +79,17 @@ def test_a_body_over_2_mb_is_answered_with_a_sentence_in_json(client, auth):
                            content_type="application/json")
     assert response.status_code == 413
     assert response.get_json()["error"] == "The body is larger than 2 MB"
+
+
+def test_deep_json_typed_into_a_form_is_refused_not_a_500(client, login, csrf, make_tournament):
+    # A form's text box is not a JSON body: the service guards its own parsing.
+    tid = make_tournament()
+    login()
+    deep = DEEP.decode()
+    wizard = client.post("/director/wizard/apply", data={
+        "csrf_token": csrf(), "tournament_id": str(tid), "structure_json": deep})
+    assert wizard.status_code == 302
+    event_file = client.post(f"/director/{tid}/import", data={
+        "csrf_token": csrf(), "structure_json": deep})
+    assert event_file.status_code == 400
+    assert "nested deeper than 32 levels" in event_file.get_data(as_text=True)
