@@ -25,10 +25,24 @@ environment variables, then the test config.
 ``DIRECTOR_PASSWORD_HASH`` the director password's werkzeug hash (default:
                            ``instance/director_password``, written by
                            ``director set-password``).
-``DIRECTOR_LOGIN_MAX_FAILURES`` failed logins from one address before it is
+``DIRECTOR_LOGIN_MAX_FAILURES`` failed logins from one client before it is
                            locked out (default 5, within
                            ``LOGIN_WINDOW_SECONDS`` = 900) for
-                           ``LOGIN_LOCK_SECONDS`` (default 300).
+                           ``LOGIN_LOCK_SECONDS`` (default 300).  Counted in
+                           the database: every server process shares them.
+``DIRECTOR_PAIRING_MAX_FAILURES`` the same for a tablet's wrong pairing codes
+                           per client (5; ``PAIRING_WINDOW_SECONDS`` 900,
+                           ``PAIRING_LOCK_SECONDS`` 300).
+``DIRECTOR_PAIRING_TABLE_MAX_FAILURES`` wrong pairing codes for one table
+                           (default 5 within ``PAIRING_TABLE_WINDOW_SECONDS``
+                           = 86400) before that table's pairing is locked
+                           until the director resets it (Dealer tablets page).
+``DIRECTOR_TRUSTED_PROXIES`` the reverse proxies whose ``X-Forwarded-For`` and
+                           ``X-Forwarded-Proto`` name the client: their
+                           addresses or networks, comma-separated
+                           (``127.0.0.1``), or a number of hops (every request
+                           comes through them).  Default: none, the headers
+                           are dropped and the peer is the client.
 =========================  =================================================
 """
 
@@ -51,6 +65,12 @@ DEFAULTS: dict[str, Any] = {
     "SSE_RESERVED_THREADS": 16,
     "SSE_PING_SECONDS": 12.0,
     "SSE_WATCH_SECONDS": 0.5,
+    # The stream port (director.streams): connections held at once, at most the
+    # open-files limit less STREAM_RESERVED_FILES (the pages' share); a connection
+    # without its request head after STREAM_HEAD_SECONDS is closed.
+    "STREAM_MAX_CONNECTIONS": 10_000,
+    "STREAM_RESERVED_FILES": 512,
+    "STREAM_HEAD_SECONDS": 5.0,
     "CHANGE_FEED": "auto",
     "CHANGE_FEED_CHANNEL": "director_changes",
     "CHANGE_FEED_POLL_SECONDS": 0.2,
@@ -68,6 +88,13 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_MAX_FAILURES": 5,
     "LOGIN_WINDOW_SECONDS": 900,
     "LOGIN_LOCK_SECONDS": 300,
+    "PAIRING_MAX_FAILURES": 5,
+    "PAIRING_WINDOW_SECONDS": 900,
+    "PAIRING_LOCK_SECONDS": 300,
+    "PAIRING_TABLE_MAX_FAILURES": 5,
+    "PAIRING_TABLE_WINDOW_SECONDS": 86400,
+    "PAIRING_TABLE_LOCK_SECONDS": None,    # until the director resets it
+    "TRUSTED_PROXIES": "",
 }
 
 

@@ -1,4 +1,4 @@
-"""Roles, CSRF, security headers and the login throttle.
+"""Roles, CSRF, security headers, guess limits, director sessions and trusted proxies.
 
 Three roles (issue 7):
 
@@ -32,36 +32,55 @@ session authority at all (it has nothing to steal; the role check refuses it).
 Headers: a CSP that allows only our own files (``'self'``; images also
 ``data:`` for QR codes), no framing, no sniffing, same-origin referrers.
 
-Login throttle (``LoginThrottle``): a small in-process counter, because the
-one ``director serve`` process answers every login: after ``LOGIN_MAX_FAILURES``
-(5) failures from one address within ``LOGIN_WINDOW_SECONDS`` (15 min) that
-address is locked out for ``LOGIN_LOCK_SECONDS`` (5 min): 429 with
-``Retry-After``.  A success clears the address's failures.  Flask-Limiter
-counts requests, not failures, and would add a storage dependency for this one
-counter.
+Guess limits (issue 26): a login, a change of the password and a tablet's
+pairing code are guesses at a secret, limited in the database
+(``services.guess_limits``), so that every server process counts the same
+guesses.  ``LOGIN_MAX_FAILURES`` (5) wrong logins from one client within
+``LOGIN_WINDOW_SECONDS`` (15 min) lock that client out for
+``LOGIN_LOCK_SECONDS`` (5 min): 429 with ``Retry-After``; the right password
+clears that client's failures.  A pairing code is limited twice: per client
+(``PAIRING_*``, the same numbers) and per table: ``PAIRING_TABLE_MAX_FAILURES``
+(5) wrong codes for one table within ``PAIRING_TABLE_WINDOW_SECONDS`` (a day)
+lock that table's pairing until the director resets it on the "Dealer tablets"
+page.  A valid code clears nothing: pairing one's own table between guesses at
+another table leaves the guesses counted.
+
+The client is ``request.remote_addr``: the peer, or behind a reverse proxy
+listed in ``TRUSTED_PROXIES`` the address the proxy reports
+(``TrustedProxies``); ``X-Forwarded-*`` from anybody else is dropped.
+
+Director sessions (issue 26): the session cookie holds the id of a row
+(``services.director_sessions``); a logout deletes it, a password change ends
+every other one.  The director token as ``Bearer`` needs no row.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hmac
+import ipaddress
 import os
-import threading
-import time
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from flask_babel import ngettext
 from flask_wtf.csrf import CSRFProtect, generate_csrf, validate_csrf
+from sqlalchemy.exc import OperationalError, ProgrammingError
 from werkzeug.exceptions import TooManyRequests
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
+from director.db import db, utcnow
 from director.errors import Invalid
-from director.services.dealer_pairing import device_table
+from director.i18n import gettext as _
+from director.services import director_sessions, guess_limits
+from director.services.dealer_pairing import TABLE_SCOPE, device_table
+from director.services.guess_limits import Limit
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -138,11 +157,20 @@ def register_dealer_token_lookup(lookup: Callable[[str], int | None]) -> None:
 
 
 def is_director() -> bool:
-    """True for the director token as Bearer, or a director browser session."""
+    """True for the director token as Bearer, or a director browser session that
+    has not ended (its row is still there: looked up once per request)."""
     token = bearer_token()
     if token is not None:
         return token_matches(token)
-    return bool(session.get(DIRECTOR_SESSION_KEY))
+    if "director_session_valid" not in g:
+        g.director_session_valid = DIRECTOR_SESSION_KEY in session and director_sessions.valid(
+            session.get(DIRECTOR_SESSION_KEY), utcnow(), _session_lifetime())
+    return bool(g.director_session_valid)
+
+
+def _session_lifetime() -> float:
+    lifetime = current_app.permanent_session_lifetime
+    return float(lifetime.total_seconds())
 
 
 def dealer_table_id() -> int | None:
@@ -188,11 +216,29 @@ def actor() -> str:
 
 
 def login_director() -> None:
-    """Start a director session (a new session: no fixation)."""
+    """Start a director session (a new session: no fixation), with its row."""
+    director_sessions.end(session.get(DIRECTOR_SESSION_KEY))
     session.clear()
     session.permanent = True
-    session[DIRECTOR_SESSION_KEY] = True
+    session[DIRECTOR_SESSION_KEY] = director_sessions.start(
+        utcnow(), _session_lifetime(), client_address())
+    g.director_session_valid = True
     csrf_token()
+
+
+def logout() -> None:
+    """End this browser's session: a director's row goes, so a copy of the cookie
+    stops working too."""
+    director_sessions.end(session.get(DIRECTOR_SESSION_KEY))
+    session.clear()
+    g.pop("director_session_valid", None)
+    g.pop("dealer_table_id", None)
+
+
+def end_other_director_sessions() -> int:
+    """Every director session but this browser's ends (password change, or the
+    "Log out other sessions" button).  Returns how many ended."""
+    return director_sessions.end_others(session.get(DIRECTOR_SESSION_KEY))
 
 
 def login_dealer(table_id: int) -> None:
@@ -202,7 +248,9 @@ def login_dealer(table_id: int) -> None:
     director's: log in again for that.
     """
     language = session.get("language")  # the language picked on this tablet stays
+    director_sessions.end(session.get(DIRECTOR_SESSION_KEY))
     session.clear()
+    g.pop("director_session_valid", None)
     session.permanent = True
     session[DEALER_SESSION_KEY] = int(table_id)
     if language:
@@ -257,6 +305,8 @@ def _refuse_nul() -> None:
         return
     if request.mimetype == "multipart/form-data":  # uploads: look at the fields only
         found = any("\x00" in value for value in request.form.values())
+    elif getattr(current_app.view_functions.get(request.endpoint or ""), "file_body", False):
+        return    # a file's bytes (UTF-16 is half NULs): its service checks the decoded text
     else:
         raw = request.get_data(cache=True)
         found = b"\x00" in raw or b"\\u0000" in raw.lower()
@@ -378,10 +428,13 @@ def password_is_set(app: Flask | None = None) -> bool:
     return bool(app.config.get("PASSWORD_HASH")) or password_path(app).is_file()
 
 
-def set_password(secret: str, app: Flask | None = None) -> None:
-    """Store the director's password or PIN, hashed (scrypt), in ``instance/`` (mode 0600)."""
+def set_password(secret: str, app: Flask | None = None, *, keep: str | None = None) -> None:
+    """Store the director's password or PIN, hashed (scrypt), in ``instance/`` (mode 0600),
+    and end every director session but ``keep`` (the cookie id of the browser that
+    changed it; ``director set-password`` keeps none)."""
     if len(secret.strip()) < PASSWORD_MIN_LENGTH:
         raise Invalid({"password": f"Use at least {PASSWORD_MIN_LENGTH} characters or digits"})
+    app = app or current_app
     path = password_path(app)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp")
@@ -389,6 +442,11 @@ def set_password(secret: str, app: Flask | None = None) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(generate_password_hash(secret.strip(), method="scrypt") + "\n")
     os.replace(temporary, path)
+    with app.app_context():
+        try:
+            director_sessions.end_others(keep)
+        except (OperationalError, ProgrammingError):   # no tables yet: no sessions either
+            db.session.rollback()
 
 
 def password_matches(candidate: str | None, app: Flask | None = None) -> bool:
@@ -408,76 +466,154 @@ def password_matches(candidate: str | None, app: Flask | None = None) -> bool:
         return False
 
 
-# --------------------------------------------------------------------------- login throttle
+# --------------------------------------------------------------------------- guess limits
+
+LOGIN = "login"
+PASSWORD = "password"
+PAIRING = "pairing"
+PAIRING_TABLE = TABLE_SCOPE
 
 
-class LoginThrottle:
-    """Failures per address; lock-out after too many.  Thread-safe, in-process."""
-
-    def __init__(self, max_failures: int = 5, window: float = 900.0, lock: float = 300.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.max_failures = max_failures
-        self.window = window
-        self.lock_seconds = lock
-        self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._locked_until: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def locked_for(self, key: str) -> int:
-        """Seconds left of this address's lock-out (0: may try)."""
-        with self._lock:
-            until = self._locked_until.get(key, 0.0)
-            left = until - self.clock()
-            if left <= 0:
-                self._locked_until.pop(key, None)
-                return 0
-            return max(1, int(left + 0.999))
-
-    def failed(self, key: str) -> int:
-        """Record a failure; returns the lock-out seconds it caused (0: none yet)."""
-        now = self.clock()
-        with self._lock:
-            failures = self._failures.setdefault(key, deque())
-            failures.append(now)
-            while failures and failures[0] < now - self.window:
-                failures.popleft()
-            if len(failures) >= self.max_failures:
-                failures.clear()
-                self._locked_until[key] = now + self.lock_seconds
-                return int(self.lock_seconds)
-            if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest
-                self._failures.pop(next(iter(self._failures)))
-            return 0
-
-    def succeeded(self, key: str) -> None:
-        with self._lock:
-            self._failures.pop(key, None)
+def limit(scope: str, app: Flask | None = None) -> Limit:
+    """The limit of ``scope`` from the settings: ``LOGIN_*`` (also the password
+    change's check of the current password), ``PAIRING_*`` (per client) and
+    ``PAIRING_TABLE_*`` (per table; locked until the director resets it)."""
+    config = (app or current_app).config
+    prefix = {LOGIN: "LOGIN", PASSWORD: "LOGIN", PAIRING: "PAIRING",
+              PAIRING_TABLE: "PAIRING_TABLE"}[scope]
+    lock = config.get(f"{prefix}_LOCK_SECONDS")
+    return Limit(scope, int(config.get(f"{prefix}_MAX_FAILURES", 5)),
+                 float(config.get(f"{prefix}_WINDOW_SECONDS", 900)),
+                 None if lock in (None, "") else float(lock))
 
 
-def throttle(app: Flask | None = None) -> LoginThrottle:
-    return cast(LoginThrottle, (app or current_app).extensions["director.login_throttle"])
+def client_address() -> str:
+    """Who is guessing: the peer's address, or the client's as a trusted proxy reports it."""
+    return request.remote_addr or "unknown"
 
 
-def guarded_attempt(kind: str, attempt: Callable[[], T]) -> T:
-    """Run a guess at a secret (a dealer's pairing code) under the same per-address
-    lock-out as the login: a refused attempt (``Invalid``) counts as a failure, and
-    while an address is locked out it gets 429 without trying.  Six-digit codes
-    would otherwise fall to a phone on the room's Wi-Fi in minutes."""
-    key = f"{kind}:{request.remote_addr or 'unknown'}"
-    limiter = throttle()
-    waiting = limiter.locked_for(key)
-    if waiting:
-        raise TooManyRequests(retry_after=waiting)
+class Locked(TooManyRequests):
+    """429: a client or a table that guessed wrong too often.  ``lock`` says which."""
+
+    def __init__(self, lock: guess_limits.Lock, description: str) -> None:
+        self.lock = lock
+        super().__init__(description=description,
+                         retry_after=lock.seconds_left(utcnow()))
+
+
+def _refusal(lock: guess_limits.Lock) -> Locked:
+    now = utcnow()
+    if lock.until is None:
+        return Locked(lock, _("Pairing this table is locked after %(num)s wrong codes: "
+                              "ask the director to reset it on the Dealer tablets page",
+                              num=lock.failures))
+    minutes = ((lock.seconds_left(now) or 60) + 59) // 60
+    return Locked(lock, ngettext(
+        "Too many wrong attempts. Wait %(num)s minute, or use `director token` on the server.",
+        "Too many wrong attempts. Wait %(num)s minutes, or use `director token` on the server.",
+        minutes))
+
+
+def guarded_attempt(kind: str, attempt: Callable[[], T], *,
+                    tables: Iterable[int] = ()) -> T:
+    """Run a guess at a secret under the guess limits (``services.guess_limits``):
+    against the client's address (scope ``kind``) and, for a pairing code, against
+    each table it names.  A refused guess (``Invalid``) counts; while a key is
+    locked the guess gets ``Locked`` (429) without being tried.  A right guess
+    clears nothing but its own count, except a login or a password check, which
+    clears that client's failures of the same kind."""
+    keys = [(limit(kind), client_address())]
+    keys += [(limit(PAIRING_TABLE), str(table)) for table in tables]
+    now = utcnow()
+    found = guess_limits.lock_of(keys, now)
+    if found is not None:
+        raise _refusal(found)
+    reserved = guess_limits.reserve(keys, now)
+    past = guess_limits.over(reserved)
+    if past:                       # others guessed meanwhile: this one is not tried
+        raise _refusal(guess_limits.locked_now(past, now)[0])
     try:
         result = attempt()
     except Invalid:
-        locked = limiter.failed(key)
-        if locked:
-            raise TooManyRequests(retry_after=locked) from None
+        made = guess_limits.failed(reserved, now)
+        if made:
+            raise _refusal(made[-1]) from None
         raise
-    limiter.succeeded(key)
+    proved = keys[:1] if kind in (LOGIN, PASSWORD) else []
+    guess_limits.succeeded(reserved, clear=proved)
     return result
+
+
+def failed_guess(kind: str) -> None:
+    """Count a guess that failed before it named anything (a malformed pairing form):
+    ``Locked`` when the client is, or now becomes, locked out."""
+    with contextlib.suppress(Invalid):
+        guarded_attempt(kind, _refuse_guess)
+
+
+def _refuse_guess() -> None:
+    raise Invalid({})
+
+
+# --------------------------------------------------------------------------- trusted proxies
+
+
+class TrustedProxies:
+    """The client's address behind a reverse proxy, from that proxy only (WSGI middleware).
+
+    ``TRUSTED_PROXIES`` is either a number of proxy hops (werkzeug's ``ProxyFix``:
+    every request must come through them, the server listens on no other
+    address), or a comma-separated list of the proxies' addresses or networks
+    (``127.0.0.1``, ``10.0.0.0/8``): a request from one of them gets
+    ``X-Forwarded-For``'s last address that is not a listed proxy as its
+    ``remote_addr``, and ``X-Forwarded-Proto`` as its scheme.  From anybody else
+    the ``X-Forwarded-*`` headers are dropped: a player cannot name another
+    address to guess under, or to lock out.
+    """
+
+    HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+               "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_X_REAL_IP",
+               "HTTP_FORWARDED")
+
+    def __init__(self, app: Callable[..., Any], setting: Any) -> None:
+        self.app = app
+        self.hops = 0
+        self.networks: list[Any] = []
+        text = ",".join(map(str, setting)) if isinstance(setting, list | tuple) \
+            else str(setting or "").strip()
+        if text.isdigit():
+            self.hops = int(text)
+        else:
+            for part in text.replace(" ", ",").split(","):
+                if part:
+                    self.networks.append(ipaddress.ip_network(part, strict=False))
+        self.fixed = ProxyFix(app, x_for=self.hops, x_proto=self.hops) if self.hops else None
+
+    def trusted(self, address: str | None) -> bool:
+        try:
+            ip = ipaddress.ip_address((address or "").strip())
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if self.fixed is not None:
+            return self.fixed(environ, start_response)
+        if self.networks and self.trusted(environ.get("REMOTE_ADDR")):
+            chain = [part.strip() for part in
+                     str(environ.get("HTTP_X_FORWARDED_FOR", "")).split(",") if part.strip()]
+            while chain and self.trusted(chain[-1]):
+                chain.pop()
+            if chain:
+                environ["director.proxy_peer"] = environ.get("REMOTE_ADDR")
+                environ["REMOTE_ADDR"] = chain[-1]
+            proto = str(environ.get("HTTP_X_FORWARDED_PROTO", "")).split(",")[0].strip().lower()
+            if proto in ("http", "https"):
+                environ["wsgi.url_scheme"] = proto
+        else:
+            for name in self.HEADERS:
+                environ.pop(name, None)
+        return self.app(environ, start_response)
 
 
 # --------------------------------------------------------------------------- wiring
@@ -524,7 +660,7 @@ class BoundedInt(IntegerConverter):
 
 
 def init_app(app: Flask) -> None:
-    """CSRF, headers, the login throttle and bounded ``int`` URL ids for this app.
+    """CSRF, headers, the trusted proxies and bounded ``int`` URL ids for this app.
 
     Call before the blueprints are registered (the converter binds then).
     """
@@ -534,11 +670,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_SSL_STRICT", False)  # plain HTTP on the room's Wi-Fi
     app.config.setdefault("WTF_CSRF_HEADERS", ["X-CSRF-Token", "X-CSRFToken"])
     csrf.init_app(app)
-    app.extensions["director.login_throttle"] = LoginThrottle(
-        max_failures=int(app.config.get("LOGIN_MAX_FAILURES", 5)),
-        window=float(app.config.get("LOGIN_WINDOW_SECONDS", 900)),
-        lock=float(app.config.get("LOGIN_LOCK_SECONDS", 300)),
-    )
+    app.wsgi_app = TrustedProxies(app.wsgi_app, app.config.get("TRUSTED_PROXIES"))  # type: ignore[method-assign]
     register_dealer_token_lookup(device_table)  # the dealer tablets' device tokens
     app.before_request(_refuse_nul)
     app.before_request(_check_csrf)

@@ -172,6 +172,8 @@ SENTENCES: dict[str, tuple[Kind, str]] = {
     "tablet paired": (Kind.DEALER, N_("Tablet paired with table %(table)s")),
     "tablets unpaired": (Kind.DEALER, N_("Tablets of table %(table)s unpaired: a new code is "
                                          "drawn")),
+    "tablet pairing reset": (Kind.DEALER, N_("Pairing of table %(table)s reset after wrong "
+                                             "codes: a new code is drawn")),
     "event created": (Kind.EVENT, N_("Event created: %(name)s")),
     "event finished": (Kind.EVENT, N_("Event finished: the clock is stopped")),
     "event reopened": (Kind.EVENT, N_("Event reopened")),

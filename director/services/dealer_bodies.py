@@ -82,8 +82,12 @@ AWARD = Schema({"high": SeatGroups(name="high", required=False, default=[]),
                 "low": SeatGroups(name="low", required=False, default=[]),
                 "version": VERSION, "idempotency_key": KEY})
 """The winners named by the dealer, best first, ties grouped: ``{"high": [[3], [1, 5]]}``."""
-PAIR = Schema({"code": Code(min_len=1,
+PAIR = Schema({"table": Int(min=1, max=10_000, missing_message=N_("Enter the number of your table")),
+               "code": Code(min_len=1,
                             missing_message=N_("Enter the pairing code shown on the director's page"))})
+"""A tablet pairs with one table: its number (written on the table and on the director's
+page) and that table's code, so that wrong codes count against the table they guess
+(``security.guarded_attempt``)."""
 CORRECT = Schema({"events": JsonText(kind=list, message=N_("events must be the hand's list of events"),
                                      missing_message=N_("events must be the hand's list of events"))})
 """The director's correction of a finished hand (JSON API): its new list of events."""

@@ -6,6 +6,12 @@ table's dealer URL).  A tablet that enters the code gets a random token for
 that table only (kept in its session cookie, or sent as ``Bearer``); the
 token is stored hashed.  Revoking ends every tablet of the table and draws a
 new code, so the old one no longer works either.
+
+A tablet names its table as well as the code (issue 26): wrong codes count
+against the tables of that number (``TABLE_SCOPE`` in ``guess_limits``), and
+after ``PAIRING_TABLE_MAX_FAILURES`` a table's pairing is locked until the
+director resets it (``unlock``: a new code too), whatever valid codes of other
+tables are typed meanwhile.
 """
 
 from __future__ import annotations
@@ -22,11 +28,12 @@ from director.db import db, utcnow
 from director.i18n import gettext as _
 from director.models.hands import DealerDevice, TablePairing
 from director.models.seating import SeatingTable
-from director.services import Invalid, NotFound, app_key, audit
+from director.services import Invalid, NotFound, app_key, audit, guess_limits
 from director.services.change_feed import Change
 from director.services.events import events
 
 CODE_DIGITS = 6
+TABLE_SCOPE = "pairing-table"   # guess_limits' scope of a table's wrong codes (key: its id)
 
 
 def _hash(token: str) -> str:
@@ -41,7 +48,9 @@ def _new_code() -> str:
 
 
 def pairing_codes(tournament_id: int) -> dict[int, dict[str, Any]]:
-    """``{table_id: {"number", "code", "devices"}}`` for every table in play (codes made as needed)."""
+    """``{table_id: {"number", "code", "devices", "locked"}}`` for every table in play
+    (codes made as needed); ``locked``: None, or when and after how many wrong codes
+    the table's pairing was locked."""
     tables = db.session.scalars(select(SeatingTable).where(SeatingTable.tournament_id == tournament_id)
                                 .order_by(SeatingTable.number)).all()
     out: dict[int, dict[str, Any]] = {}
@@ -59,19 +68,32 @@ def pairing_codes(tournament_id: int) -> dict[int, dict[str, Any]]:
         devices = db.session.scalars(select(DealerDevice).where(
             DealerDevice.table_id == table.id, DealerDevice.revoked_at.is_(None))).all()
         out[table.id] = {"table_id": table.id, "number": table.number, "code": row.code,
-                         "devices": len(devices)}
+                         "devices": len(devices), "locked": None}
     if changed:
         db.session.commit()
+    for key, lock in guess_limits.locks(TABLE_SCOPE, [str(t) for t in out]).items():
+        out[int(key)]["locked"] = {"at": lock.locked_at, "failures": lock.failures}
     return out
 
 
-def pair(code: Any) -> tuple[int, str]:
-    """The tablet entered ``code``: a new token for that table.  Returns (table_id, token)."""
+def tables_numbered(number: Any) -> list[int]:
+    """The ids of the tables numbered ``number`` that have a pairing code (each event
+    has its table 1): the tables a guess naming that number counts against."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 2**31:
+        return []
+    return list(db.session.scalars(select(TablePairing.table_id).join(
+        SeatingTable, SeatingTable.id == TablePairing.table_id).where(
+        SeatingTable.number == number).order_by(TablePairing.table_id)))
+
+
+def pair(number: Any, code: Any) -> tuple[int, str]:
+    """The tablet of table ``number`` entered ``code``: a new token for that table.
+    Returns (table_id, token).  A valid code of another table is a wrong code here."""
     if not isinstance(code, str | int) or isinstance(code, bool):
         raise Invalid({"code": _("Enter the pairing code shown on the director's page")})
     text = str(code).strip().replace(" ", "")
     row = db.session.scalar(select(TablePairing).where(TablePairing.code == text)) if text else None
-    if row is None:
+    if row is None or row.table_id not in tables_numbered(number):
         raise Invalid({"code": _("That pairing code is not valid: check it on the director's page")})
     token = secrets.token_urlsafe(24)
     db.session.add(DealerDevice(tournament_id=row.tournament_id, table_id=row.table_id,
@@ -81,6 +103,26 @@ def pair(code: Any) -> tuple[int, str]:
     table = db.session.get(SeatingTable, row.table_id)
     audit.change("tablet paired", row.tournament_id, table=table.number if table else row.table_id)
     return row.table_id, token
+
+
+def unlock(table_id: int) -> str:
+    """The director resets a table whose pairing was locked after wrong codes: its
+    count starts again, and it gets a new code (the guessed one may have leaked).
+    The tablets already paired stay paired.  Returns the new code."""
+    table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
+    if table is None:
+        raise NotFound(_("There is no table %(id)s", id=table_id))
+    guess_limits.reset(TABLE_SCOPE, str(table_id), commit=False)
+    row = db.session.get(TablePairing, table_id)
+    code = _new_code()
+    if row is None:
+        db.session.add(TablePairing(table_id=table_id, tournament_id=table.tournament_id, code=code))
+    else:
+        row.code = code
+    db.session.commit()
+    events().notify(table.tournament_id, "device pairing", {"table_id": table_id})
+    audit.change("tablet pairing reset", table.tournament_id, table=table.number)
+    return code
 
 
 # A tablet's token is checked on every write: the answer is kept for a moment.  A

@@ -7,8 +7,11 @@ from here (``director_required``, ``is_director``, ``bearer_token``,
 The director logs in on ``/login`` with the password or PIN (set with
 ``director set-password`` or on ``/director/password``) or with the director
 token (``director token`` prints it; it also works as ``Authorization: Bearer``).
-Failed logins are counted per address: after five, that address waits five
-minutes (429).
+Failed logins are counted per client in the database (``security.guarded_attempt``):
+after five, that client waits five minutes (429); other clients, the director's
+among them, are not locked out.  A logout ends the session everywhere (its row
+goes: a copied cookie stops working); a password change, or "Log out other
+sessions", ends every other director session.
 """
 
 from __future__ import annotations
@@ -67,52 +70,45 @@ def _safe_next(target: str | None) -> str:
     return url_for("director.tournaments")
 
 
-def _client_key() -> str:
-    return request.remote_addr or "unknown"
-
-
 @bp.route("/login", methods=["GET", "POST"])
-@security.public_write("anybody may try to log in (throttled)")
+@security.public_write("anybody may try to log in (limited per client)")
 @security.csrf_exempt
 def login() -> Any:
     error = None
     status = 200
     if request.method == "POST":
-        throttle = security.throttle()
-        key = _client_key()
-        waiting = throttle.locked_for(key)
-        if waiting:
-            error = ngettext("Too many wrong attempts. Wait %(num)s minute, or use `director token` "
-                             "on the server.",
-                             "Too many wrong attempts. Wait %(num)s minutes, or use `director "
-                             "token` on the server.", (waiting + 59) // 60)
-            response = render_template("login.html", error=error, next="",
-                                       password_set=security.password_is_set())
-            return response, 429, {"Retry-After": str(waiting)}
         try:
             data = form_body(LOGIN)
         except Invalid:
             data = {"secret": "", "token": "", "next": ""}
         candidate = data["secret"] or data["token"]
-        if candidate and (security.password_matches(candidate)
-                          or security.token_matches(candidate)):
-            throttle.succeeded(key)
-            security.login_director()
-            audit.record("login", "director", actor="director")
-            return redirect(_safe_next(data["next"]))
-        locked = throttle.failed(key) if candidate else 0
-        audit.record("login failed", "director", actor="public", details={"address": key})
-        if locked:
-            error = ngettext("Too many wrong attempts. Wait %(num)s minute.",
-                             "Too many wrong attempts. Wait %(num)s minutes.", locked // 60)
-            return render_template("login.html", error=error, next="",
-                                   password_set=security.password_is_set()), 429, \
-                {"Retry-After": str(locked)}
-        error = (_("That is not the director token, password or PIN.") if candidate
-                 else _("Type the password, PIN or director token."))
-        status = 200 if candidate else 400  # the page again, with the error on it
+        if candidate:
+            try:
+                security.guarded_attempt(security.LOGIN, lambda: _verify_login(candidate))
+            except security.Locked as exc:
+                audit.record("login failed", "director", actor="public",
+                             details={"address": security.client_address(), "locked": True})
+                headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
+                return render_template("login.html", error=exc.description, next="",
+                                       password_set=security.password_is_set()), 429, headers
+            except Invalid:
+                audit.record("login failed", "director", actor="public",
+                             details={"address": security.client_address()})
+                error = _("That is not the director token, password or PIN.")
+            else:
+                security.login_director()
+                audit.record("login", "director", actor="director")
+                return redirect(_safe_next(data["next"]))
+        else:
+            error = _("Type the password, PIN or director token.")
+            status = 400  # the page again, with the error on it
     return render_template("login.html", error=error, next=request.values.get("next", ""),
                            password_set=security.password_is_set()), status
+
+
+def _verify_login(candidate: str) -> None:
+    if not (security.password_matches(candidate) or security.token_matches(candidate)):
+        raise Invalid({"secret": _("That is not the director token, password or PIN.")})
 
 
 @bp.post("/logout")
@@ -120,10 +116,21 @@ def login() -> Any:
 def logout() -> Response:
     if security.csrf_ok():
         was = security.current_role()
-        session.clear()
+        security.logout()
         if was != security.PUBLIC:
             flash(_("You are logged out."))
     return redirect(url_for("clock.index"))
+
+
+@bp.post("/director/sessions/end-others")
+@director_required
+def end_other_sessions() -> Response:
+    """"Log out other sessions": every director browser but this one must log in again."""
+    ended = security.end_other_director_sessions()
+    audit.record("other sessions logged out", "director", details={"sessions": ended})
+    flash(ngettext("%(num)s other session is logged out.",
+                   "%(num)s other sessions are logged out.", ended))
+    return redirect(url_for("auth.password"))
 
 
 @bp.route("/director/password", methods=["GET", "POST"])
@@ -137,12 +144,14 @@ def password() -> Any:
                 security.guarded_attempt("password", lambda: _verify_current(data["current"]))
             if data["password"] != data["confirm"]:
                 raise Invalid({"confirm": _("The two entries differ")})
-            security.set_password(data["password"])
+            security.set_password(data["password"],
+                                  keep=session.get(security.DIRECTOR_SESSION_KEY))
         except Invalid as exc:
             errors = exc.errors
         else:
             audit.record("password changed", "director")
-            flash(_("The director password is set. Use it to log in on any device."))
+            flash(_("The director password is set. Use it to log in on any device; "
+                    "every other session is logged out."))
             return redirect(url_for("director.tournaments"))
     return render_template("password.html", errors=errors,
                            password_set=security.password_is_set()), 400 if errors else 200

@@ -25,7 +25,7 @@ from director.services import dealer_pairing as pairing_service
 from director.services.clock import get_tournament
 from director.services.dealer import Illegal
 from director.views.auth import director_required
-from director.views.dealer_api import Forbidden, dealer_role, remember_pairing
+from director.views.dealer_api import Forbidden, dealer_role, pair_tablet, remember_pairing
 
 bp = Blueprint("dealer", __name__)
 
@@ -38,20 +38,29 @@ def qr_svg(url: str) -> Markup:
 
 @bp.get("/dealer/")
 def pair_page() -> str:
-    return render_template("dealer/pair.html", code=request.args.get("code", ""), errors={})
+    return render_template("dealer/pair.html", table=request.args.get("table", ""),
+                           code=request.args.get("code", ""), errors={})
 
 
 @bp.post("/dealer/pair")
-@security.public_write("a tablet types the pairing code the director gave the table")
+@security.public_write("a tablet types its table's number and the code the director gave it")
 def pair_form() -> Any:
-    try:  # loaded inside the attempt: a malformed form counts as a wrong guess
-        table_id, token = security.guarded_attempt(
-            "pairing", lambda: pairing_service.pair(form_body(dealer_bodies.PAIR)["code"]))
+    try:
+        table_id, token = pair_tablet(lambda: form_body(dealer_bodies.PAIR))
     except Invalid as exc:
-        return render_template("dealer/pair.html", code=request.form.get("code", ""),
-                               errors=exc.errors), 400
+        return _pair_again(request.form.get("table", ""), request.form.get("code", ""),
+                           exc.errors), 400
+    except security.Locked as exc:
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
+        return _pair_again(request.form.get("table", ""), request.form.get("code", ""),
+                           {"code": str(exc.description)}), 429, headers
     remember_pairing(table_id, token)
     return redirect(url_for("dealer.tablet", table_id=table_id))
+
+
+def _pair_again(table: str, code: str, errors: dict[str, str]) -> str:
+    """The pairing form again, with what was typed and why it was refused."""
+    return render_template("dealer/pair.html", table=table, code=code, errors=errors)
 
 
 @bp.get("/dealer/table/<int:table_id>")
@@ -89,7 +98,7 @@ def pairing_page(tournament_id: int) -> str:
     tables = list(pairing_service.pairing_codes(tournament_id).values())
     base = _tablet_base()
     for table in tables:
-        url = f"{base}{url_for('dealer.pair_page')}?code={table['code']}"
+        url = f"{base}{url_for('dealer.pair_page')}?table={table['number']}&code={table['code']}"
         table["url"] = url
         table["qr"] = qr_svg(url)
         table["hands"] = len(dealer_service.hands_of_table(table["table_id"]))
@@ -134,6 +143,17 @@ def correct_hand(tournament_id: int, table_id: int, hand_id: int) -> Any:
                            {hand_id: request.form.get("events", "")}, 422)
     flash(_("Hand corrected: the chip counts follow it"))
     return redirect(url_for("dealer.hands_page", tournament_id=tournament_id, table_id=table_id))
+
+
+@bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/unlock")
+@director_required
+def unlock(tournament_id: int, table_id: int) -> Response:
+    """Reset a table whose pairing was locked after wrong codes; it gets a new code."""
+    if dealer_service.table_tournament(table_id) != tournament_id:
+        raise NotFound(_("There is no table %(id)s in this tournament", id=table_id))
+    code = pairing_service.unlock(table_id)
+    flash(_("The table can pair again; its new code is %(code)s", code=code))
+    return redirect(url_for("dealer.pairing_page", tournament_id=tournament_id))
 
 
 @bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/revoke")

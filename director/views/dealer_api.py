@@ -23,6 +23,7 @@ from director.db import utcnow
 from director.i18n import gettext as _
 from director.poker.events import ActionKind
 from director.schemas import json_body
+from director.services import Invalid
 from director.services import dealer as dealer_service
 from director.services import dealer_bodies as body
 from director.services import dealer_pairing as pairing_service
@@ -255,12 +256,23 @@ def correct(hand_id: int) -> tuple[Response, int]:
 
 # ---------------------------------------------------------------- pairing
 
+def pair_tablet(load: Callable[[], dict[str, Any]]) -> tuple[int, str]:
+    """Pair under the guess limits: against this client, and against the tables of
+    the number the tablet names (a malformed body counts against the client)."""
+    try:
+        data = load()
+    except Invalid:
+        security.failed_guess(security.PAIRING)
+        raise
+    return security.guarded_attempt(
+        security.PAIRING, lambda: pairing_service.pair(data["table"], data["code"]),
+        tables=pairing_service.tables_numbered(data["table"]))
+
+
 @bp.post("/dealer/pair")
-@security.public_write("a tablet sends the pairing code the director gave the table")
+@security.public_write("a tablet sends its table's number and the code the director gave it")
 def pair() -> tuple[Response, int]:
-    # Loaded inside the attempt: a malformed body counts as a wrong guess.
-    table_id, token = security.guarded_attempt(
-        "pairing", lambda: pairing_service.pair(json_body(body.PAIR)["code"]))
+    table_id, token = pair_tablet(lambda: json_body(body.PAIR))
     remember_pairing(table_id, token)
     return jsonify({"table_id": table_id, "token": token,
                     "url": f"/dealer/table/{table_id}"}), 201
@@ -272,7 +284,18 @@ def revoke(table_id: int) -> Response:
     return jsonify({"table_id": table_id, "code": pairing_service.revoke(table_id)})
 
 
+@bp.post("/tables/<int:table_id>/dealer/unlock")
+@director_only
+def unlock(table_id: int) -> Response:
+    """Reset a table whose pairing was locked after wrong codes (a new code too)."""
+    return jsonify({"table_id": table_id, "code": pairing_service.unlock(table_id)})
+
+
 @bp.get("/tournaments/<int:tournament_id>/dealer/pairing")
 @director_only
 def pairing_codes(tournament_id: int) -> Response:
-    return jsonify({"tables": list(pairing_service.pairing_codes(tournament_id).values())})
+    tables = list(pairing_service.pairing_codes(tournament_id).values())
+    for table in tables:       # locked: when (ISO 8601, UTC) and after how many wrong codes
+        if table["locked"]:
+            table["locked"] = {**table["locked"], "at": table["locked"]["at"].isoformat()}
+    return jsonify({"tables": tables})

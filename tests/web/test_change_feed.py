@@ -134,7 +134,8 @@ def test_a_tablet_revoked_through_one_process_is_refused_by_the_other_at_once(
         make_tournament: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dealer_pairing, "DEVICE_TTL", 3600.0)   # only the feed can tell
     table = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"])
-    token = client.post("/api/dealer/pair", json={"code": table["code"]}).get_json()["token"]
+    token = client.post("/api/dealer/pair", json={"table": table["number"],
+                                                   "code": table["code"]}).get_json()["token"]
     tablet = {"Authorization": f"Bearer {token}"}
     on_other = other.test_client()
     events(other).start_feed()

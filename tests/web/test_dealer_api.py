@@ -138,7 +138,7 @@ def test_writes_need_the_tables_dealer_or_the_director(client: FlaskClient, auth
     assert client.post(f"/api/tables/{one['table_id']}/hands", json={}).status_code == 401
     bad = {"Authorization": "Bearer nope"}
     assert client.post(f"/api/tables/{one['table_id']}/hands", json={}, headers=bad).status_code == 401
-    paired = client.post("/api/dealer/pair", json={"code": one["code"]})
+    paired = client.post("/api/dealer/pair", json={"table": one["number"], "code": one["code"]})
     assert paired.status_code == 201
     token = {"Authorization": f"Bearer {paired.get_json()['token']}"}
     assert client.post(f"/api/tables/{one['table_id']}/hands", json={}, headers=token).status_code == 201
@@ -163,7 +163,8 @@ def test_writes_need_the_tables_dealer_or_the_director(client: FlaskClient, auth
     assert revoked.status_code == 200 and revoked.get_json()["code"] != one["code"]
     assert client.post(f"/api/tables/{one['table_id']}/hand/undo", json={}, headers=token).status_code == 401
     assert client.post(f"/api/tables/{one['table_id']}/hand/undo", json={}, headers=header).status_code == 401
-    assert client.post("/api/dealer/pair", json={"code": one["code"]}).status_code == 400
+    assert client.post("/api/dealer/pair",
+                       json={"table": one["number"], "code": one["code"]}).status_code == 400
 
 
 def test_full_hand_moves_the_chips(client: FlaskClient, auth: dict[str, str], table: dict[str, Any]) -> None:

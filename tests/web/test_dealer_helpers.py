@@ -33,6 +33,7 @@ def seat_table(client: FlaskClient, make_tournament: Callable[..., int], auth: d
     seating = client.get(f"/api/tournaments/{tid}/seating").get_json()
     first = seating["tables"][0]
     return {"tournament_id": tid, "id": pairing[0]["table_id"], "code": pairing[0]["code"],
+            "number": pairing[0]["number"],
             "seats": {s["name"]: s["seat"] for s in first["seats"]},
             "player_seats": {s["player_id"]: s["seat"] for s in first["seats"]}}
 

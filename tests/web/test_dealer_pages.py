@@ -21,7 +21,7 @@ def test_pairing_page_shows_each_tables_code_and_qr(client: FlaskClient, auth: d
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert t["code"] in html and "<svg" in html and "Table 1" in html
-    assert "/dealer/?code=" + t["code"] in html or f"code={t['code']}" in html
+    assert f"/dealer/?table=1&amp;code={t['code']}" in html   # the QR link names the table too
     assert "hands.zip" in html
     # reachable from the tournament and seating pages
     assert f"/director/{t['tournament_id']}/dealers" in client.get(f"/director/{t['tournament_id']}").get_data(as_text=True)
@@ -34,11 +34,13 @@ def test_a_tablet_pairs_with_the_code_and_the_director_revokes_it(
     t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"])
     tablet = app.test_client()
     assert tablet.get(f"/dealer/table/{t['id']}").status_code == 302          # not paired yet
-    form = tablet.get(f"/dealer/?code={t['code']}").get_data(as_text=True)
-    assert f'value="{t["code"]}"' in form
-    wrong = tablet.post("/dealer/pair", data={"code": "000000"})
+    form = tablet.get(f"/dealer/?table=1&code={t['code']}").get_data(as_text=True)
+    assert f'value="{t["code"]}"' in form and 'name="table" value="1"' in form
+    wrong = tablet.post("/dealer/pair", data={"table": "1", "code": "000000"})
     assert wrong.status_code == 400 and "not valid" in wrong.get_data(as_text=True)
-    paired = tablet.post("/dealer/pair", data={"code": t["code"]})
+    no_table = tablet.post("/dealer/pair", data={"code": t["code"]})
+    assert no_table.status_code == 400 and "number of your table" in no_table.get_data(as_text=True)
+    paired = tablet.post("/dealer/pair", data={"table": "1", "code": t["code"]})
     assert paired.status_code == 302 and paired.headers["Location"].endswith(f"/dealer/table/{t['id']}")
     page = tablet.get(f"/dealer/table/{t['id']}")
     html = page.get_data(as_text=True)
@@ -115,17 +117,18 @@ def test_guessing_pairing_codes_locks_the_address_out(client: FlaskClient, auth:
                                                       make_tournament: Any, app: Any) -> None:
     """A pairing code is a secret like the director's password: after five wrong
     guesses from one address that address gets 429 for a while, even with the
-    right code, while another address (another tablet) can still pair."""
+    right code, while another address (another tablet) can still pair.  (The
+    guesses name a table that does not exist: table 1 itself is not locked.)"""
     t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"])
     wrong = "000000" if t["code"] != "000000" else "111111"
     guesser = app.test_client()
-    statuses = [guesser.post("/api/dealer/pair", json={"code": wrong},
+    statuses = [guesser.post("/api/dealer/pair", json={"table": 99, "code": wrong},
                              environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code
                 for _ in range(6)]
     assert statuses[:4] == [400] * 4 and statuses[4:] == [429, 429]
-    locked = guesser.post("/api/dealer/pair", json={"code": t["code"]},
+    locked = guesser.post("/api/dealer/pair", json={"table": 1, "code": t["code"]},
                           environ_base={"REMOTE_ADDR": "10.9.9.9"})
     assert locked.status_code == 429 and int(locked.headers["Retry-After"]) > 0
-    tablet = app.test_client().post("/api/dealer/pair", json={"code": t["code"]},
+    tablet = app.test_client().post("/api/dealer/pair", json={"table": 1, "code": t["code"]},
                                     environ_base={"REMOTE_ADDR": "10.9.9.10"})
     assert tablet.status_code == 201 and tablet.get_json()["table_id"] == t["id"]

@@ -74,7 +74,8 @@ def a_whole_evening(event, client, auth) -> dict[str, int]:
             event.post(f"seating/plans/{plan['id']}/confirm")
     tables = client.get(f"/api/tournaments/{event.id}/dealer/pairing",
                         headers=auth).get_json()["tables"]
-    paired = client.post("/api/dealer/pair", json={"code": tables[0]["code"]})
+    paired = client.post("/api/dealer/pair",
+                         json={"table": tables[0]["number"], "code": tables[0]["code"]})
     assert paired.status_code == 201
     assert client.post(f"/api/tables/{tables[0]['table_id']}/dealer/revoke",
                        headers=auth).status_code == 200

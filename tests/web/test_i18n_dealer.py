@@ -42,7 +42,8 @@ RANKS = {"sv": {"A": "E", "K": "K", "Q": "D", "J": "Kn"},
 def paired_tablet(app: Flask, table: dict[str, Any], language: str) -> FlaskClient:
     """A tablet paired with the table's code that then picks ``language`` in its switch."""
     tablet = app.test_client()
-    assert tablet.post("/dealer/pair", data={"code": table["code"]}).status_code == 302
+    assert tablet.post("/dealer/pair", data={"table": table["number"],
+                                             "code": table["code"]}).status_code == 302
     page = tablet.get(f"/dealer/table/{table['id']}").get_data(as_text=True)
     switch = re.search(rf'href="([^"]*/language/{language}[^"]*)"', page)
     assert switch, "the tablet has its own language switch"
@@ -69,7 +70,8 @@ def test_the_tablet_page_and_its_scripts_strings_are_translated(
         app: Flask, table: dict[str, Any], language: str) -> None:
     tablet = paired_tablet(app, table, language)
     english = app.test_client()
-    assert english.post("/dealer/pair", data={"code": table["code"]}).status_code == 302
+    assert english.post("/dealer/pair", data={"table": table["number"],
+                                              "code": table["code"]}).status_code == 302
     html = tablet.get(f"/dealer/table/{table['id']}").get_data(as_text=True)
     assert f'<html lang="{language}"' in html
     text = visible_text(html, language)
@@ -210,7 +212,8 @@ def test_the_language_picked_before_pairing_stays_after_it(
         app: Flask, table: dict[str, Any]) -> None:
     tablet = app.test_client()
     assert tablet.get("/language/sv").status_code == 302
-    assert tablet.post("/dealer/pair", data={"code": table["code"]}).status_code == 302
+    assert tablet.post("/dealer/pair", data={"table": table["number"],
+                                             "code": table["code"]}).status_code == 302
     html = tablet.get(f"/dealer/table/{table['id']}").get_data(as_text=True)
     assert '<html lang="sv"' in html
 

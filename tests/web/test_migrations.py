@@ -55,6 +55,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0004": {},    # a new table (the waiting list): no column added to a table of before
     "0005": {},    # a new table (the change feed, empty)
     "0006": {},    # two columns dropped (REMOVED)
+    "0007": {},    # new tables (guess limits, director sessions); SQLite: AUTOINCREMENT ids
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
@@ -306,6 +307,52 @@ def test_0006_downgrade_writes_back_the_breaking_order_and_the_halted_tables(
     assert {row["number"]: (row["break_position"], bool(row["halted"]))
             for row in rows_of(empty_app)["seating_table"]} == {
         1: (3, True), 2: (1, False), 3: (2, False)}
+
+
+def autoincrement_tables(app: Flask) -> set[str]:
+    """The SQLite tables made with AUTOINCREMENT (their ids are never used twice)."""
+    with app.app_context(), db.engine.connect() as connection:
+        return {name for name, sql in connection.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table'")
+            if "AUTOINCREMENT" in (sql or "").upper()}
+
+
+def unordered(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema_of`` without the order of the columns (a column added by a revision
+    comes last) and without SQLite's own counters table."""
+    return {name: {**table, "columns": sorted(column[1:] for column in table["columns"])}
+            for name, table in schema.items() if name != "sqlite_sequence"}
+
+
+@sqlite_only
+def test_0007_gives_every_id_autoincrement_and_never_reuses_a_deleted_event_s_id(
+        empty_app: Flask, make_app: Callable[..., Flask], tmp_path: Path,
+        release: dict[str, list[dict[str, Any]]]) -> None:
+    """The release's tables are rebuilt with AUTOINCREMENT, as ``create_all`` makes them
+    now; their counters start past the highest id, and past an event a league names
+    that was deleted before the upgrade (event 8)."""
+    rows = {**release, "league": [{"id": 1, "name": "Season", "formula": "simple",
+                                   "tournament_ids": [1, 8],
+                                   "created_at": datetime(2026, 12, 1, tzinfo=UTC)}]}
+    at_revision(empty_app, "0006", rows)
+    assert autoincrement_tables(empty_app) == {"change_feed"}
+    migrations.migrate(empty_app, "0007", backup=False)
+    fresh = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'fresh.sqlite'}")
+    with empty_app.app_context():
+        built = Path(str(db.engine.url.database))
+    assert autoincrement_tables(empty_app) == autoincrement_tables(fresh)
+    assert "tournament" in autoincrement_tables(empty_app)
+    assert unordered(schema_of(built)) == unordered(schema_of(tmp_path / "fresh.sqlite"))
+    with empty_app.app_context():
+        created = tournaments.create_tournament("After the upgrade", [
+            {"game": "PO", "duration_seconds": 1200, "small_blind": 100, "big_blind": 200}])
+        assert created.id == 9
+        counters = dict(db.session.execute(text("SELECT name, seq FROM sqlite_sequence")).all())
+    highest = {table: max(row["id"] for row in found) for table, found in release.items()
+               if found and "id" in found[0] and table != "dealer_pairing"}
+    assert all(counters[table] >= top for table, top in highest.items()), (counters, highest)
+    migrations.migrate(empty_app, "0006", down=True, backup=False)
+    assert autoincrement_tables(empty_app) == {"change_feed"}
 
 
 # ---------------------------------------------------------------- the event goes on

@@ -275,14 +275,16 @@ def test_pairing_refuses_a_code_that_is_not_one(client: FlaskClient, app: Any,
     """A malformed pairing body is a 400 naming ``code`` (and counts as a wrong guess);
     the code as a number pairs, as it always did."""
     tablet = app.test_client()
-    for data in ({"code": True}, {"code": [1]}, {}, {"code": None}):
+    for data in ({"code": True}, {"code": [1]}, {"table": 1}, {"table": 1, "code": None}):
         r = tablet.post("/api/dealer/pair", json=data, environ_base={"REMOTE_ADDR": "10.1.1.1"})
-        assert r.status_code == 400 and r.get_json()["errors"] == {
-            "code": "Enter the pairing code shown on the director's page"}, data
-    page = app.test_client().post("/dealer/pair", data={"code": ""}, environ_base={"REMOTE_ADDR": "10.1.1.2"})
+        assert r.status_code == 400 and r.get_json()["errors"]["code"] == \
+            "Enter the pairing code shown on the director's page", data
+    page = app.test_client().post("/dealer/pair", data={"table": "1", "code": ""},
+                                  environ_base={"REMOTE_ADDR": "10.1.1.2"})
     assert page.status_code == 400
     assert "Enter the pairing code shown on the director's page" in unescape(page.get_data(as_text=True))
-    paired = app.test_client().post("/api/dealer/pair", json={"code": int(started["code"])},
+    paired = app.test_client().post("/api/dealer/pair", json={"table": started["number"],
+                                                                "code": int(started["code"])},
                                     environ_base={"REMOTE_ADDR": "10.1.1.3"})
     if started["code"].startswith("0"):
         assert paired.status_code == 400        # 012345 as a number is 12345: not the code

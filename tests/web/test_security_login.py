@@ -55,21 +55,32 @@ def test_five_failures_lock_the_address_out_even_for_the_right_password(app, cli
     assert other.status_code == 302
 
 
-def test_the_lock_out_ends_after_its_time():
-    now = [1000.0]
-    throttle = security.LoginThrottle(max_failures=3, window=60, lock=30, clock=lambda: now[0])
-    assert [throttle.failed("a") for _ in range(3)] == [0, 0, 30]
-    assert throttle.locked_for("a") == 30
-    now[0] += 29.5
-    assert throttle.locked_for("a") == 1
-    now[0] += 1
-    assert throttle.locked_for("a") == 0
-    # Failures older than the window are forgotten.
-    throttle.failed("a")
-    now[0] += 61
-    assert throttle.failed("a") == 0 and throttle.failed("a") == 0
-    throttle.succeeded("a")
-    assert throttle.failed("a") == 0
+def test_the_lock_out_ends_after_its_time(app):
+    """Kept in the database (services.guess_limits): the times are arguments."""
+    from datetime import UTC, datetime, timedelta
+
+    from director.services import guess_limits
+
+    limit = guess_limits.Limit("login", max_failures=3, window=60, lock=30)
+    keys = [(limit, "a")]
+    start = datetime(2026, 12, 3, 21, 0, tzinfo=UTC)
+
+    def wrong(at):
+        return guess_limits.failed(guess_limits.reserve(keys, at), at)
+
+    with app.app_context():
+        assert [bool(wrong(start)) for _ in range(3)] == [False, False, True]
+        assert guess_limits.lock_of(keys, start).seconds_left(start) == 30
+        later = start + timedelta(seconds=29.5)
+        assert guess_limits.lock_of(keys, later).seconds_left(later) == 1
+        assert guess_limits.lock_of(keys, start + timedelta(seconds=30)) is None
+        # Failures older than the window are forgotten.
+        wrong(start + timedelta(seconds=31))
+        far = start + timedelta(seconds=100)
+        assert not wrong(far) and not wrong(far)
+        guess_limits.succeeded(guess_limits.reserve(keys, far), clear=keys)
+        assert not wrong(far) and not wrong(far)
+        assert wrong(far)
 
 
 def test_set_password_on_the_page(client, login, csrf):
