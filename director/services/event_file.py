@@ -28,6 +28,7 @@ and the screens hear of none of it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -73,7 +74,12 @@ def read(data: Any) -> dict[str, Any]:
     """An event file (an object or its JSON text), checked: ``{"name", "levels",
     "language", "money", "seating", "house_rules"}``; raises ``Invalid`` naming each
     bad field, before anything is written."""
-    if isinstance(data, str | bytes):
+    if isinstance(data, bytes):       # a file: UTF-8, or UTF-16/32 (json's own detection)
+        try:
+            data = data.decode(json.detect_encoding(data))
+        except UnicodeDecodeError:
+            raise Invalid({"structure": _("The file is not UTF-8: save it as UTF-8")}) from None
+    if isinstance(data, str):
         try:
             data = load_json(data)
         except ValueError as exc:

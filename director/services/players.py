@@ -13,24 +13,30 @@ names the line and the column.
 * Leagues: a name, a formula (``director.tournament.league``) and events;
   :func:`league_view` ranks the players over them.  A player is his record;
   an entry without one (made before the list existed) counts under its name.
-* :func:`export_csv` and :func:`import_csv` (the ``csv`` module).
+* :func:`export_csv` and :func:`import_csv` (the ``csv`` module): inverses for
+  the same file; the import is checked whole, then written in short batches
+  (see the CSV section).
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
+import time
 import unicodedata
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
 
-from director.db import db
+from director.db import db, write_lock
 from director.i18n import N_
 from director.models.people import (
     EMAIL_MAX,
@@ -63,7 +69,7 @@ FORMULAS = {
     Formula.TOP_EIGHT: N_("Fixed table: 10, 8, 6, 5, 4, 3, 2, 1"),
 }
 MAX_EVENTS = 200        # events in one league
-MAX_ROWS = 5000         # lines in one imported file
+MAX_ROWS = 50_000       # lines in one imported file (the 20,000-player file fits)
 SALES = ("buy-in", "re-entry", "rebuy", "add-on")
 
 
@@ -442,9 +448,65 @@ def events_to_pick() -> list[Tournament]:
 
 
 # ---------------------------------------------------------------- CSV
+#
+# The export and the import are inverses for the same file (issue 26):
+#
+# * The formula guard: a cell a spreadsheet would run (it starts with = + - @,
+#   possibly after quotes) is written with a quote in front, and the import
+#   takes exactly that one quote off (:func:`csv_guard`, :func:`csv_unguard`),
+#   so "+46 70 123 45 67" and "=SUM(A1)" come back as they were.
+# * Which record a line is: the record whose number is the line's ``id`` and
+#   whose name is the line's name; else the record of that name (names are
+#   unique on the list, case and spaces aside); else a new record, which keeps
+#   the line's ``id`` when no record has it (an export read into an empty list
+#   exports the same file again).  A record found is updated from the line's
+#   non-empty cells; its name stays as it is written on the list.  The totals
+#   columns are computed from the events and not read.
+# * The same line twice is one player; two different lines of one name are
+#   refused, naming both lines.
+# * The file: UTF-8 (with or without the byte-order mark Excel writes), or
+#   UTF-16 or UTF-32 with its byte-order mark (Excel's "Unicode text"); any
+#   other bytes are refused naming the line ("save the file as CSV UTF-8"):
+#   guessing a Windows code page would turn some names into mojibake.  The
+#   columns are separated by commas, semicolons (Excel in Swedish or
+#   Indonesian) or tabs: the header line decides.
+# * All or nothing, without stopping the room: every line is checked first
+#   (nothing is written while a line is bad); then the records are written in
+#   batches of ``BATCH_ROWS``, each its own short transaction, with a pause
+#   between them in which the tablets' writes go in (a 5,000-line import held
+#   SQLite's write lock for its whole 2-4 s).  If a batch fails (someone
+#   added the same name at the desk meanwhile), what the earlier batches
+#   wrote is taken back and the file is refused.
 
 EXPORT_COLUMNS = ("id", *FIELDS, "events", "entries", "rebuys", "add_ons", "best_place", "wins",
                   "currency", "paid", "won", "bounties")
+IMPORT_MAX_BYTES = 16 * 1024 * 1024   # the import's body limit: 50,000 players of 300 bytes
+BATCH_ROWS = 500                      # records written per transaction by an import
+BATCH_PAUSE = 0.005                   # seconds between two batches, for the other writers
+_GUARDED = re.compile(r"'*[=+\-@]")
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+         (codecs.BOM_UTF8, "utf-8-sig"))
+
+
+def csv_guard(text: str) -> str:
+    """A cell as exported: a quote in front when a spreadsheet would read it as a formula
+    (it starts with = + - or @, after any quotes), so that :func:`csv_unguard` gives the
+    text back exactly.
+
+    >>> csv_guard("+46 70 123"), csv_guard("'=x"), csv_guard("Ann")
+    ("'+46 70 123", "''=x", 'Ann')
+    """
+    return "'" + text if _GUARDED.match(text) else text
+
+
+def csv_unguard(cell: str) -> str:
+    """A cell as imported: the quote :func:`csv_guard` put in front taken off, only there.
+
+    >>> csv_unguard("'+46 70 123"), csv_unguard("''=x"), csv_unguard("'Ann")
+    ('+46 70 123', "'=x", "'Ann")
+    """
+    return cell[1:] if cell[:1] == "'" and _GUARDED.match(cell, 1) else cell
 
 
 def _amounts(bucket: Mapping[str, int]) -> tuple[str, str]:
@@ -457,17 +519,17 @@ def _amounts(bucket: Mapping[str, int]) -> tuple[str, str]:
 
 
 def export_csv() -> str:
-    """Every record with its totals (the import reads the same file back)."""
+    """Every record with its totals (the import reads the same file back: see above)."""
     totals = all_totals()
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(EXPORT_COLUMNS)
-    for person in db.session.scalars(select(Person).order_by(Person.key)):
-        t = totals.get(person.id, Totals())
+    columns = [getattr(Person, name) for name in FIELDS]
+    for person_id, *cells in db.session.execute(select(Person.id, *columns).order_by(Person.key)):
+        t = totals.get(person_id, Totals())
         currency, paid = _amounts(t.paid)
         won, bounties = _amounts(t.won)[1], _amounts(t.bounties)[1]
-        writer.writerow([person.id] + [money_service._csv_safe(getattr(person, name) or "")
-                                       for name in FIELDS]
+        writer.writerow([person_id] + [csv_guard(cell or "") for cell in cells]
                         + [t.events, t.entries, t.rebuys, t.add_ons, t.best or "", t.wins,
                            currency, paid, won, bounties])
     return out.getvalue()
@@ -487,22 +549,47 @@ def _refuse_line(line: int, column: str | None, message: str) -> Invalid:
                               column=column, message=message)})
 
 
+def _decode(data: bytes) -> str:
+    """The file's text (see above), or ``Invalid`` naming the line that is not text."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(encoding).removeprefix("\ufeff")
+            except UnicodeDecodeError:
+                raise _refuse_line(1, None, _("this is not %(encoding)s text (save the file "
+                                              "as CSV UTF-8)", encoding=encoding.upper()
+                                              .removesuffix("-SIG"))) from None
+    if data[:200].count(b"\x00") * 3 > len(data[:200]):     # every other byte: UTF-16
+        raise _refuse_line(1, None, _("this is UTF-16 text without its byte-order mark "
+                                      "(save the file as CSV UTF-8)"))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise _refuse_line(line, None, _("this is not UTF-8 text (save the file as "
+                                         "CSV UTF-8)")) from None
+
+
+def _delimiter(text: str) -> str:
+    """Comma, semicolon or tab: the one that splits the header line into a “name”
+    column (and the most columns); a comma if none does."""
+    header = text.split("\n", 1)[0]
+    best, most = ",", 0
+    for delimiter in (",", ";", "\t"):
+        cells = [c.strip().lower() for c in next(csv.reader([header], delimiter=delimiter), [])]
+        if "name" in cells and len(cells) > most:
+            best, most = delimiter, len(cells)
+    return best
+
+
 def _read_rows(data: bytes | str) -> list[tuple[int, dict[str, str]]]:
     """The file's rows as {column: text} with their line numbers, or ``Invalid`` naming the
     line (and the column) of the first problem."""
-    if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = data[:exc.start].count(b"\n") + 1
-            raise _refuse_line(line, None, _("this is not UTF-8 text (save the file as "
-                                             "CSV UTF-8)")) from None
-    else:
-        text = data.removeprefix("\ufeff")
+    text = _decode(data) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     if "\x00" in text:
         raise _refuse_line(text[:text.index("\x00")].count("\n") + 1, None,
                            _("this text contains a forbidden character"))
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     try:
         header = next(reader, None)
     except csv.Error as exc:
@@ -518,6 +605,7 @@ def _read_rows(data: bytes | str) -> list[tuple[int, dict[str, str]]]:
     if len(seen) != len(set(seen)):
         double = next(c for c in seen if seen.count(c) > 1)
         raise _refuse_line(1, double, _("this column is named twice"))
+    wanted = [(i, c) for i, c in enumerate(columns) if c in ("id", *FIELDS)]
     rows = []
     try:
         for cells in reader:
@@ -528,7 +616,7 @@ def _read_rows(data: bytes | str) -> list[tuple[int, dict[str, str]]]:
                 raise _refuse_line(line, None, _("%(found)s values, but the header names "
                                                  "%(columns)s columns", found=len(cells),
                                                  columns=len(columns)))
-            rows.append((line, {columns[i]: cells[i] for i in range(len(cells)) if columns[i]}))
+            rows.append((line, {c: csv_unguard(cells[i]) for i, c in wanted if i < len(cells)}))
             if len(rows) > MAX_ROWS:
                 raise _refuse_line(line, None, _("a file holds at most %(max)s players",
                                                  max=MAX_ROWS))
@@ -537,13 +625,34 @@ def _read_rows(data: bytes | str) -> list[tuple[int, dict[str, str]]]:
     return rows
 
 
-@unit_of_work
-def import_csv(data: bytes | str) -> Imported:
-    """Add the file's players to the list; a name already on it is that record (its other
-    fields are updated from the file's non-empty cells).  One bad cell: nothing changes."""
-    rows = _read_rows(data)
-    done = Imported()
-    lines_of: dict[str, int] = {}
+@dataclass
+class _Plan:
+    """What an import writes, all checked: new records (with the file's id when it is
+    free, else without), and (id, new values, old values) of the records it changes."""
+
+    with_id: list[dict[str, Any]] = field(default_factory=list)
+    without_id: list[dict[str, Any]] = field(default_factory=list)
+    changed: list[tuple[int, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    unchanged: int = 0
+
+
+def _file_id(line: int, text: str | None) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or len(text) > 18 or int(text) < 1:
+        raise _refuse_line(line, "id", _("Give a whole number"))
+    return int(text)
+
+
+def _plan(rows: list[tuple[int, dict[str, str]]]) -> _Plan:
+    """Check every line and match it to its record (see above); writes nothing."""
+    stored = {row.id: row for row in db.session.execute(
+        select(Person.id, Person.key, *[getattr(Person, n) for n in FIELDS[1:]]))}
+    by_key = {row.key: row for row in stored.values()}
+    plan = _Plan()
+    lines_of: dict[str, tuple[int, dict[str, Any], int | None]] = {}
+    taken: set[int] = set()
     for line, row in rows:
         given = {"name": row.get("name"),
                  **{name: row[name] for name in FIELDS[1:] if row.get(name, "").strip()}}
@@ -552,21 +661,107 @@ def import_csv(data: bytes | str) -> Imported:
         except Invalid as exc:
             column, message = next(iter(exc.errors.items()))
             raise _refuse_line(line, column, message) from None
+        file_id = _file_id(line, row.get("id"))
         key = people.key_of(values["name"])
         if key in lines_of:
+            other, earlier, earlier_id = lines_of[key]
+            if (earlier, earlier_id) == (values, file_id):
+                continue                # the same line twice: one player
             raise _refuse_line(line, "name", _("%(name)s is already on line %(other)s",
-                                               name=values["name"], other=lines_of[key]))
-        lines_of[key] = line
-        person = people.by_name(values["name"])
-        if person is None:
-            db.session.add(Person(key=key, **{n: values.get(n) for n in FIELDS}))
-            done.created += 1
+                                               name=values["name"], other=other))
+        lines_of[key] = (line, values, file_id)
+        record = stored.get(file_id) if file_id is not None else None
+        if record is None or record.key != key:
+            record = by_key.get(key)
+        if record is None:
+            new = {"key": key, **{n: values.get(n) for n in FIELDS}}
+            if file_id is not None and file_id not in stored and file_id not in taken:
+                taken.add(file_id)
+                plan.with_id.append({"id": file_id, **new})
+            else:
+                plan.without_id.append(new)
             continue
-        changes = {n: v for n, v in values.items() if n != "name" and getattr(person, n) != v}
-        for name, value in changes.items():
-            setattr(person, name, value)
-        done.updated += bool(changes)
-        done.unchanged += not changes
-    db.session.commit()
+        changes = {n: v for n, v in values.items() if n != "name" and getattr(record, n) != v}
+        if changes:
+            plan.changed.append((record.id, changes, {n: getattr(record, n) for n in changes}))
+        else:
+            plan.unchanged += 1
+    return plan
+
+
+def _batches(items: list[Any]) -> Iterable[list[Any]]:
+    for start in range(0, len(items), BATCH_ROWS):
+        yield items[start:start + BATCH_ROWS]
+
+
+def _between_batches() -> None:
+    """The pause after each batch's commit, in which the other writers go in."""
+    time.sleep(BATCH_PAUSE)
+
+
+def _write_batch(write: Callable[[], None]) -> None:
+    """One batch, its own short transaction: a connection first, then this process's
+    write lock (``db.write_lock``: the tablets' grouped writes queue on it), then the
+    commit; then the pause."""
+    db.session.connection()
+    with write_lock:
+        write()
+        db.session.commit()
+    _between_batches()
+
+
+def _write(plan: _Plan) -> None:
+    """Write a checked import in batches; if one fails, take back what the earlier ones
+    wrote and refuse the file (``CONFLICT``)."""
+    table = Person.__table__
+    created: list[int] = []
+    changed: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
+    try:
+        for batch in _batches(plan.with_id):
+            _write_batch(lambda batch=batch: db.session.execute(insert(table), batch))
+            created.extend(row["id"] for row in batch)
+        if plan.with_id and db.session.get_bind().dialect.name == "postgresql":
+            _write_batch(lambda: db.session.execute(text(   # the next id after the file's
+                "SELECT setval(pg_get_serial_sequence('person', 'id'), "
+                "(SELECT max(id) FROM person))")))
+        for batch in _batches(plan.without_id):
+            def insert_batch(batch: list[dict[str, Any]] = batch) -> None:
+                created.extend(db.session.scalars(insert(table).returning(table.c.id), batch))
+            _write_batch(insert_batch)
+        for batch in _batches(plan.changed):
+            def update_batch(batch: list[tuple[int, dict[str, Any], dict[str, Any]]] = batch
+                             ) -> None:
+                for person_id, new, _old in batch:
+                    db.session.execute(update(table).where(table.c.id == person_id).values(new))
+            _write_batch(update_batch)
+            changed.extend(batch)
+    except (IntegrityError, StaleDataError, OperationalError):
+        db.session.rollback()
+        _take_back(created, changed)
+        raise Invalid({"file": _(CONFLICT["name"])}) from None
+
+
+def _take_back(created: list[int], changed: list[tuple[int, dict[str, Any], dict[str, Any]]]
+               ) -> None:
+    """Undo the batches an import wrote before one failed (each in its own batch)."""
+    table = Person.__table__
+    for ids in _batches(created):
+        _write_batch(lambda ids=ids: db.session.execute(delete(table).where(
+            table.c.id.in_(ids))))
+    for batch in _batches(changed):
+        def restore(batch: list[tuple[int, dict[str, Any], dict[str, Any]]] = batch) -> None:
+            for person_id, _new, old in batch:
+                db.session.execute(update(table).where(table.c.id == person_id).values(old))
+        _write_batch(restore)
+
+
+def import_csv(data: bytes | str) -> Imported:
+    """Add the file's players to the list and update the records it names (see above):
+    every line checked first, then written in batches; one bad cell changes nothing."""
+    plan = _plan(_read_rows(data))
+    db.session.rollback()          # end the reading transaction before the batches
+    _write(plan)
+    done = Imported(created=len(plan.with_id) + len(plan.without_id),
+                    updated=len(plan.changed), unchanged=plan.unchanged)
     audit.change("players imported", None, created=done.created, updated=done.updated)
     return done

@@ -37,10 +37,13 @@ MB = 1024 * 1024
 
 
 def allow_body(max_bytes: int) -> Callable[[F], F]:
-    """Mark a view that takes a body larger than ``MAX_CONTENT_LENGTH`` (an upload)."""
+    """Mark a view that takes a file as its body, up to ``max_bytes`` (more than
+    ``MAX_CONTENT_LENGTH``): its service decodes the bytes and checks the text, so the
+    NUL check (``security``) leaves them to it (UTF-16 text is half NUL bytes)."""
 
     def mark(view: F) -> F:
         view.max_body = max_bytes  # type: ignore[attr-defined]
+        view.file_body = True  # type: ignore[attr-defined]
         return view
 
     return mark

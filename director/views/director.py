@@ -199,10 +199,10 @@ def save_levels(tournament_id: int) -> Any:
                  levels, _("Structure saved."))
 
 
-def _uploaded_json() -> str:
+def _uploaded_json() -> str | bytes:
     upload = request.files.get("structure_file")
-    text = upload.read().decode("utf-8", "replace") if upload else ""
-    return text or request.form.get("structure_json", "")
+    data = upload.read() if upload else b""   # event_file.read decodes it (or says it cannot)
+    return data or request.form.get("structure_json", "")
 
 
 @bp.post("/<int:tournament_id>/import")

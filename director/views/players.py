@@ -22,6 +22,7 @@ from director.services import Invalid
 from director.services import people as people_service
 from director.services import players as players_service
 from director.views.auth import director_required
+from director.views.body_limits import allow_body
 
 bp = Blueprint("players", __name__)
 
@@ -96,6 +97,7 @@ def export() -> Response:
 
 
 @bp.post("/director/players/import")
+@allow_body(players_service.IMPORT_MAX_BYTES)      # a 50,000-player file (2 MB is 7,000)
 @director_required
 def import_() -> Any:
     try:
@@ -250,6 +252,7 @@ def api_export() -> Response:
 
 
 @bp.post("/api/players/import")
+@allow_body(players_service.IMPORT_MAX_BYTES)
 @director_required
 def api_import() -> Response:
     done = players_service.import_csv(_upload())

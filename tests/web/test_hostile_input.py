@@ -7,8 +7,20 @@ sentence, none a 500 (the JSON parser used to raise RecursionError).
 
 from __future__ import annotations
 
-import pytest
+import csv
+import io
+import json
+import random
+import sqlite3
+import threading
+import time
+from typing import Any
 
+import pytest
+from sqlalchemy import delete, select
+
+from director.db import db
+from director.models.people import Person
 from director.schemas import FieldError, JsonText, json_body, json_depth
 from director.services import Invalid
 from tests.conftest import level
@@ -93,3 +105,208 @@ def test_deep_json_typed_into_a_form_is_refused_not_a_500(client, login, csrf, m
         "csrf_token": csrf(), "structure_json": deep})
     assert event_file.status_code == 400
     assert "nested deeper than 32 levels" in event_file.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- the players' CSV (items 6, 10, 13)
+
+FIRST = ["Åsa", "Björn", "Dewi", "Ölvir", "Putu", "Jörg", "Siti", "Zoë", "Agus", "Märta",
+         "José", "Ngọc", "Øyvind", "Kadek", "Élodie", "Bambang", "Renée", "Søren", "Wayan",
+         "Ilse", "Ketut", "Gustav", "Ayu", "Linnéa", "Hendra", "Ida", "Krisztián", "Nurul",
+         "Örjan", "Made"]
+LAST = ["Öberg", "Lindqvist", "Santoso", "Åkesson", "Wijaya", "Nordström", "Hartono",
+        "Ekström", "Kusuma", "Söderlund", "Pratama", "Sjöberg", "Gunawan", "Bäckström",
+        "Halim", "Nyström", "Susanto", "Strand", "Setiawan", "Löfgren"]
+NOTES = ["=SUM(A1:A9)", "+1 rebuy owed", "-5 000 chips penalty", "@table 3", "VIP, \"Big\" Ann",
+         "two\nlines", "'=already quoted", "", "", ""]
+LONG_NOTE = "Regular since 2019; prefers seat 9, no straddles; pays the rebuys in cash. " * 2
+
+
+def players_csv(count: int, seed: int = 26) -> bytes:
+    """A hand-made player list of ``count`` different names (the director's own file):
+    accents, phones like +46 70..., notes that look like formulas, quotes and newlines."""
+    rng = random.Random(seed)
+    names = set()
+    while len(names) < count:
+        names.add(f"{rng.choice(FIRST)} {rng.choice('ABCDEFGHIJKLMNOPRSTUVW')}. "
+                  f"{rng.choice(LAST)}{'' if rng.random() < .9 else ' ' + rng.choice(LAST)}")
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["name", "nickname", "email", "phone", "note"])
+    for i, name in enumerate(sorted(names)):
+        writer.writerow([("=" if i % 997 == 0 else "-" if i % 991 == 0 else "") + name,
+                         rng.choice(["", "", "Ace", "@nick", "Big Stack"]),
+                         f"p{i}@example.com" if i % 3 else "",
+                         rng.choice(["+46 70 123 45 67", "+62 812-3456-7890", "070-123 45 67",
+                                     "", "(0)31 12 34 56"]),
+                         rng.choice(NOTES) if rng.random() < .5 else LONG_NOTE])
+    return out.getvalue().encode()
+
+
+def csv_import(client, auth, body: bytes) -> Any:
+    return client.post("/api/players/import", data=body,
+                       headers={**auth, "Content-Type": "text/csv"})
+
+
+def csv_export(client, auth) -> bytes:
+    return client.get("/api/players.csv", headers=auth).get_data()
+
+
+def empty_the_player_list(app) -> None:
+    with app.app_context():
+        db.session.execute(delete(Person))
+        db.session.commit()
+
+
+def test_the_export_reads_back_into_an_empty_list_and_into_the_same_list_unchanged(app, client,
+                                                                                    auth):
+    assert csv_import(client, auth, players_csv(300)).get_json()["created"] == 300
+    for quoted in ("'=x", "''+y", "+46 70 1", "@at"):          # exactly as typed
+        assert client.post("/api/players", headers=auth,
+                           json={"name": f"Name {quoted}", "phone": None,
+                                 "note": quoted}).status_code == 201
+    exported = csv_export(client, auth)
+    assert b"'+46 70 123 45 67" in exported and b"'=SUM(A1:A9)" in exported  # still guarded
+    same = csv_import(client, auth, exported)
+    assert same.get_json() == {"created": 0, "updated": 0, "unchanged": 304}, same.get_json()
+    assert csv_export(client, auth) == exported
+    empty_the_player_list(app)
+    again = csv_import(client, auth, exported)
+    assert again.get_json()["created"] == 304, again.get_json()
+    assert csv_export(client, auth) == exported           # the same ids, the same cells
+    with app.app_context():
+        notes = set(db.session.scalars(select(Person.note)))
+    assert {"'=x", "''+y", "+46 70 1", "@at", "=SUM(A1:A9)", "two\nlines"} <= notes
+
+
+def test_the_same_line_twice_is_one_player_and_two_different_lines_of_one_name_are_refused(
+        app, client, auth):
+    twice = b"name,phone\nAnn Berg,+46 70 1\nBo Ek,\nAnn Berg,+46 70 1\n"
+    assert csv_import(client, auth, twice).get_json() == {"created": 2, "updated": 0,
+                                                          "unchanged": 0}
+    different = b"name,phone\nCy Lind,1\ncy lind,2\n"
+    refused = csv_import(client, auth, different)
+    assert refused.status_code == 400
+    assert refused.get_json()["errors"]["file"].startswith(
+        "Line 3, column “name”: cy lind is already on line 2")
+
+
+@pytest.mark.slow
+def test_a_20000_player_export_reads_back_into_an_empty_list_and_exports_the_same_file(
+        app, client, auth):
+    started = time.perf_counter()
+    assert csv_import(client, auth, players_csv(20_000)).get_json()["created"] == 20_000
+    exported = csv_export(client, auth)
+    assert len(exported) > 2 * 1024 * 1024          # more than the usual body limit
+    empty_the_player_list(app)
+    assert csv_import(client, auth, exported).get_json()["created"] == 20_000
+    assert csv_export(client, auth) == exported
+    assert csv_import(client, auth, exported).get_json() == {
+        "created": 0, "updated": 0, "unchanged": 20_000}
+    print(f"20,000 players: three imports and three exports in "
+          f"{time.perf_counter() - started:.1f} s")
+
+
+@pytest.mark.slow
+def test_tablets_write_between_the_batches_of_a_20000_player_import(app, client, auth, tmp_path):
+    """Another connection writes in a loop while the import runs: it must see the player
+    list part-written (its write went in between two batches), and no write waits long."""
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    if not path.endswith(".sqlite"):
+        pytest.skip("SQLite's one writer")
+    setup = sqlite3.connect(path)
+    setup.execute("CREATE TABLE tablet_write (id INTEGER PRIMARY KEY, players INTEGER)")
+    setup.commit()
+    setup.close()
+    body = players_csv(20_000)
+    done = threading.Event()
+    seen: list[tuple[int, float]] = []
+
+    def tablet() -> None:
+        connection = sqlite3.connect(path, timeout=30, isolation_level=None)
+        while not done.is_set():
+            asked = time.perf_counter()
+            connection.execute("BEGIN IMMEDIATE")
+            waited = time.perf_counter() - asked
+            players = connection.execute("SELECT count(*) FROM person").fetchone()[0]
+            connection.execute("INSERT INTO tablet_write (players) VALUES (?)", (players,))
+            connection.execute("COMMIT")
+            seen.append((players, waited))
+            time.sleep(0.005)
+        connection.close()
+
+    thread = threading.Thread(target=tablet)
+    thread.start()
+    started = time.perf_counter()
+    try:
+        answer = csv_import(client, auth, body)
+    finally:
+        took = time.perf_counter() - started
+        done.set()
+        thread.join()
+    assert answer.get_json()["created"] == 20_000, answer.get_json()
+    between = [players for players, _ in seen if 0 < players < 20_000]
+    longest = max(waited for _, waited in seen)
+    print(f"import {took:.2f} s; tablet writes {len(seen)}, {len(between)} between batches; "
+          f"longest wait {longest * 1000:.0f} ms")
+    assert between, "no write went in while the import ran"
+    assert longest < max(0.5, took / 4)
+
+
+SWEDISH = "name;nickname;phone;note\nÅsa Öberg;Åsa;+46 70 123 45 67;Betalar kontant, alltid\n" \
+          "Björn Ekström;;070-123 45 67;=SUM(A1)\n"
+
+
+@pytest.mark.parametrize(("encoding", "text"), [
+    ("utf-16", SWEDISH),                                           # Excel's "Unicode text"...
+    ("utf-16", SWEDISH.replace(";", "\t")),                        # ...is tab-separated
+    ("utf-8-sig", SWEDISH),                                        # Excel in Swedish: ;
+    ("utf-8", SWEDISH.replace(";", ",").replace("Betalar kontant, alltid",
+                                                  '"Betalar kontant, alltid"')),
+])
+def test_utf16_and_semicolon_files_are_read_as_excel_writes_them(app, client, auth, login, csrf,
+                                                                 encoding, text):
+    login()
+    answer = client.post("/director/players/import", content_type="multipart/form-data", data={
+        "csrf_token": csrf(), "file": (io.BytesIO(text.encode(encoding)), "players.csv")})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    with app.app_context():
+        stored = {p.name: (p.nickname, p.phone, p.note) for p in db.session.scalars(select(Person))}
+    assert stored == {"Åsa Öberg": ("Åsa", "+46 70 123 45 67", "Betalar kontant, alltid"),
+                      "Björn Ekström": (None, "070-123 45 67", "=SUM(A1)")}
+
+
+def test_utf16_sent_to_the_api_is_read_too(app, client, auth):
+    answer = csv_import(client, auth, SWEDISH.encode("utf-16"))
+    assert answer.get_json() == {"created": 2, "updated": 0, "unchanged": 0}, answer.get_json()
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    (SWEDISH.encode("latin-1"), "Line 2: this is not UTF-8 text (save the file as CSV UTF-8)"),
+    (SWEDISH.encode("cp1252"), "Line 2: this is not UTF-8 text (save the file as CSV UTF-8)"),
+    (SWEDISH.encode("utf-16-le"), "Line 1: this is UTF-16 text without its byte-order mark"),
+])
+def test_a_file_in_another_encoding_is_refused_with_the_reason_not_read_as_mojibake(
+        app, client, auth, login, csrf, body, words):
+    login()
+    answer = client.post("/director/players/import", content_type="multipart/form-data", data={
+        "csrf_token": csrf(), "file": (io.BytesIO(body), "players.csv")})
+    assert answer.status_code == 400
+    assert words in answer.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(Person.id)) is None
+
+
+def test_a_latin1_event_file_is_refused_not_read_as_mojibake(client, auth, login, csrf,
+                                                             make_tournament):
+    tid = make_tournament(name="Keep me")
+    text = json.dumps({"name": "Örebro Open", "levels": [level(25, 50)]}, ensure_ascii=False)
+    login()
+    answer = client.post(f"/director/{tid}/import", content_type="multipart/form-data", data={
+        "csrf_token": csrf(), "structure_file": (io.BytesIO(text.encode("latin-1")), "e.json")})
+    assert answer.status_code == 400
+    assert "The file is not UTF-8: save it as UTF-8" in answer.get_data(as_text=True)
+    assert client.get(f"/api/tournaments/{tid}/structure").get_json()["name"] == "Keep me"
+    utf16 = client.post(f"/director/{tid}/import", content_type="multipart/form-data", data={
+        "csrf_token": csrf(), "structure_file": (io.BytesIO(text.encode("utf-16")), "e.json")})
+    assert utf16.status_code == 302
+    assert client.get(f"/api/tournaments/{tid}/structure").get_json()["name"] == "Örebro Open"

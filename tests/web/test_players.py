@@ -297,7 +297,7 @@ def test_export_lists_every_record_with_totals_and_reads_back_unchanged(app, cli
     assert (dan["events"], dan["entries"], dan["currency"], dan["paid"]) == ("1", "1", "EUR",
                                                                              "110")
     assert any(r["name"] == "'=cmd" for r in rows)                    # no formula in Excel
-    back = client.post("/api/players/import", data=raw.replace(b"'=cmd", b"=cmd"),
+    back = client.post("/api/players/import", data=raw,     # the guard's quote comes off
                        headers={**auth, "Content-Type": "text/csv"})
     assert back.get_json() == {"created": 0, "updated": 0, "unchanged": 2}
 
