@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 
 from director.db import db
 from director.models.people import Person
@@ -310,3 +310,31 @@ def test_a_latin1_event_file_is_refused_not_read_as_mojibake(client, auth, login
         "csrf_token": csrf(), "structure_file": (io.BytesIO(text.encode("utf-16")), "e.json")})
     assert utf16.status_code == 302
     assert client.get(f"/api/tournaments/{tid}/structure").get_json()["name"] == "Örebro Open"
+
+
+def test_a_batch_that_fails_takes_back_the_batches_before_it(app, client, auth, monkeypatch):
+    """Between two batches the desk adds a name the file adds in a later batch: that batch
+    fails on the unique name, the earlier ones are taken back, the file is refused."""
+    from director.services import players as players_service
+
+    client.post("/api/players", json={"name": "Already Here", "note": "before"}, headers=auth)
+    body = players_csv(1_200) + b"Already Here,,,,changed\n"
+    rows = list(csv.DictReader(io.StringIO(body.decode())))
+    late = rows[1_100]["name"].lstrip("=-")
+    pauses = []
+
+    def desk_adds_a_name() -> None:
+        pauses.append(1)
+        if len(pauses) == 1:
+            with db.engine.begin() as connection:
+                connection.execute(insert(Person.__table__).values(
+                    name=late, key=" ".join(late.split()).casefold()))
+
+    monkeypatch.setattr(players_service, "_between_batches", desk_adds_a_name)
+    answer = csv_import(client, auth, body)
+    assert answer.status_code == 400
+    assert "Someone else changed the player list" in answer.get_json()["errors"]["file"]
+    assert len(pauses) > 2                            # batches were written, then taken back
+    with app.app_context():
+        assert sorted(db.session.execute(select(Person.name, Person.note))) == sorted(
+            [("Already Here", "before"), (late, None)])
