@@ -18,14 +18,15 @@ from typing import ParamSpec, TypeVar
 
 from flask import current_app
 from flask_babel import gettext
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from director.db import db
 from director.errors import Invalid, NotFound
 from director.models import Tournament
 
-__all__ = ["Invalid", "NotFound", "all_or_nothing", "app_key", "get_tournament",
+__all__ = ["Invalid", "NotFound", "all_or_nothing", "app_key", "deleted_event", "get_tournament",
            "retry_on_conflict"]
 
 T = TypeVar("T")
@@ -49,10 +50,32 @@ def get_tournament(tournament_id: int) -> Tournament:
     """The tournament row, or ``NotFound`` (every service loads its event this way)."""
     tournament = None
     if 0 < tournament_id <= DB_ID_MAX:
-        tournament = db.session.get(Tournament, tournament_id)
+        try:
+            tournament = db.session.get(Tournament, tournament_id)
+        except ObjectDeletedError:          # deleted since this session read it
+            db.session.rollback()
+            raise deleted_event(tournament_id) from None
     if tournament is None:
         raise NotFound(gettext("There is no tournament %(id)s", id=tournament_id))
     return tournament
+
+
+def deleted_event(tournament_id: int) -> NotFound:
+    """The refusal of a write that finds its event deleted under it (issue 26)."""
+    return NotFound(gettext("Event %(id)s was deleted: nothing was changed", id=tournament_id))
+
+
+def _event_gone(args: tuple[object, ...]) -> NotFound | None:
+    """After a refused write of an event's service (its first argument the event's id):
+    the event's refusal if the event was deleted meanwhile, a truer answer than the
+    missing settings or the lost race the service ran into."""
+    tournament_id = args[0] if args else None
+    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int) \
+            or not 0 < tournament_id <= DB_ID_MAX:
+        return None
+    found = db.session.scalar(select(Tournament.id).where(Tournament.id == tournament_id))
+    db.session.rollback()
+    return deleted_event(tournament_id) if found is None else None
 
 
 RETRIES = 30  # a busy room: every tablet and the director racing on one row
@@ -78,10 +101,14 @@ def retry_on_conflict(work: Callable[[], T]) -> T:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def all_or_nothing(conflict: Mapping[str, str]) -> Callable[[Callable[P, T]], Callable[P, T]]:
+def all_or_nothing(conflict: Mapping[str, str], *,
+                   event: bool = False) -> Callable[[Callable[P, T]], Callable[P, T]]:
     """A decorator for writing services: ``Invalid`` rolls the session back, so bad
     input changes nothing, and a lost race (``StaleDataError``/``IntegrityError``)
-    rolls back and becomes ``Invalid(conflict)``, its sentences translated."""
+    rolls back and becomes ``Invalid(conflict)``, its sentences translated.
+
+    ``event``: the services of one event (the first argument is its id): a refusal
+    whose event was deleted meanwhile is that event's ``NotFound`` instead."""
 
     def decorate(service: Callable[P, T]) -> Callable[P, T]:
         @functools.wraps(service)
@@ -90,9 +117,15 @@ def all_or_nothing(conflict: Mapping[str, str]) -> Callable[[Callable[P, T]], Ca
                 return service(*args, **kwargs)
             except Invalid:
                 db.session.rollback()
+                gone = _event_gone(args) if event else None
+                if gone is not None:
+                    raise gone from None
                 raise
-            except (StaleDataError, IntegrityError):
+            except (StaleDataError, IntegrityError, ObjectDeletedError):
                 db.session.rollback()
+                gone = _event_gone(args) if event else None
+                if gone is not None:
+                    raise gone from None
                 raise Invalid({k: gettext(v) for k, v in conflict.items()}) from None
 
         return run

@@ -19,7 +19,9 @@ then moves the copy over it in one step.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -95,25 +97,110 @@ def _take_over(target: Path) -> None:
         raise sqlite3.OperationalError("another connection has it open")
 
 
-def backup(app: Flask, target: str | os.PathLike[str]) -> Path:
-    """Write a consistent copy of the database to ``target``; returns its path."""
+def backup(app: Flask, target: str | os.PathLike[str], *, exclusive: bool = False) -> Path:
+    """Write a consistent copy of the database to ``target``; returns its path.
+
+    The copy is written beside the target as ``<name>.<pid>-<thread>.partial`` and
+    moved over it once checked; a copy that fails, for any reason, is removed
+    (``.partial``s a killed process left behind are swept by the next backup).
+    ``exclusive``: ``target`` must not exist yet (``FileExistsError``), so that two
+    backups never share a file (:func:`_place_new`)."""
     path = Path(target).expanduser().resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     source = sqlite_path(app)
-    if source is None:
-        return _pg_dump(app, path)
-    if not source.exists():
-        raise BackupError(f"There is no database at {source} yet")
-    if path == source.resolve():
-        raise BackupError("The backup must not overwrite the database itself")
+    if source is not None:
+        if not source.exists():
+            raise BackupError(f"There is no database at {source} yet")
+        if path == source.resolve():
+            raise BackupError("The backup must not overwrite the database itself")
+    for folder in {path.parent, backup_dir(app)}:
+        sweep_partials(folder)
     partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.partial")
     try:
-        _copy(source, partial)
-        _check(partial)
-        os.replace(partial, path)
+        if source is None:
+            _pg_dump(app, partial)
+        else:
+            _copy(source, partial)
+            _check(partial)
+        if exclusive:
+            _place_new(partial, path)
+        else:
+            os.replace(partial, path)
     finally:
-        partial.unlink(missing_ok=True)
+        _remove_partial(partial)
     return path
+
+
+def _place_new(partial: Path, path: Path) -> None:
+    """Give the finished copy the name ``path``, which must be new: a hard link fails if
+    the name is taken (``FileExistsError``) and never shows a half-written file; where
+    links are not allowed (a FAT stick), the name is taken with ``O_EXCL``, then the copy
+    moved over it."""
+    try:
+        os.link(partial, path)
+        return
+    except FileExistsError:
+        raise
+    except OSError:
+        pass
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    try:
+        os.replace(partial, path)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+def new_backup(app: Flask, stem: str) -> Path:
+    """A backup into ``instance/backups/`` under a name no other backup has:
+    ``<stem>-<UTC time to the microsecond>.sqlite`` (``.pgdump``), with ``-2``, ``-3``...
+    added if that name is taken (two deletes in the same moment keep two files)."""
+    suffix = ".sqlite" if sqlite_path(app) is not None else ".pgdump"
+    base = f"{stem}-{utcnow():%Y%m%d-%H%M%S-%f}"
+    for n in range(1, 1000):
+        name = f"{base}{suffix}" if n == 1 else f"{base}-{n}{suffix}"
+        if (backup_dir(app) / name).exists():
+            continue
+        try:
+            return backup(app, backup_dir(app) / name, exclusive=True)
+        except FileExistsError:
+            continue
+    raise BackupError(f"No free backup name for {base} in {backup_dir(app)}")
+
+
+PARTIAL = re.compile(r"\.(\d+)-\d+\.partial$")
+
+
+def _remove_partial(partial: Path) -> None:
+    """A copy that was not finished, with the journal SQLite may have left beside it."""
+    for leftover in (partial, partial.with_name(partial.name + "-journal")):
+        with contextlib.suppress(OSError):
+            leftover.unlink(missing_ok=True)
+
+
+def sweep_partials(folder: Path) -> list[Path]:
+    """Remove the ``.partial`` copies whose process is gone (a backup killed half-way,
+    e.g. by kill -9 or a power cut); those of live processes are theirs to finish."""
+    swept = []
+    for partial in folder.glob("*.partial"):
+        match = PARTIAL.search(partial.name)
+        if match is None or _alive(int(match[1])):
+            continue
+        _remove_partial(partial)
+        swept.append(partial)
+    return swept
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True          # someone else's process: not ours to judge
+    return True
 
 
 def restore(app: Flask, backup_file: str | os.PathLike[str]) -> Path:
@@ -128,9 +215,8 @@ def restore(app: Flask, backup_file: str | os.PathLike[str]) -> Path:
     if not source.is_file():
         raise BackupError(f"There is no file {source}")
     _check(source)
-    safety = backup_dir(app) / f"before-restore-{_stamp()}.sqlite"
-    if target.exists():
-        backup(app, safety)
+    safety = new_backup(app, "before-restore") if target.exists() else \
+        backup_dir(app) / f"before-restore-{_stamp()}.sqlite"
     partial = target.with_name(f"{target.name}.{os.getpid()}.restoring")
     try:
         _copy(source, partial)
@@ -161,7 +247,7 @@ def scheduled_backup(app: Flask) -> Path | None:
     """The job: one backup into ``instance/backups/``, then forget the oldest ones."""
     suffix = ".sqlite" if sqlite_path(app) is not None else ".pgdump"
     try:
-        path = backup(app, backup_dir(app) / f"director-{_stamp()}{suffix}")
+        path = new_backup(app, "director")
     except (BackupError, OSError, sqlite3.Error) as exc:
         app.logger.error("scheduled backup failed: %s", exc)
         return None
@@ -195,22 +281,22 @@ def start_backups(app: Flask) -> bool:
     return True
 
 
-def _pg_dump(app: Flask, path: Path) -> Path:
+def _pg_dump(app: Flask, partial: Path) -> None:
+    """``pg_dump`` of this server's schema into ``partial`` (the caller moves it)."""
     if shutil.which("pg_dump") is None:
         raise BackupError("pg_dump is not installed (apt-get install postgresql-client)")
     url = make_url(str(app.config["SQLALCHEMY_DATABASE_URI"])).set(drivername="postgresql")
-    partial = path.with_name(path.name + ".partial")
     # Only our schema: another schema in the same database (another server's, or
     # one being dropped while the dump runs) is not ours to copy, and a table
     # dropped under pg_dump would fail the whole backup.
     with app.app_context(), db.engine.connect() as connection:
         schema = connection.scalar(text("SELECT current_schema()"))
-    result = subprocess.run(  # noqa: S603 - our own URL, no shell
-        ["pg_dump", "--format=custom", f'--schema="{schema}"', "--file", str(partial),
-         url.render_as_string(hide_password=False)],
-        capture_output=True, text=True, timeout=600, check=False)
+    try:
+        result = subprocess.run(  # noqa: S603 - our own URL, no shell
+            ["pg_dump", "--format=custom", f'--schema="{schema}"', "--file", str(partial),
+             url.render_as_string(hide_password=False)],
+            capture_output=True, text=True, timeout=600, check=False)
+    except subprocess.TimeoutExpired:
+        raise BackupError("pg_dump took more than 10 minutes") from None
     if result.returncode != 0:
-        partial.unlink(missing_ok=True)
         raise BackupError(f"pg_dump failed: {result.stderr.strip()[:500]}")
-    os.replace(partial, path)
-    return path

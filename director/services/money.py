@@ -108,7 +108,7 @@ DEFAULTS: dict[str, Any] = {
 
 # ---------------------------------------------------------------- helpers
 
-unit_of_work = all_or_nothing(CONFLICT)
+unit_of_work = all_or_nothing(CONFLICT, event=True)
 
 
 def _publish(tournament_id: int) -> None:

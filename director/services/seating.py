@@ -264,7 +264,7 @@ def _conflict() -> dict[str, str]:
     return {field: _(text) for field, text in CONFLICT.items()}
 
 
-unit_of_work = all_or_nothing(CONFLICT)
+unit_of_work = all_or_nothing(CONFLICT, event=True)
 
 
 def _settings(tournament_id: int) -> SeatingSettings:

@@ -219,7 +219,7 @@ def _hold_event(tournament_id: int) -> None:
     if db.session.get_bind().dialect.name == "sqlite":
         return
     held = db.session.execute(select(Tournament.id).where(Tournament.id == tournament_id)
-                              .with_for_update(key_share=True)).scalar()
+                              .with_for_update(read=True, key_share=True)).scalar()
     if held is None:
         db.session.rollback()
         raise deleted_event(tournament_id)

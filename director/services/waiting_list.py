@@ -52,7 +52,7 @@ from director.tournament.seating import SeatingPolicy, remove_players
 
 CONFLICT = {"waiting_list": N_("Someone else changed the waiting list at the same moment: "
                                "reload the page and try again")}
-unit_of_work = all_or_nothing(CONFLICT)
+unit_of_work = all_or_nothing(CONFLICT, event=True)
 
 KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 WHOLE = re.compile(r"[0-9]{1,9}")

@@ -205,7 +205,7 @@ def test_delete_from_the_page_says_where_the_backup_is(client, event, login, csr
 def test_a_failed_backup_deletes_nothing(client, auth, api, event, monkeypatch):
     from director.services import backup
 
-    def broken(app, target):
+    def broken(app, target, **kwargs):
         raise backup.BackupError("the disk is full")
 
     monkeypatch.setattr(backup, "backup", broken)

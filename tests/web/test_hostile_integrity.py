@@ -1,0 +1,205 @@
+"""Issue 26, a hostile room: nothing acknowledged is lost.
+
+* items 4 and 12: a buy-in that races the event's delete is either refused or in the
+  delete's backup, never a 201 that is then lost, and never a 500; two deletes in the
+  same second keep two backups; a backup that fails leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from director.services import backup, tournaments
+from director.services import seating as seating_service
+from director.services import waiting_list as waiting_list_service
+from tests.conftest import POSTGRES_URL, EventApi
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+
+@pytest.fixture
+def api(client: FlaskClient, auth: dict[str, str],
+        make_entry_tournament: Callable[..., int]) -> EventApi:
+    """An event with six players bought in and seated at one table of nine."""
+    event = EventApi(client, auth, make_entry_tournament())
+    assert event.post("seating/settings", table_size=9).status_code == 200
+    for name in NAMES:
+        event.buy_in(name)
+    assert event.post("seating/draw").status_code == 200
+    return event
+
+
+def backed_up(path: Path, name: str) -> bool:
+    """Whether the player ``name`` is in the backup (a SQLite file, or a pg_dump)."""
+    if path.suffix == ".pgdump":
+        sql = subprocess.run(["pg_restore", "--data-only", "--file=-", str(path)],  # noqa: S603,S607
+                             capture_output=True, text=True, check=True).stdout
+        return name in sql
+    with sqlite3.connect(path) as connection:
+        return connection.execute("SELECT count(*) FROM player WHERE name = ?",
+                                  (name,)).fetchone()[0] > 0
+
+
+def in_thread(work: Callable[[], Any]) -> tuple[threading.Thread, list[Any]]:
+    answers: list[Any] = []
+    thread = threading.Thread(target=lambda: answers.append(work()), daemon=True)
+    thread.start()
+    return thread, answers
+
+
+# ---------------------------------------------------------------- a buy-in racing the delete
+
+@pytest.mark.skipif(bool(POSTGRES_URL) and shutil.which("pg_restore") is None,
+                    reason="reads the pg_dump with pg_restore")
+def test_a_buy_in_made_while_the_event_is_deleted_is_refused_or_kept_in_the_backup(
+        app: Flask, api: EventApi, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The buy-in arrives right after the delete's backup is written: before the fix it
+    was answered 201 and then deleted with the event, in no backup."""
+    real_backup = backup.backup
+    started: list[tuple[threading.Thread, list[Any]]] = []
+
+    def backup_then_a_buy_in(app_: Flask, target: Any, **kwargs: Any) -> Path:
+        path = real_backup(app_, target, **kwargs)
+        desk = app.test_client()
+        started.append(in_thread(lambda: desk.post(
+            f"/api/tournaments/{api.id}/desk/buy-in", json={"name": "Late Larry"},
+            headers=auth)))
+        started[0][0].join(timeout=1.0)   # the delete holds the event: the buy-in waits
+        return path
+
+    monkeypatch.setattr(backup, "backup", backup_then_a_buy_in)
+    deleted = api.client.delete(f"/api/tournaments/{api.id}", headers=auth)
+    assert deleted.status_code == 200, deleted.get_json()
+    [(thread, answers)] = started
+    thread.join(timeout=15)
+    assert not thread.is_alive()
+    [answer] = answers
+    kept = backed_up(Path(deleted.get_json()["backup"]), "Late Larry")
+    assert backed_up(Path(deleted.get_json()["backup"]), "Ann")
+    if answer.status_code in (200, 201):
+        assert kept, "an acknowledged buy-in is in no backup"
+    else:
+        assert answer.status_code in (404, 409), answer.get_data(as_text=True)
+        assert answer.get_json()["error"] or answer.get_json()["errors"]
+        assert not kept
+
+
+@pytest.mark.parametrize("where", [
+    pytest.param("after its reads", marks=pytest.mark.skipif(
+        bool(POSTGRES_URL), reason="PostgreSQL: the buy-in holds its event (FOR KEY SHARE) "
+        "from its first check, so the delete waits for it and cannot come in between")),
+    "before its writes"])
+def test_a_buy_in_that_finds_its_event_deleted_half_way_answers_404_with_a_sentence(
+        app: Flask, api: EventApi, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+        where: str) -> None:
+    """The event is deleted after the buy-in has read it: before the fix the answer was a
+    500 (the session's copy of the event could not be refreshed: ObjectDeletedError) or
+    a 400 about the money settings the delete had taken away."""
+    module, name = ((waiting_list_service, "room") if where == "after its reads"
+                    else (seating_service, "register_player"))
+    real = getattr(module, name)
+    deleted: list[Any] = []
+
+    def then_the_delete(tournament_id: int, *args: Any, **kwargs: Any) -> Any:
+        if not deleted:
+            other = app.test_client()
+            thread, answers = in_thread(lambda: other.delete(
+                f"/api/tournaments/{tournament_id}", headers=auth))
+            thread.join(timeout=15)
+            deleted.extend(answers)
+        return real(tournament_id, *args, **kwargs)
+
+    monkeypatch.setattr(module, name, then_the_delete)
+    answer = api.post("desk/buy-in", name="Late Larry")
+    assert deleted and deleted[0].status_code == 200, deleted
+    assert answer.status_code == 404, answer.get_data(as_text=True)
+    assert answer.get_json()["error"] in (f"Event {api.id} was deleted: nothing was changed",
+                                          f"There is no tournament {api.id}")
+
+
+def test_a_buy_in_on_a_deleted_event_answers_404_with_a_sentence(
+        api: EventApi, auth: dict[str, str]) -> None:
+    assert api.client.delete(f"/api/tournaments/{api.id}", headers=auth).status_code == 200
+    answer = api.post("desk/buy-in", name="Late Larry")
+    assert answer.status_code == 404
+    assert str(api.id) in answer.get_json()["error"]
+
+
+# ---------------------------------------------------------------- the delete's backups
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="reads the SQLite backup files")
+def test_two_deletes_of_one_id_in_the_same_second_keep_two_complete_backups(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backup's name was the event's id and the second: a second event under the same
+    id (ids were reused, issue 26 item 7) deleted in the same second overwrote the first
+    one's backup, and the first event was then in no backup."""
+    from director.db import db
+    from director.models import Tournament
+    from tests.conftest import level
+
+    tid = make_tournament(name="Friday PLO")
+    frozen = datetime(2026, 12, 3, 8, 0, 0, tzinfo=UTC)
+    monkeypatch.setattr(tournaments, "utcnow", lambda: frozen)
+    monkeypatch.setattr(backup, "utcnow", lambda: frozen)
+    paths = []
+    for name in ("Friday PLO", "Saturday Stud"):
+        if name != "Friday PLO":
+            with app.app_context():
+                db.session.add(Tournament(id=tid, name=name, levels=[level()]))
+                db.session.commit()
+        deleted = client.delete(f"/api/tournaments/{tid}", headers=auth)
+        assert deleted.status_code == 200, deleted.get_json()
+        paths.append(Path(deleted.get_json()["backup"]))
+    assert paths[0] != paths[1]
+    for path, name in zip(paths, ("Friday PLO", "Saturday Stud"), strict=True):
+        with sqlite3.connect(path) as connection:
+            assert connection.execute("SELECT name FROM tournament WHERE id = ?",
+                                      (tid,)).fetchone() == (name,)
+            assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite backup files")
+def test_a_backup_that_fails_leaves_no_partial_file_and_refuses_the_delete(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = make_tournament(name="Friday PLO")
+
+    def broken_check(path: Path) -> None:
+        raise backup.BackupError(f"{path} failed the integrity check")
+
+    monkeypatch.setattr(backup, "_check", broken_check)
+    refused = client.delete(f"/api/tournaments/{tid}", headers=auth)
+    assert refused.status_code == 400
+    assert refused.get_json()["errors"]["backup"].startswith(
+        "The backup before deleting failed, so nothing was deleted")
+    folder = Path(app.instance_path) / "backups"
+    assert sorted(p.name for p in folder.iterdir()) == []
+    assert client.get(f"/api/tournaments/{tid}/clock").status_code == 200
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite backup files")
+def test_a_partial_backup_left_by_a_killed_process_is_swept_by_the_next_backup(
+        app: Flask, tmp_path: Path) -> None:
+    folder = Path(app.instance_path) / "backups"
+    folder.mkdir(parents=True, exist_ok=True)
+    dead = 2**22 + 12345                      # above pid_max's default: no such process
+    left = folder / f"director-20261203-080000.sqlite.{dead}-140000.partial"
+    left.write_bytes(b"half a copy")
+    ours = folder / f"director-20261203-080000.sqlite.{os.getpid()}-1.partial"
+    ours.write_bytes(b"a copy this process is still writing")
+    made = backup.backup(app, tmp_path / "copy.sqlite")
+    assert made.is_file()
+    assert not left.exists() and ours.exists()
