@@ -152,7 +152,8 @@ def one_transaction() -> Iterator[None]:
     previous.rollback()                 # no read transaction of the caller stays open
     with events().hold(), db.engine.connect() as connection:
         transaction = connection.begin()
-        if connection.dialect.name == "sqlite":
+        raw = connection.connection.dbapi_connection
+        if connection.dialect.name == "sqlite" and not getattr(raw, "in_transaction", True):
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         session = Session(bind=connection, join_transaction_mode="create_savepoint")
         db.session.registry.set(session)

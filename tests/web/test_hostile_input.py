@@ -48,11 +48,15 @@ def test_every_write_route_answers_100000_nested_lists_with_a_400(app, client, a
     assert answered >= 100
 
 
-def test_deep_json_sent_as_text_plain_is_refused_too(client, auth):
+def test_deep_json_sent_as_text_plain_or_utf16_is_refused_too(client, auth):
     # json_body reads any body as JSON (force=True), whatever its content type.
     response = client.post("/api/tournaments", data=DEEP, headers=auth,
                            content_type="text/plain")
     assert response.status_code == 400
+    for encoding in ("utf-16", "utf-16-le", "utf-8-sig"):     # json reads these bytes too
+        response = client.post("/api/tournaments", data=DEEP.decode().encode(encoding),
+                               headers=auth, content_type="application/json")
+        assert response.status_code == 400, encoding
 
 
 def test_brackets_inside_strings_do_not_count(client, auth):
