@@ -24,8 +24,11 @@ one payment.
 from __future__ import annotations
 
 import csv
+import functools
 import io
+import random
 import re
+import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -63,6 +66,7 @@ from director.services import people as people_service
 from director.services import seating as seating_service
 from director.services import tournaments as lifecycle_service
 from director.tournament import clock as clock_rules
+from director.tournament.button import SeatStatus, seat_status
 from director.tournament.entries import (
     AddOn,
     EntryKind,
@@ -77,7 +81,7 @@ from director.tournament.lifecycle import Status, ends_with_one_player_left, ver
 from director.tournament.money import BuyIn, PrizePool, pool_from_payments, take_off_the_top
 from director.tournament.payouts import TEMPLATES, PayoutTable, split_tied_places
 from director.tournament.satellites import SatellitePayout, satellite_payout, verify_seat_deal
-from director.tournament.seating import remove_players
+from director.tournament.seating import Move, remove_players
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -739,8 +743,7 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     key = request_key_of(request_key)
     earlier = payment_for_request(tournament_id, key)
     if earlier is not None:
-        player = db.session.get(Player, earlier.player_id) if earlier.player_id else None
-        return Sale(earlier, player, repeated=True)
+        return repeated_sale(tournament_id, earlier)
     lifecycle_service.verify_open(tournament_id)     # a finished event takes no more money
     if kind in ENTRY_KINDS:
         name = people_service.entry_name(person_id if kind == "buy-in" else None, name)
@@ -752,6 +755,35 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     audit.change(paid.kind, tournament_id, name=paid.player_name, chips=paid.chips,
                  amount=_money_param(tournament_id, paid.prize + paid.fee))
     return sale
+
+
+def repeated_sale(tournament_id: int, payment: Payment) -> Sale:
+    """The answer to a sale sent again with its request key: the payment recorded the
+    first time, and for an entry the seat its player holds (the one the first answer
+    gave, unless the floor has moved him since)."""
+    player = db.session.get(Player, payment.player_id) if payment.player_id else None
+    seat = None
+    if player is not None and payment.kind in ENTRY_KINDS:
+        seat = _seat_held(tournament_id, player)
+    return Sale(payment, player, seat, repeated=True)
+
+
+def _seat_held(tournament_id: int, player: Player) -> Move | None:
+    """Where ``player`` sits, as the ``Move`` that seated him (None: not seated)."""
+    for table in seating_service.load_layout(tournament_id).tables:
+        for number, seated in table.seats.items():
+            if seated.player_id != player.id:
+                continue
+            others = [seat for seat in table.seats if seat != number]
+            try:
+                status = SeatStatus.WAITS if seated.waiting else seat_status(
+                    number, table.last_hand, others, table.size,
+                    game_is_stud=table.game_is_stud)
+            except RuleViolation:
+                status = SeatStatus.DEALT_IN
+            return Move(player.id, player.name, None, None, table.number, number,
+                        status.value, status)
+    return None
 
 
 def _money_param(tournament_id: int, amount: int) -> dict[str, str]:
@@ -858,7 +890,33 @@ def _purchase(rules: EntryRules, kind: EntryKind, bought: PlayerEntries, at: Mom
     return rules.price_of(kind), rules.chips_for(kind)
 
 
-sell_entry = unit_of_work(sell)
+CONFLICT_RETRIES = 8
+
+
+def again_on_conflict(service: Callable[P, T]) -> Callable[P, T]:
+    """Run a sale again, on fresh rows, when it lost a race to another writer
+    (``StaleDataError``: the seating or the money changed between its reads and its
+    write; ``IntegrityError``: e.g. the same request key committed by a retry running
+    alongside, which the next try finds and answers).  The race is the server's, not
+    the desk's: two desks selling seats at the same moment both get one.  A sale is
+    one commit, so a lost one wrote nothing; the last loss is the caller's conflict."""
+
+    @functools.wraps(service)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                return service(*args, **kwargs)
+            except (StaleDataError, IntegrityError):
+                db.session.rollback()
+                if attempt == CONFLICT_RETRIES - 1:
+                    raise
+                time.sleep(random.uniform(0, 0.005) * (attempt + 1))   # noqa: S311 - jitter
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    return run
+
+
+sell_entry = unit_of_work(again_on_conflict(sell))
 
 
 def _delete_entry(player_id: int) -> None:
@@ -1473,6 +1531,7 @@ __all__ = ["DEAL_METHODS", "Money", "clock_stats", "deal_quote", "desk",
 # (issue 14: added for the seating page and its API; the desk's own ``sell`` is unchanged)
 
 @unit_of_work
+@again_on_conflict
 def register_entry(tournament_id: int, name: Any, chips: Any = None,
                    request_key: Any = None) -> Sale:
     """A player added from anywhere (the desk, the seating page, the API) is a buy-in.

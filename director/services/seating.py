@@ -723,7 +723,6 @@ def _refuse_stud_sizes(policy: SeatingPolicy) -> None:
                                              reason=reason, max=STUD_MAX_SEATS)})
 
 
-@unit_of_work
 def register_player(tournament_id: int, name: Any, chips: Any = None,
                     rng: random.Random | None = None,
                     chosen: ChosenSeat | None = None, *,
@@ -746,8 +745,16 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     The screens are told by the caller, once the payment is committed too: one
     change (the seat and the prize pool together), and none when the payment
     fails and the entry is taken back.  ``commit`` false: flushed, not committed;
-    the caller commits the entry with its payment, in one transaction.
+    the caller commits the entry with its payment, in one transaction, and a lost race
+    (``StaleDataError``) is the caller's to retry: it is not turned into a refusal here.
     """
+    if commit:
+        return _register_unit(tournament_id, name, chips, rng, chosen)
+    return _register(tournament_id, name, chips, rng, chosen, commit=False)
+
+
+def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | None,
+              chosen: ChosenSeat | None, *, commit: bool) -> tuple[Player, Move | None]:
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = _settings(tournament_id)
     errors: dict[str, str] = {}
@@ -797,8 +804,18 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     else:
         _log(tournament_id, "register", [_("%(name)s registered (%(chips)s chips)", name=clean,
                                            chips=number_filter(stack))])
-    _commit(tournament_id, settings, tell=False, commit=commit)
+    if commit:
+        _commit(tournament_id, settings, tell=False)
+    else:
+        settings.updated_at = utcnow()
+        db.session.flush()
     return player, move
+
+
+@unit_of_work
+def _register_unit(tournament_id: int, name: Any, chips: Any, rng: random.Random | None,
+                   chosen: ChosenSeat | None) -> tuple[Player, Move | None]:
+    return _register(tournament_id, name, chips, rng, chosen, commit=True)
 
 
 @dataclass(frozen=True)

@@ -212,9 +212,6 @@ def _renumber(entries: list[WaitingEntry]) -> None:
         entry.position = number
 
 
-def _sale(payment: Payment) -> money_service.Sale:
-    player = db.session.get(Player, payment.player_id) if payment.player_id else None
-    return money_service.Sale(payment, player, repeated=True)
 
 
 # ---------------------------------------------------------------- the list by hand
@@ -316,7 +313,7 @@ def desk_buy_in(tournament_id: int, name: Any, request_key: Any = None, table: A
     key = money_service.request_key_of(request_key)
     paid = money_service.payment_for_request(tournament_id, key)
     if paid is not None:
-        return DeskResult(sale=_sale(paid), repeated=True)
+        return DeskResult(sale=money_service.repeated_sale(tournament_id, paid), repeated=True)
     listed = _listed_for(tournament_id, key)
     if listed is not None:
         return DeskResult(entry=listed, repeated=True)
@@ -373,7 +370,7 @@ def seat_next(tournament_id: int, entry_id: Any,
     entry = _entry(tournament_id, entry_id)
     paid = money_service.payment_for_request(tournament_id, key)
     if paid is not None:
-        return entry, _sale(paid)
+        return entry, money_service.repeated_sale(tournament_id, paid)
     tournaments.verify_open(tournament_id)
     if not entry.waiting:
         raise Invalid({"entry_id": _("%(name)s is no longer on the waiting list",
@@ -413,7 +410,8 @@ def no_show(tournament_id: int, player_id: Any, refund: Any,
         entry = db.session.scalars(select(WaitingEntry).where(
             WaitingEntry.player_id == paid.player_id)).first() if paid.player_id else None
         if entry is not None:
-            return Alternate(entry, _sale(paid), "", "", repeated=True)
+            return Alternate(entry, money_service.repeated_sale(tournament_id, paid), "", "",
+                             repeated=True)
     tournaments.verify_open(tournament_id)
     if refund not in REFUND_CHOICES:
         raise Invalid({"refund": _("Choose whether the no-show's buy-in is refunded or kept")})

@@ -2,11 +2,15 @@
 
 * items 4 and 12: a buy-in that races the event's delete is either refused or in the
   delete's backup, never a 201 that is then lost, and never a 500; two deletes in the
-  same second keep two backups; a backup that fails leaves nothing half-written.
+  same second keep two backups; a backup that fails leaves nothing half-written;
+* item 9: two desks selling seats at the same moment both get one (the server retries
+  its own lost race), and a desk request sent again with its key answers the seat the
+  first answer gave.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -203,3 +207,64 @@ def test_a_partial_backup_left_by_a_killed_process_is_swept_by_the_next_backup(
     made = backup.backup(app, tmp_path / "copy.sqlite")
     assert made.is_file()
     assert not left.exists() and ours.exists()
+
+
+# ---------------------------------------------------------------- two desks at once
+
+def test_two_desks_selling_seats_at_the_same_moment_both_get_a_seat(
+        app: Flask, api: EventApi, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both desks have read the seating before either writes it: the second one's write
+    loses the race, and the server tries it again instead of telling the desk."""
+    real_settings = seating_service._settings  # noqa: SLF001
+    together = threading.Barrier(2, timeout=3)
+    waited: set[int] = set()
+
+    def read_then_meet(tournament_id: int) -> Any:
+        if threading.get_ident() not in waited:
+            waited.add(threading.get_ident())
+            from director.db import db
+            from director.models.seating import SeatingSettings
+
+            db.session.get(SeatingSettings, tournament_id)     # this desk's version
+            with contextlib.suppress(threading.BrokenBarrierError):
+                together.wait()
+        return real_settings(tournament_id)
+
+    monkeypatch.setattr(seating_service, "_settings", read_then_meet)
+
+    def desk(name: str) -> Callable[[], Any]:
+        client = app.test_client()
+        return lambda: client.post(f"/api/tournaments/{api.id}/desk/buy-in",
+                                   json={"name": name, "request_key": f"k-{name}"},
+                                   headers=auth)
+
+    threads = [in_thread(desk(name)) for name in ("Gus", "Hal")]
+    for thread, _answers in threads:
+        thread.join(timeout=20)
+    answers = [answers[0] for _thread, answers in threads]
+    for answer in answers:
+        assert answer.status_code == 201, answer.get_json()
+        assert answer.get_json()["sale"]["seat"] is not None
+    seats = {(a.get_json()["sale"]["seat"]["table"], a.get_json()["sale"]["seat"]["seat"])
+             for a in answers}
+    assert len(seats) == 2
+
+
+def test_a_desk_buy_in_sent_again_with_its_key_answers_the_same_seat(api: EventApi) -> None:
+    first = api.post("desk/buy-in", name="Gus", request_key="desk-gus")
+    assert first.status_code == 201, first.get_json()
+    again = api.post("desk/buy-in", name="Gus", request_key="desk-gus")
+    assert again.status_code == 200 and again.get_json()["repeated"] is True
+    seat = first.get_json()["sale"]["seat"]
+    assert seat is not None
+    assert again.get_json()["sale"]["seat"] == seat
+    assert again.get_json()["sale"]["payment_id"] == first.get_json()["sale"]["payment_id"]
+
+
+def test_a_sale_sent_again_with_its_key_answers_the_same_seat(api: EventApi) -> None:
+    first = api.post("money/entries", kind="buy-in", name="Gus", request_key="sale-gus")
+    assert first.status_code == 201, first.get_json()
+    again = api.post("money/entries", kind="buy-in", name="Gus", request_key="sale-gus")
+    assert again.status_code == 200 and again.get_json()["repeated"] is True
+    assert first.get_json()["seat"] is not None
+    assert again.get_json()["seat"] == first.get_json()["seat"]
