@@ -51,12 +51,20 @@ def _app() -> Flask:
     return create_app()
 
 
+class DamagedDatabase(click.ClickException):
+    """The database file cannot be read (``migrations.check_readable``): one line, exit 2."""
+
+    exit_code = 2
+
+
 def init_db(app: Flask, demo_if_empty: bool) -> str:
     """Create the database, or upgrade it to this version (``migrations.prepare``),
     then the demo event if asked.  A migration that cannot run stops here, with
     its reason, and leaves the database as it was."""
     try:
         ready = migrations.prepare(app).sentence()
+    except migrations.DamagedDatabase as exc:
+        raise DamagedDatabase(str(exc)) from None
     except migrations.MigrationError as exc:
         raise click.ClickException(str(exc)) from None
     if demo_if_empty:
@@ -91,6 +99,8 @@ def db_group(get_app: Callable[[], Flask]) -> click.Group:
     def run(revision: str, down: bool) -> None:
         try:
             click.echo(migrations.migrate(get_app(), revision, down=down).sentence())
+        except migrations.DamagedDatabase as exc:
+            raise DamagedDatabase(str(exc)) from None
         except migrations.MigrationError as exc:
             raise click.ClickException(str(exc)) from None
 
@@ -115,6 +125,8 @@ def db_group(get_app: Callable[[], Flask]) -> click.Group:
         """The revisions, oldest first; the database's own is marked."""
         try:
             revisions = migrations.history(get_app())
+        except migrations.DamagedDatabase as exc:
+            raise DamagedDatabase(str(exc)) from None
         except migrations.MigrationError as exc:
             raise click.ClickException(str(exc)) from None
         for revision in revisions:

@@ -36,8 +36,9 @@ equals the models.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,47 @@ VERSION_TABLE = "alembic_version"
 class MigrationError(RuntimeError):
     """A migration that was not run (the database is unchanged), or that failed half-way
     (the message names the copy made before it); the message says why."""
+
+
+class DamagedDatabase(MigrationError):
+    """The database file is there but cannot be read as a database: nothing was done."""
+
+
+def check_readable(app: Flask) -> None:
+    """Refuse, before anything opens it, a SQLite file that is not a readable database.
+
+    A damaged file (another file's bytes, a truncated or corrupt copy) and a 0-byte
+    file (the app never leaves one: its first connection writes the header at once, so
+    it is the trace of a crash or a failed copy) are refused with one sentence naming
+    the file and the way out; the file is only read (same bytes, same time stamp).
+    Without this an empty file was silently made a new, empty database, and a damaged
+    one ended the start in a traceback.  No file yet: a new database, as before.
+    """
+    try:
+        path = backup.sqlite_path(app)
+    except backup.BackupError:
+        return                                       # in memory
+    if path is None or not path.exists():
+        return
+    reason = None
+    if path.is_dir():
+        reason = "it is a folder"
+    elif path.stat().st_size == 0:
+        reason = "the file is empty: 0 bytes"
+    else:
+        try:
+            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+                connection.execute("PRAGMA schema_version").fetchone()
+                found = connection.execute("PRAGMA quick_check(1)").fetchone()
+            if not found or found[0] != "ok":
+                reason = f"it fails the integrity check: {found[0] if found else 'no answer'}"
+        except sqlite3.Error as exc:
+            reason = str(exc)
+    if reason is not None:
+        raise DamagedDatabase(
+            f"{path} is not a readable database ({reason}): restore a backup with "
+            "`director restore BACKUP` (instance/backups/ holds them), or move the file "
+            "away to start with an empty database. The file was left as it was.")
 
 
 @dataclass(frozen=True)
@@ -191,7 +233,9 @@ def _backup(app: Flask, revision: str | None, *, down: bool = False) -> Path | N
 
 
 def prepare(app: Flask, *, backup: bool = True) -> Outcome:
-    """Make the database ready for this version: create it, or upgrade it to the head."""
+    """Make the database ready for this version: create it, or upgrade it to the head.
+    A damaged file is refused first (:func:`check_readable`)."""
+    check_readable(app)
     with _connection(app) as connection:
         config = _config(connection)
         revision, copy = _versioned(app, connection, config, backup=backup)
@@ -213,6 +257,7 @@ def migrate(app: Flask, revision: str = "head", *, down: bool = False,
     """Upgrade (or with ``down``, downgrade) to ``revision``: an id, "head", "base",
     or a step such as "+1" / "-1".  An empty database is built revision by revision."""
     target = _resolve(revision)
+    check_readable(app)
     with _connection(app) as connection:
         config = _config(connection)
         before, copy = _versioned(app, connection, config, backup=backup)
@@ -290,6 +335,7 @@ class Revision:
 
 def history(app: Flask) -> list[Revision]:
     """Every revision, oldest first, with the database's current one marked."""
+    check_readable(app)
     with app.app_context(), db.engine.connect() as connection:
         now = current(connection) if VERSION_TABLE in inspect(connection).get_table_names() \
             else None

@@ -5,7 +5,9 @@
   same second keep two backups; a backup that fails leaves nothing half-written;
 * item 9: two desks selling seats at the same moment both get one (the server retries
   its own lost race), and a desk request sent again with its key answers the seat the
-  first answer gave.
+  first answer gave;
+* item 11: starting on a damaged database (garbage, or 0 bytes) says so in one line,
+  exits non-zero and leaves the file as it was.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
+from director import cli
 from director.services import backup, tournaments
 from director.services import seating as seating_service
 from director.services import waiting_list as waiting_list_service
@@ -268,3 +272,48 @@ def test_a_sale_sent_again_with_its_key_answers_the_same_seat(api: EventApi) -> 
     assert again.status_code == 200 and again.get_json()["repeated"] is True
     assert first.get_json()["seat"] is not None
     assert again.get_json()["seat"] == first.get_json()["seat"]
+
+
+# ---------------------------------------------------------------- starting on a damaged file
+
+@pytest.fixture
+def damaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[bytes], Path]:
+    """``damaged(content)``: the configured database file holds ``content``."""
+    monkeypatch.setenv("DIRECTOR_INSTANCE_PATH", str(tmp_path / "instance"))
+    path = tmp_path / "director.sqlite"
+    monkeypatch.setenv("DIRECTOR_DATABASE_URL", f"sqlite:///{path}")
+
+    def fail_if_served(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the server started on a damaged database")
+
+    monkeypatch.setattr(cli, "create_server", fail_if_served)
+
+    def make(content: bytes) -> Path:
+        path.write_bytes(content)
+        os.utime(path, (1_700_000_000, 1_700_000_000))
+        return path
+
+    return make
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="a SQLite file")
+@pytest.mark.parametrize("content", [b"this is not a database at all " * 200, b""],
+                         ids=["garbage", "empty"])
+@pytest.mark.parametrize("command", [["init-db"], ["init-db", "--demo-if-empty"],
+                                     ["serve", "--port", "0", "--stream-port", "0"],
+                                     ["db", "upgrade"]],
+                         ids=["init-db", "init-db-demo", "serve", "db-upgrade"])
+def test_starting_on_a_damaged_database_says_so_in_one_line_and_leaves_it_untouched(
+        damaged: Callable[[bytes], Path], content: bytes, command: list[str]) -> None:
+    path = damaged(content)
+    before = path.stat()
+    result = CliRunner().invoke(cli.main, command)
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert not isinstance(result.exception, AssertionError)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert str(path) in lines[0] and "director restore" in lines[0]
+    assert "Traceback" not in result.output
+    assert path.read_bytes() == content
+    assert path.stat().st_mtime_ns == before.st_mtime_ns
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
