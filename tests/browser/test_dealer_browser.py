@@ -42,10 +42,12 @@ def setup(server: Server, names: list[str], level: dict[str, Any]) -> dict[str, 
     return {"tournament_id": tid, "table_id": tables[0]["table_id"], "code": tables[0]["code"]}
 
 
-def tablet(chromium: Any, server: Server, code: str, viewport: dict[str, int] | None = None) -> Any:
+def tablet(chromium: Any, server: Server, code: str, viewport: dict[str, int] | None = None,
+           table: int = 1) -> Any:
+    """A tablet paired with table ``table`` (the QR code's link: the table and its code)."""
     context = chromium.new_context(viewport=viewport or TABLET)
     page = context.new_page()
-    page.goto(f"{server.url}/dealer/?code={code}")
+    page.goto(f"{server.url}/dealer/?table={table}&code={code}")
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"/dealer/table/\d+"))
     return page
@@ -322,11 +324,12 @@ NINE = ["Dewi Lestari", "Sofia Nyström", "Siti Rahmawati", "Jan Kowalski", "Olg
         "Rizky Pratama", "Karin Sjöberg", "Nguyễn Văn An", "Ahmet Yılmaz"]
 
 
-def tablet_in(chromium: Any, server: Server, code: str, viewport: dict[str, int]) -> Any:
+def tablet_in(chromium: Any, server: Server, code: str, viewport: dict[str, int],
+              table: int = 1) -> Any:
     """A tablet paired in its own context with the given screen."""
     context = chromium.new_context(viewport=viewport)
     page = context.new_page()
-    page.goto(f"{server.url}/dealer/?code={code}")
+    page.goto(f"{server.url}/dealer/?table={table}&code={code}")
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"/dealer/table/\d+"))
     page.wait_for_selector("#deal-button")

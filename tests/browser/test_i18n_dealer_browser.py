@@ -61,7 +61,7 @@ def test_a_dealer_reads_the_tablet_in_the_language_with_local_card_letters(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(f"{live_server.url}/dealer/?code={code}")
+        page.goto(f"{live_server.url}/dealer/?table=1&code={code}")
         page.locator("form.pair-form button").click()
         page.wait_for_selector("#deal-button")
         assert page.locator("#deal-button").inner_text() == "Deal"

@@ -161,7 +161,8 @@ def build_world(folder: Path) -> None:
         call(server, "POST", f"/api/tables/{pairing[1]['table_id']}/hands", {})
         (folder / "world.json").write_text(json.dumps({
             "big": big, "break": on_break, "done": done,
-            "idle_code": pairing[0]["code"], "hand_code": pairing[1]["code"]}))
+            "idle_code": pairing[0]["code"], "hand_code": pairing[1]["code"],
+            "idle_table": pairing[0]["number"], "hand_table": pairing[1]["number"]}))
     finally:
         stop_server(server)
 
@@ -195,8 +196,8 @@ def pages(chromium: Any, world: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
     base = world["server"].url
     if screen.startswith("dealer-"):
-        code = world["idle_code"] if screen == "dealer-idle" else world["hand_code"]
-        page.goto(f"{base}/dealer/?code={code}")
+        which = "idle" if screen == "dealer-idle" else "hand"
+        page.goto(f"{base}/dealer/?table={world[which + '_table']}&code={world[which + '_code']}")
         page.click(".pair-form button[type=submit]")
         page.wait_for_url("**/dealer/table/*")
         return ""
