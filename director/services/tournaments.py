@@ -27,6 +27,7 @@ from zoneinfo import available_timezones
 from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
 from director.db import db, utcnow, write_lock
 from director.i18n import LANGUAGES, translate_errors, translate_violation
@@ -480,7 +481,12 @@ def _held_for_delete(tournament_id: int) -> Iterator[None]:
             db.session.rollback()                  # nothing, once committed
         return
     with write_lock:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        except OperationalError:               # another process wrote past the busy timeout
+            db.session.rollback()
+            raise Invalid({"event": _("The database is busy with another write: nothing was "
+                                      "deleted. Try again in a moment")}) from None
         try:
             yield
         finally:

@@ -317,3 +317,30 @@ def test_starting_on_a_damaged_database_says_so_in_one_line_and_leaves_it_untouc
     assert path.read_bytes() == content
     assert path.stat().st_mtime_ns == before.st_mtime_ns
     assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite's busy timeout")
+def test_a_delete_that_cannot_get_the_write_lock_is_refused_with_a_sentence(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holds the database's write lock past the busy timeout: a 400 that
+    says so (it was a 500), and nothing is deleted."""
+    import director.db
+    from director.db import db
+
+    tid = make_tournament(name="Friday PLO")
+    monkeypatch.setattr(director.db, "BUSY_TIMEOUT_MS", 50)
+    with app.app_context():
+        db.engine.dispose()                            # new connections: the short timeout
+    path = str(app.config["SQLALCHEMY_DATABASE_URI"]).removeprefix("sqlite:///")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        refused = client.delete(f"/api/tournaments/{tid}", headers=auth)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert refused.status_code == 400, refused.get_data(as_text=True)
+    assert refused.get_json()["errors"]["event"] == (
+        "The database is busy with another write: nothing was deleted. Try again in a moment")
+    assert client.get(f"/api/tournaments/{tid}/clock").status_code == 200
