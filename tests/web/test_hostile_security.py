@@ -9,8 +9,16 @@ director cookie.
 
 from __future__ import annotations
 
+import http.client
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +31,7 @@ from director.models import Tournament
 from director.models.people import League, Person
 from director.models.seating import Player
 from director.models.security import DirectorSession, GuessFailure
-from tests.conftest import TOKEN
+from tests.conftest import POSTGRES_URL, TOKEN
 from tests.web.test_dealer_helpers import seat_table
 
 LEVELS = [{"kind": "level", "game": "PO", "duration_seconds": 1200, "small_blind": 100,
@@ -340,3 +348,60 @@ def test_a_league_naming_a_deleted_event_shows_it_as_deleted_and_not_the_next_ev
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Kept" in html and "Next" not in html.split("<h2")[0]
     assert f"Deleted events, no longer counted: {gone}" in html
+
+
+# ---------------------------------------------------------------- behind a real proxy
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _post_login(port: int, secret: str, client: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("POST", "/login", body=urllib.parse.urlencode({"secret": secret}),
+                           headers={"Content-Type": "application/x-www-form-urlencoded",
+                                    "X-Forwarded-For": client})
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="director serve on a SQLite file of its own")
+def test_director_serve_passes_the_proxys_client_address_to_the_guess_limits(
+        tmp_path: Path) -> None:
+    """waitress used to drop X-Forwarded-For before the app saw it: behind nginx, every
+    player was 127.0.0.1 and one player's five wrong logins locked the director out."""
+    instance = tmp_path / "instance"
+    port = _free_port()
+    env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(instance), "DIRECTOR_TOKEN": TOKEN,
+           "DIRECTOR_SCHEDULER": "off", "DIRECTOR_TRUSTED_PROXIES": "127.0.0.1",
+           "HOST": "127.0.0.1", "PORT": str(port)}
+    env.pop("DIRECTOR_DATABASE_URL", None)
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-c", "from director.cli import main; main()",
+                                    "serve", "--stream-port", "0"], env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        statuses = [_post_login(port, "guess", "10.0.0.66") for _ in range(6)]
+        assert statuses == [200, 200, 200, 200, 429, 429]
+        assert _post_login(port, TOKEN, "10.0.0.2") == 302
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
