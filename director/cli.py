@@ -192,7 +192,9 @@ def serve_command(host: str, port: int, workers: int, stream_port: int | None) -
     server = create_server(
         app, host=host, port=port, threads=threads,
         connection_limit=max(1000, threads * 4), channel_timeout=60,
-        ident="director", clear_untrusted_proxy_headers=True,
+        # The app reads X-Forwarded-* from the proxies in TRUSTED_PROXIES only and
+        # drops them from anybody else (security.TrustedProxies): waitress passes them on.
+        ident="director", clear_untrusted_proxy_headers=False,
         # poll(), not select(): with thousands of screens' sockets open in this process,
         # waitress's own sockets get numbers above select()'s 1,024 (POSIX; Windows
         # has no poll, and counts sockets per select() call instead).

@@ -438,7 +438,9 @@ def league_view(league_id: int) -> dict[str, Any]:
                         s.who[1] if isinstance(s.who, tuple) and s.who[0] == "person" else None,
                         s.points, s.events, s.best, s.by_event) for s in table]
     return {"league": league, "events": events, "lines": lines,
-            "unfinished": [t for t in events if _still_playing(t)]}
+            "unfinished": [t for t in events if _still_playing(t)],
+            "deleted": [tid for tid in league.tournament_ids   # ids are never given again
+                        if tid not in {t.id for t in events}]}
 
 
 def events_to_pick() -> list[Tournament]:
