@@ -75,7 +75,8 @@ def check_body() -> None:
     start = raw.lstrip()[:4].replace(b"\x00", b"")
     if start.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         start = start.lstrip(b"\xef\xbb\xbf\xff\xfe").lstrip()
-    if start[:1] in (b"[", b"{") and json_depth(raw) > MAX_JSON_DEPTH:
+    if start[:1] in (b"[", b"{") and raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH \
+            and json_depth(raw) > MAX_JSON_DEPTH:
         abort(400, description=_(DEEP_JSON, max=MAX_JSON_DEPTH))
 
 
