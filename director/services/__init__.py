@@ -81,19 +81,22 @@ def _event_gone(args: tuple[object, ...]) -> NotFound | None:
 RETRIES = 30  # a busy room: every tablet and the director racing on one row
 
 
-def retry_on_conflict(work: Callable[[], T]) -> T:
+def retry_on_conflict(work: Callable[[], T], *,
+                      lost: tuple[type[Exception], ...] = (StaleDataError,),
+                      retries: int = RETRIES) -> T:
     """Run one unit of work (load, change, commit), again if another writer won.
 
     The ``version`` column of a row is an optimistic lock: a commit that
     would overwrite a newer version raises ``StaleDataError``; the work is
-    then rolled back and redone on fresh rows.
+    then rolled back and redone on fresh rows.  ``lost``: the errors that mean
+    a lost race for this work; ``retries``: how many tries in all.
     """
-    for attempt in range(RETRIES):
+    for attempt in range(retries):
         try:
             return work()
-        except StaleDataError:
+        except lost:
             db.session.rollback()
-            if attempt == RETRIES - 1:
+            if attempt == retries - 1:
                 raise
             # Let the winner's commit land before trying again; the jitter keeps the
             # losers from colliding with each other in lock-step.

@@ -26,9 +26,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import random
 import re
-import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -60,7 +58,7 @@ from director.schemas import (
     payout_shares,
 )
 from director.schemas import deal_body as schemas_deal_body
-from director.services import Invalid, all_or_nothing, audit, get_tournament
+from director.services import Invalid, all_or_nothing, audit, get_tournament, retry_on_conflict
 from director.services import bounties as bounty_service
 from director.services import people as people_service
 from director.services import seating as seating_service
@@ -903,15 +901,8 @@ def again_on_conflict(service: Callable[P, T]) -> Callable[P, T]:
 
     @functools.wraps(service)
     def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        for attempt in range(CONFLICT_RETRIES):
-            try:
-                return service(*args, **kwargs)
-            except (StaleDataError, IntegrityError):
-                db.session.rollback()
-                if attempt == CONFLICT_RETRIES - 1:
-                    raise
-                time.sleep(random.uniform(0, 0.005) * (attempt + 1))   # noqa: S311 - jitter
-        raise AssertionError("unreachable")  # pragma: no cover
+        return retry_on_conflict(lambda: service(*args, **kwargs),
+                                 lost=(StaleDataError, IntegrityError), retries=CONFLICT_RETRIES)
 
     return run
 
