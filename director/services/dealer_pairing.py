@@ -109,19 +109,30 @@ def unlock(table_id: int) -> str:
     """The director resets a table whose pairing was locked after wrong codes: its
     count starts again, and it gets a new code (the guessed one may have leaked).
     The tablets already paired stay paired.  Returns the new code."""
-    table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
-    if table is None:
-        raise NotFound(_("There is no table %(id)s", id=table_id))
+    table = _table(table_id)
     guess_limits.reset(TABLE_SCOPE, str(table_id), commit=False)
-    row = db.session.get(TablePairing, table_id)
-    code = _new_code()
-    if row is None:
-        db.session.add(TablePairing(table_id=table_id, tournament_id=table.tournament_id, code=code))
-    else:
-        row.code = code
+    code = _redraw(table)
     db.session.commit()
     events().notify(table.tournament_id, "device pairing", {"table_id": table_id})
     audit.change("tablet pairing reset", table.tournament_id, table=table.number)
+    return code
+
+
+def _table(table_id: int) -> SeatingTable:
+    table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
+    if table is None:
+        raise NotFound(_("There is no table %(id)s", id=table_id))
+    return table
+
+
+def _redraw(table: SeatingTable) -> str:
+    """A new pairing code for ``table`` (not committed): the old one stops working."""
+    row = db.session.get(TablePairing, table.id)
+    code = _new_code()
+    if row is None:
+        db.session.add(TablePairing(table_id=table.id, tournament_id=table.tournament_id, code=code))
+    else:
+        row.code = code
     return code
 
 
@@ -167,18 +178,11 @@ def forget_change(change: Change) -> None:
 
 def revoke(table_id: int) -> str:
     """End every tablet paired with the table and draw a new code."""
-    table = db.session.get(SeatingTable, table_id) if 0 < table_id < 2**63 else None
-    if table is None:
-        raise NotFound(_("There is no table %(id)s", id=table_id))
+    table = _table(table_id)
     db.session.execute(update(DealerDevice).where(
         DealerDevice.table_id == table_id, DealerDevice.revoked_at.is_(None)).values(revoked_at=utcnow())
         .execution_options(synchronize_session=False))
-    row = db.session.get(TablePairing, table_id)
-    code = _new_code()
-    if row is None:
-        db.session.add(TablePairing(table_id=table_id, tournament_id=table.tournament_id, code=code))
-    else:
-        row.code = code
+    code = _redraw(table)
     db.session.commit()
     _forget_devices(table_id)
     events().notify(table.tournament_id, "device pairing", {"table_id": table_id})

@@ -10,12 +10,7 @@ director cookie.
 from __future__ import annotations
 
 import http.client
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +28,7 @@ from director.models.seating import Player
 from director.models.security import DirectorSession, GuessFailure
 from tests.conftest import POSTGRES_URL, TOKEN
 from tests.web.test_dealer_helpers import seat_table
+from tests.web.test_migrations import director_serve
 
 LEVELS = [{"kind": "level", "game": "PO", "duration_seconds": 1200, "small_blind": 100,
            "big_blind": 200}]
@@ -352,12 +348,6 @@ def test_a_league_naming_a_deleted_event_shows_it_as_deleted_and_not_the_next_ev
 
 # ---------------------------------------------------------------- behind a real proxy
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _post_login(port: int, secret: str, client: str) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
@@ -374,34 +364,8 @@ def test_director_serve_passes_the_proxys_client_address_to_the_guess_limits(
         tmp_path: Path) -> None:
     """waitress used to drop X-Forwarded-For before the app saw it: behind nginx, every
     player was 127.0.0.1 and one player's five wrong logins locked the director out."""
-    instance = tmp_path / "instance"
-    port = _free_port()
-    env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(instance), "DIRECTOR_TOKEN": TOKEN,
-           "DIRECTOR_SCHEDULER": "off", "DIRECTOR_TRUSTED_PROXIES": "127.0.0.1",
-           "HOST": "127.0.0.1", "PORT": str(port)}
-    env.pop("DIRECTOR_DATABASE_URL", None)
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-c", "from director.cli import main; main()",
-                                    "serve", "--stream-port", "0"], env=env, stdout=out,
-                                   stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
+    with director_serve(tmp_path / "instance", tmp_path / "serve.log", "--stream-port", "0",
+                        TRUSTED_PROXIES="127.0.0.1") as (_url, port):
         statuses = [_post_login(port, "guess", "10.0.0.66") for _ in range(6)]
         assert statuses == [200, 200, 200, 200, 429, 429]
         assert _post_login(port, TOKEN, "10.0.0.2") == 302
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

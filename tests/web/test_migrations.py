@@ -19,6 +19,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -498,20 +499,20 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def served_release(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """``director serve`` started on the release's database file (no init-db first)."""
-    instance = tmp_path / "instance"
-    instance.mkdir()
-    release_file(instance / "director.sqlite")
+@contextmanager
+def director_serve(instance: Path, log: Path, *args: str,
+                   **settings: str) -> Iterator[tuple[str, int]]:
+    """``director serve`` in a process of its own on ``instance`` (its SQLite file there),
+    with ``DIRECTOR_<settings>``; yields its address and port once it answers."""
     port = _free_port()
     env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(instance), "DIRECTOR_TOKEN": TOKEN,
-           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port)}
+           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port),
+           **{f"DIRECTOR_{name}": value for name, value in settings.items()}}
     env.pop("DIRECTOR_DATABASE_URL", None)
-    log = tmp_path / "serve.log"
     with log.open("wb") as out:
         process = subprocess.Popen([sys.executable, "-c", "from director.cli import main; main()",
-                                    "serve"], env=env, stdout=out, stderr=subprocess.STDOUT)
+                                    "serve", *args], env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -522,7 +523,7 @@ def served_release(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             except OSError:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}", log
+        yield f"http://127.0.0.1:{port}", port
     finally:
         process.terminate()
         try:
@@ -530,6 +531,17 @@ def served_release(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture
+def served_release(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``director serve`` started on the release's database file (no init-db first)."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    release_file(instance / "director.sqlite")
+    log = tmp_path / "serve.log"
+    with director_serve(instance, log) as (url, _port):
+        yield url, log
 
 
 @sqlite_only
