@@ -156,7 +156,7 @@ def one_transaction() -> Iterator[None]:
         if connection.dialect.name == "sqlite" and not getattr(raw, "in_transaction", True):
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         session = Session(bind=connection, join_transaction_mode="create_savepoint")
-        db.session.registry.set(session)
+        db.session.registry.set(session)  # type: ignore[arg-type]  # a plain Session will do
         try:
             yield
             session.flush()

@@ -29,10 +29,11 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import Table, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -54,6 +55,7 @@ from director.services import money as money_service
 from director.services import seating as seating_service
 from director.tournament.league import Finish, Formula, LeagueEvent, standings
 
+T = TypeVar("T")
 CONFLICT = {"name": N_("Someone else changed the player list at the same moment: reload the "
                        "page and try again")}
 unit_of_work = all_or_nothing(CONFLICT)
@@ -485,6 +487,7 @@ EXPORT_COLUMNS = ("id", *FIELDS, "events", "entries", "rebuys", "add_ons", "best
 IMPORT_MAX_BYTES = 16 * 1024 * 1024   # the import's body limit: 50,000 players of 300 bytes
 BATCH_ROWS = 500                      # records written per transaction by an import
 BATCH_PAUSE = 0.005                   # seconds between two batches, for the other writers
+PERSON: Table = Person.__table__  # type: ignore[assignment]
 _GUARDED = re.compile(r"'*[=+\-@]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
@@ -691,7 +694,7 @@ def _plan(rows: list[tuple[int, dict[str, str]]]) -> _Plan:
     return plan
 
 
-def _batches(items: list[Any]) -> Iterable[list[Any]]:
+def _batches(items: list[T]) -> Iterable[list[T]]:
     for start in range(0, len(items), BATCH_ROWS):
         yield items[start:start + BATCH_ROWS]
 
@@ -701,7 +704,7 @@ def _between_batches() -> None:
     time.sleep(BATCH_PAUSE)
 
 
-def _write_batch(write: Callable[[], None]) -> None:
+def _write_batch(write: Callable[[], object]) -> None:
     """One batch, its own short transaction: a connection first, then this process's
     write lock (``db.write_lock``: the tablets' grouped writes queue on it), then the
     commit; then the pause."""
@@ -712,30 +715,34 @@ def _write_batch(write: Callable[[], None]) -> None:
     _between_batches()
 
 
+def _insert_returning(rows: list[dict[str, Any]], ids: list[int]) -> None:
+    ids.extend(db.session.scalars(insert(PERSON).returning(PERSON.c.id), rows))
+
+
+def _set_values(changes: list[tuple[int, dict[str, Any]]]) -> None:
+    for person_id, values in changes:
+        db.session.execute(update(PERSON).where(PERSON.c.id == person_id).values(values))
+
+
 def _write(plan: _Plan) -> None:
     """Write a checked import in batches; if one fails, take back what the earlier ones
-    wrote and refuse the file (``CONFLICT``)."""
-    table = Person.__table__
+    wrote (only what they committed) and refuse the file (``CONFLICT``)."""
     created: list[int] = []
     changed: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
     try:
-        for batch in _batches(plan.with_id):
-            _write_batch(lambda batch=batch: db.session.execute(insert(table), batch))
-            created.extend(row["id"] for row in batch)
+        for rows in _batches(plan.with_id):
+            _write_batch(partial(db.session.execute, insert(PERSON), rows))
+            created.extend(row["id"] for row in rows)
         if plan.with_id and db.session.get_bind().dialect.name == "postgresql":
-            _write_batch(lambda: db.session.execute(text(   # the next id after the file's
+            _write_batch(partial(db.session.execute, text(    # the next id after the file's
                 "SELECT setval(pg_get_serial_sequence('person', 'id'), "
                 "(SELECT max(id) FROM person))")))
-        for batch in _batches(plan.without_id):
-            def insert_batch(batch: list[dict[str, Any]] = batch) -> None:
-                created.extend(db.session.scalars(insert(table).returning(table.c.id), batch))
-            _write_batch(insert_batch)
+        for rows in _batches(plan.without_id):
+            ids: list[int] = []
+            _write_batch(partial(_insert_returning, rows, ids))
+            created.extend(ids)
         for batch in _batches(plan.changed):
-            def update_batch(batch: list[tuple[int, dict[str, Any], dict[str, Any]]] = batch
-                             ) -> None:
-                for person_id, new, _old in batch:
-                    db.session.execute(update(table).where(table.c.id == person_id).values(new))
-            _write_batch(update_batch)
+            _write_batch(partial(_set_values, [(pid, new) for pid, new, _old in batch]))
             changed.extend(batch)
     except (IntegrityError, StaleDataError, OperationalError):
         db.session.rollback()
@@ -745,16 +752,11 @@ def _write(plan: _Plan) -> None:
 
 def _take_back(created: list[int], changed: list[tuple[int, dict[str, Any], dict[str, Any]]]
                ) -> None:
-    """Undo the batches an import wrote before one failed (each in its own batch)."""
-    table = Person.__table__
+    """Undo the batches an import committed before one failed (in batches too)."""
     for ids in _batches(created):
-        _write_batch(lambda ids=ids: db.session.execute(delete(table).where(
-            table.c.id.in_(ids))))
+        _write_batch(partial(db.session.execute, delete(PERSON).where(PERSON.c.id.in_(ids))))
     for batch in _batches(changed):
-        def restore(batch: list[tuple[int, dict[str, Any], dict[str, Any]]] = batch) -> None:
-            for person_id, _new, old in batch:
-                db.session.execute(update(table).where(table.c.id == person_id).values(old))
-        _write_batch(restore)
+        _write_batch(partial(_set_values, [(pid, old) for pid, _new, old in batch]))
 
 
 def import_csv(data: bytes | str) -> Imported:
