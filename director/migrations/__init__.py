@@ -36,9 +36,8 @@ equals the models.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,20 +84,7 @@ def check_readable(app: Flask) -> None:
         return                                       # in memory
     if path is None or not path.exists():
         return
-    reason = None
-    if path.is_dir():
-        reason = "it is a folder"
-    elif path.stat().st_size == 0:
-        reason = "the file is empty: 0 bytes"
-    else:
-        try:
-            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
-                connection.execute("PRAGMA schema_version").fetchone()
-                found = connection.execute("PRAGMA quick_check(1)").fetchone()
-            if not found or found[0] != "ok":
-                reason = f"it fails the integrity check: {found[0] if found else 'no answer'}"
-        except sqlite3.Error as exc:
-            reason = str(exc)
+    reason = backup.unreadable(path)
     if reason is not None:
         raise DamagedDatabase(
             f"{path} is not a readable database ({reason}): restore a backup with "

@@ -26,6 +26,7 @@ import shutil
 import sqlite3
 import subprocess
 import threading
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -67,6 +68,26 @@ def _check(path: Path) -> None:
         raise BackupError(f"{path} failed the integrity check: {result}")
     if "tournament" not in tables:
         raise BackupError(f"{path} is not a director database (no tournament table)")
+
+
+def unreadable(path: Path) -> str | None:
+    """Why the file at ``path`` is not a readable database, or None if it is.  The file is
+    only read (``mode=ro``): a folder, 0 bytes (SQLite's first connection writes the
+    header at once, so only a crash or a failed copy leaves an empty file), another
+    file's bytes ("file is not a database"), or a failed ``PRAGMA quick_check``."""
+    if path.is_dir():
+        return "it is a folder"
+    if path.stat().st_size == 0:
+        return "the file is empty: 0 bytes"
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+            connection.execute("PRAGMA schema_version").fetchone()
+            found = connection.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.Error as exc:
+        return str(exc)
+    if not found or found[0] != "ok":
+        return f"it fails the integrity check: {found[0] if found else 'no answer'}"
+    return None
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -215,13 +236,19 @@ def restore(app: Flask, backup_file: str | os.PathLike[str]) -> Path:
     if not source.is_file():
         raise BackupError(f"There is no file {source}")
     _check(source)
-    safety = new_backup(app, "before-restore") if target.exists() else \
-        backup_dir(app) / f"before-restore-{_stamp()}.sqlite"
+    damaged = target.exists() and unreadable(target) is not None
+    if damaged:
+        safety = _keep_damaged(app, target)
+    elif target.exists():
+        safety = new_backup(app, "before-restore")
+    else:
+        safety = backup_dir(app) / f"before-restore-{_stamp()}.sqlite"
     partial = target.with_name(f"{target.name}.{os.getpid()}.restoring")
     try:
         _copy(source, partial)
         _check(partial)
-        _take_over(target)
+        if not damaged:
+            _take_over(target)
         os.replace(partial, target)
     except sqlite3.OperationalError as exc:
         raise BackupError(
@@ -230,6 +257,19 @@ def restore(app: Flask, backup_file: str | os.PathLike[str]) -> Path:
             f"it was is also in {safety}") from None
     finally:
         partial.unlink(missing_ok=True)
+    return safety
+
+
+def _keep_damaged(app: Flask, target: Path) -> Path:
+    """The live file that cannot be read, kept byte for byte before a restore replaces
+    it (no online backup can read it); its write-ahead log goes with it, so that it is
+    never replayed into the restored database."""
+    safety = backup_dir(app) / f"before-restore-{utcnow():%Y%m%d-%H%M%S-%f}-damaged.sqlite"
+    shutil.copy2(target, safety)
+    wal = Path(f"{target}-wal")
+    if wal.exists():
+        os.replace(wal, Path(f"{safety}-wal"))
+    Path(f"{target}-shm").unlink(missing_ok=True)
     return safety
 
 

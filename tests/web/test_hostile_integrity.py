@@ -344,3 +344,28 @@ def test_a_delete_that_cannot_get_the_write_lock_is_refused_with_a_sentence(
     assert refused.get_json()["errors"]["event"] == (
         "The database is busy with another write: nothing was deleted. Try again in a moment")
     assert client.get(f"/api/tournaments/{tid}/clock").status_code == 200
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="a SQLite file")
+def test_restore_replaces_a_damaged_database_and_keeps_its_bytes(
+        damaged: Callable[[bytes], Path], tmp_path: Path) -> None:
+    """The way out the refusal names works: ``director restore`` could not copy the damaged
+    file first (it stopped in a traceback); its bytes are kept as they were instead."""
+    runner = CliRunner()
+    path = damaged(b"")
+    path.unlink()
+    assert runner.invoke(cli.main, ["init-db"]).exit_code == 0
+    good = tmp_path / "good.sqlite"
+    assert runner.invoke(cli.main, ["backup", str(good)]).exit_code == 0
+    garbage = b"this is not a database at all " * 200
+    path.write_bytes(garbage)
+    Path(f"{path}-wal").unlink(missing_ok=True)
+    Path(f"{path}-shm").unlink(missing_ok=True)
+    assert runner.invoke(cli.main, ["init-db"]).exit_code == 2
+    restored = runner.invoke(cli.main, ["restore", "--yes", str(good)])
+    assert restored.exit_code == 0, (restored.output, restored.exception)
+    kept = [p for p in (tmp_path / "instance" / "backups").iterdir() if p.read_bytes() == garbage]
+    assert len(kept) == 1 and kept[0].name.startswith("before-restore-")
+    assert str(kept[0]) in restored.output
+    ready = runner.invoke(cli.main, ["init-db"])
+    assert ready.exit_code == 0 and "Database ready" in ready.output
