@@ -177,6 +177,10 @@ def test_the_export_reads_back_into_an_empty_list_and_into_the_same_list_unchang
     again = csv_import(client, auth, exported)
     assert again.get_json()["created"] == 304, again.get_json()
     assert csv_export(client, auth) == exported           # the same ids, the same cells
+    assert csv_import(client, auth, b"id,name\n90000,Far Away\n").get_json()["created"] == 1
+    newcomer = client.post("/api/players", json={"name": "New Face"}, headers=auth)
+    assert newcomer.status_code == 201                    # the next id is after the file's
+    assert newcomer.get_json()["id"] > 90000
     with app.app_context():
         notes = set(db.session.scalars(select(Person.note)))
     assert {"'=x", "''+y", "+46 70 1", "@at", "=SUM(A1:A9)", "two\nlines"} <= notes
