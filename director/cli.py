@@ -222,7 +222,7 @@ def serve_command(host: str, port: int, workers: int, stream_port: int | None) -
                                     "standing by (another process runs it; this one takes over "
                                     "if it stops)"))
     click.echo(f"Threads:   {threads}; live screens: "
-               + (f"port {stream_port} (up to {streams.limit}, no thread each)" if streams else
+               + (f"port {stream_port} (up to {streams.cap:,} at once, no thread each)" if streams else
                   f"through waitress (about {threads - int(app.config['SSE_RESERVED_THREADS'])})")
                + f"; change feed: {change_feed.backend(app)}")
     sys.stdout.flush()
