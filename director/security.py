@@ -544,6 +544,17 @@ def guarded_attempt(kind: str, attempt: Callable[[], T], *,
     return result
 
 
+def open_tables(tables: list[int]) -> list[int]:
+    """The tables of ``tables`` whose pairing is not locked: a guess is tried and counted
+    on those only (event A's locked table 2 does not lock event B's table 2).  ``Locked``
+    when every one of them is locked."""
+    keys = [(limit(PAIRING_TABLE), str(table)) for table in tables]
+    locks = guess_limits.locks(PAIRING_TABLE, [key for _limit, key in keys])
+    if tables and len(locks) == len(tables):
+        raise _refusal(next(iter(locks.values())))
+    return [table for table in tables if str(table) not in locks]
+
+
 def failed_guess(kind: str) -> None:
     """Count a guess that failed before it named anything (a malformed pairing form):
     ``Locked`` when the client is, or now becomes, locked out."""

@@ -86,14 +86,15 @@ def tables_numbered(number: Any) -> list[int]:
         SeatingTable.number == number).order_by(TablePairing.table_id)))
 
 
-def pair(number: Any, code: Any) -> tuple[int, str]:
-    """The tablet of table ``number`` entered ``code``: a new token for that table.
+def pair(code: Any, tables: list[int]) -> tuple[int, str]:
+    """The tablet entered ``code`` for one of ``tables`` (the ids of the tables of the
+    number it named, ``tables_numbered``, but those locked): a new token for that table.
     Returns (table_id, token).  A valid code of another table is a wrong code here."""
     if not isinstance(code, str | int) or isinstance(code, bool):
         raise Invalid({"code": _("Enter the pairing code shown on the director's page")})
     text = str(code).strip().replace(" ", "")
     row = db.session.scalar(select(TablePairing).where(TablePairing.code == text)) if text else None
-    if row is None or row.table_id not in tables_numbered(number):
+    if row is None or row.table_id not in tables:
         raise Invalid({"code": _("That pairing code is not valid: check it on the director's page")})
     token = secrets.token_urlsafe(24)
     db.session.add(DealerDevice(tournament_id=row.tournament_id, table_id=row.table_id,

@@ -264,9 +264,9 @@ def pair_tablet(load: Callable[[], dict[str, Any]]) -> tuple[int, str]:
     except Invalid:
         security.failed_guess(security.PAIRING)
         raise
+    tables = security.open_tables(pairing_service.tables_numbered(data["table"]))
     return security.guarded_attempt(
-        security.PAIRING, lambda: pairing_service.pair(data["table"], data["code"]),
-        tables=pairing_service.tables_numbered(data["table"]))
+        security.PAIRING, lambda: pairing_service.pair(data["code"], tables), tables=tables)
 
 
 @bp.post("/dealer/pair")

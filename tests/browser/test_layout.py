@@ -18,6 +18,7 @@ language.
 from __future__ import annotations
 
 import json
+import sqlite3
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -52,6 +53,8 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "draw": PROJECTOR,
     "director-seating": DESK,
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
+    "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
+    "pair-form": TABLET + PHONE,                 # the pairing form: the table and its code
     # last: pairing a tablet turns the context's session into the table's (no director)
     "dealer-idle": TABLET,
     "dealer-hand": TABLET,
@@ -128,6 +131,28 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         stop_server(server)
 
 
+def lock_table_2(server: Server, tid: int, folder: Path) -> None:
+    """Five wrong codes for table 2 lock its pairing (the Dealer tablets page's notice).
+    Made before the dealer event's tables have codes: a guess at "table 2" counts against
+    every table 2 that has one.  This address's own lock is taken back, so that the
+    browser can still pair the dealer event's tablets."""
+    code = call(server, "GET", f"/api/tournaments/{tid}/dealer/pairing")["tables"][1]["code"]
+    wrong = "000000" if code != "000000" else "111111"
+    for _ in range(5):
+        request = urllib.request.Request(
+            server.url + "/api/dealer/pair", method="POST", headers={
+                "Content-Type": "application/json"},
+            data=json.dumps({"table": 2, "code": wrong}).encode())
+        try:
+            urllib.request.urlopen(request, timeout=20).close()
+        except urllib.error.HTTPError as error:
+            assert error.code in (400, 429), error.code
+    with sqlite3.connect(folder / "instance" / "director.sqlite") as database:
+        database.execute("DELETE FROM guess_lock WHERE scope = 'pairing'")
+        database.execute("DELETE FROM guess_failure WHERE scope = 'pairing'")
+    database.close()
+
+
 def build_world(folder: Path) -> None:
     """Build the events on a server in ``folder``; their ids and pairing codes go to
     ``folder/world.json``."""
@@ -140,6 +165,7 @@ def build_world(folder: Path) -> None:
         on_break = event(server, "Saturday Mixed Omaha/Stud Deepstack Event", 12)
         for control in ("start", "next", "next"):
             call(server, "POST", f"/api/tournaments/{on_break}/clock/{control}")
+        lock_table_2(server, on_break, folder)
         done = event(server, "Sunday Mixed Omaha/Stud High Roller Final", 12)
         call(server, "POST", f"/api/tournaments/{done}/money/settings",
              {**MONEY, "late_registration_level": 1, "payout_template": "custom",
@@ -210,6 +236,8 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "draw": f"/seats/{world['big']}/draw",
         "director-seating": f"/director/{world['big']}/seating",
         "director-money": f"/director/{world['big']}/money",
+        "director-dealers": f"/director/{world['break']}/dealers",
+        "pair-form": "/dealer/?table=12&code=123456",
     }[screen]
 
 

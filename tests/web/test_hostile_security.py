@@ -106,6 +106,25 @@ def test_wrong_codes_from_many_addresses_lock_the_table_until_the_director_reset
     assert paired.status_code == 201 and paired.get_json()["table_id"] == target["table_id"]
 
 
+def test_a_locked_table_of_one_event_does_not_lock_the_same_number_in_another(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int]) -> None:
+    """Wrong codes for "table 1" count against every table 1; once the director resets
+    one event's table 1, it pairs, while the other event's table 1 stays locked."""
+    first = seat_table(client, make_tournament, auth, NAMES[:3])
+    second = seat_table(client, make_tournament, auth, NAMES[3:6])
+    wrong = wrong_code(first["code"], second["code"])
+    statuses = [pair(app, 1, wrong, address=f"10.0.7.{n}").status_code for n in range(5)]
+    assert statuses == [400, 400, 400, 400, 429]
+    reset = client.post(f"/api/tables/{second['id']}/dealer/unlock", headers=auth)
+    assert reset.status_code == 200
+    paired = pair(app, 1, reset.get_json()["code"], address="10.0.7.50")
+    assert paired.status_code == 201 and paired.get_json()["table_id"] == second["id"]
+    listed = client.get(f"/api/tournaments/{first['tournament_id']}/dealer/pairing",
+                        headers=auth).get_json()["tables"]
+    assert listed[0]["locked"]["failures"] == 5
+
+
 def test_two_server_processes_on_one_database_count_the_same_guesses(
         make_app: Callable[..., Flask], app: Flask, two_tables: list[dict[str, Any]]) -> None:
     """``director serve --workers 2``: guesses spread over both processes add up."""
