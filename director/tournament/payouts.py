@@ -349,6 +349,49 @@ def places_for_busts(players_left: int, busted: int) -> tuple[int, ...]:
     return tuple(range(players_left, players_left - busted, -1))
 
 
+def deal_places(stacks: Sequence[int],
+                agreed: Sequence[int | None] | None = None) -> tuple[tuple[int, int | None], ...]:
+    """The places a deal that finishes the event gives its players, ``(place, last)`` each
+    in the order of ``stacks`` (``last`` is set for a shared place, else None).
+
+    A deal ends the event with the players in it still holding chips, so their places are
+    decided by the deal: as the players agreed (``agreed``, each place from 1 to the number
+    of players once), else in chip order, equal stacks sharing their places (RULES.md §9.6,
+    as players busted in the same hand with the same stack).
+
+    >>> deal_places([400_000, 600_000, 250_000])
+    ((2, None), (1, None), (3, None))
+    >>> deal_places([500, 500, 250])
+    ((1, 2), (1, 2), (3, None))
+    >>> deal_places([500, 500, 250], [3, 1, 2])
+    ((3, None), (1, None), (2, None))
+    """
+    count = len(stacks)
+    if agreed is not None and any(place is not None for place in agreed):
+        seen: set[int] = set()
+        for index, place in enumerate(agreed):
+            if place is None or not 1 <= place <= count or place in seen:
+                raise DealPlacesError(index, count)
+            seen.add(place)
+        return tuple((int(place), None) for place in agreed if place is not None)
+    out: list[tuple[int, int | None]] = []
+    for stack in stacks:
+        above = sum(1 for other in stacks if other > stack)
+        equal = sum(1 for other in stacks if other == stack)
+        out.append((above + 1, above + equal if equal > 1 else None))
+    return tuple(out)
+
+
+class DealPlacesError(MoneyError):
+    """A deal's places that are not each place from 1 to the number of players once;
+    ``index`` is the first player whose place is missing, out of range or repeated."""
+
+    def __init__(self, index: int, count: int) -> None:
+        super().__init__("Give each player in the deal a different place from 1 to {count}",
+                         count=count)
+        self.index = index
+
+
 def prize_for_place(amounts: Sequence[int], place: int) -> int:
     """The prize for ``place`` (1 = winner) from a table's amounts; 0 outside the money."""
     if isinstance(place, bool) or not isinstance(place, int) or place < 1:

@@ -244,6 +244,8 @@ def deal(tournament_id: int) -> Any:
                                     money_service.DEAL_METHODS.items()},
                            method=data.get("method") or "icm",
                            stacks_refusal=money_service.stacks_refusal(quote) if quote else None,
+                           bounties_left=cash(sum(bounty_service.heads(tournament_id).values()),
+                                              view.currency),
                            reason=str(data.get("stacks_reason") or "")[:300]), \
         400 if errors and request.method == "POST" else 200
 

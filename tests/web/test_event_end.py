@@ -1,0 +1,160 @@
+"""How an event's end is recorded (issue 30): a deal that finishes the event places the
+players in it, a satellite stops at its seats, an archived event leaves the public pages,
+a split pot's knockout shares the bounty, and the log tells it all."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+
+from tests.conftest import level
+
+SETTINGS: dict[str, Any] = {"buy_in": "100", "fee": "10", "starting_stack": 250_000,
+                            "late_registration_level": 0, "payout_template": "custom",
+                            "custom_payouts": "50, 30, 20"}
+
+
+class Event:
+    def __init__(self, client: Any, auth: dict[str, str], tid: int) -> None:
+        self.client, self.auth, self.id = client, auth, tid
+        self.ids: dict[str, int] = {}
+
+    def post(self, path: str, **body: Any) -> Any:
+        return self.client.post(f"/api/tournaments/{self.id}/{path}", json=body,
+                                headers=self.auth)
+
+    def buy_in(self, name: str) -> int:
+        response = self.post("money/entries", kind="buy-in", name=name)
+        assert response.status_code == 201, response.get_json()
+        self.ids[name] = int(response.get_json()["player_id"])
+        return self.ids[name]
+
+    def bust(self, *names: str, **body: Any) -> Any:
+        response = self.post("seating/eliminate",
+                             player_ids=[self.ids[n] for n in names], **body)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def clock(self) -> dict[str, Any]:
+        return dict(self.client.get(f"/api/tournaments/{self.id}/clock").get_json())
+
+    def results(self) -> dict[str, dict[str, Any]]:
+        rows = self.client.get(f"/api/tournaments/{self.id}/results").get_json()["results"]
+        return {r["name"]: r for r in rows}
+
+    def csv(self) -> dict[str, dict[str, str]]:
+        raw = self.client.get(f"/results/{self.id}.csv").get_data(as_text=True)
+        return {r["name"]: r for r in csv.DictReader(io.StringIO(raw.lstrip("\ufeff")))}
+
+
+@pytest.fixture
+def make_event(client, auth, make_tournament):
+    def make(names: tuple[str, ...] = ("Ann", "Bo", "Cia", "Dan", "Eve"), name: str = "Friday PLO",
+             **settings: Any) -> Event:
+        event = Event(client, auth, make_tournament(levels=[level(25, 50), level(50, 100)],
+                                                    name=name))
+        response = event.post("money/settings", **{**SETTINGS, **settings})
+        assert response.status_code == 200, response.get_json()
+        for player in names:
+            event.buy_in(player)
+        assert event.post("clock/start").status_code == 200
+        return event
+    return make
+
+
+def deal_stacks(event: Event, **chips: int) -> dict[str, int]:
+    return {f"stack_{event.ids[name]}": c for name, c in chips.items()}
+
+
+# ---------------------------------------------------------------- 1. a deal finishes the event
+
+def test_a_deal_that_finishes_the_event_places_its_players_in_chip_order_everywhere(
+        make_event, client, auth):
+    event = make_event()
+    event.bust("Eve")
+    event.bust("Dan")
+    saved = event.post("money/deal", method="icm",
+                       **deal_stacks(event, Ann=400_000, Bo=600_000, Cia=250_000))
+    assert saved.status_code == 201 and saved.get_json()["status"] == "finished"
+    amounts = {name: saved.get_json()["deal"]["amounts"][str(pid)]
+               for name, pid in event.ids.items() if name in ("Ann", "Bo", "Cia")}
+    results = event.results()
+    assert [(results[n]["place"], results[n]["prize"]) for n in ("Bo", "Ann", "Cia")] == \
+        [(1, amounts["Bo"]), (2, amounts["Ann"]), (3, amounts["Cia"])]
+    assert all(results[n]["deal"] for n in ("Bo", "Ann", "Cia"))
+    state = event.clock()
+    assert state["winner"]["name"] == "Bo"
+    assert [r["name"] for r in state["results"]][:3] == ["Bo", "Ann", "Cia"]
+    rows = event.csv()
+    assert (rows["Bo"]["place"], rows["Cia"]["place"], rows["Cia"]["deal"]) == ("1", "3", "yes")
+    page = client.get(f"/results/{event.id}").get_data(as_text=True)
+    assert 'class="still-in"' not in page
+    people = client.get("/api/players?q=Cia", headers=auth).get_json()["players"]
+    history = client.get(f"/api/players/{people[0]['id']}", headers=auth).get_json()
+    line = history["events"][0]
+    assert (line["place"], line["still_in"], line["prize"]) == (3, False, amounts["Cia"])
+    league = client.post("/api/players/leagues", json={
+        "name": "Spring", "formula": "linear", "tournament_ids": [event.id]},
+        headers=auth).get_json()
+    assert [(s["name"], s["points"]) for s in league["standings"]][:3] == \
+        [("Bo", 5.0), ("Ann", 4.0), ("Cia", 3.0)]
+
+
+def test_a_deal_takes_the_places_the_players_agreed(make_event):
+    event = make_event()
+    event.bust("Eve")
+    event.bust("Dan")
+    saved = event.post("money/deal", method="chip-chop",
+                       **{f"place_{event.ids['Cia']}": 1, f"place_{event.ids['Bo']}": 2,
+                          f"place_{event.ids['Ann']}": 3},
+                       **deal_stacks(event, Ann=400_000, Bo=600_000, Cia=250_000))
+    assert saved.status_code == 201, saved.get_json()
+    results = event.results()
+    assert [results[n]["place"] for n in ("Cia", "Bo", "Ann")] == [1, 2, 3]
+    assert event.clock()["winner"]["name"] == "Cia"
+
+
+def test_a_deal_refuses_places_that_are_not_each_place_once(make_event):
+    event = make_event()
+    event.bust("Eve")
+    event.bust("Dan")
+    refused = event.post("money/deal", method="chip-chop",
+                         **{f"place_{event.ids['Ann']}": 3, f"place_{event.ids['Bo']}": 1,
+                            f"place_{event.ids['Cia']}": 1},
+                         **deal_stacks(event, Ann=400_000, Bo=600_000, Cia=250_000))
+    assert refused.status_code == 400
+    assert list(refused.get_json()["errors"]) == [f"place_{event.ids['Cia']}"]
+    assert event.clock()["status"] != "finished"
+
+
+def test_undoing_the_deal_takes_its_places_back(make_event, client, auth):
+    event = make_event()
+    event.bust("Eve")
+    event.bust("Dan")
+    event.post("money/deal", method="icm", **deal_stacks(event, Ann=400_000, Bo=600_000,
+                                                         Cia=250_000))
+    ledger = client.get(f"/api/tournaments/{event.id}/money", headers=auth).get_json()
+    deal_line = next(p for p in ledger["ledger"] if p["kind"] == "payout")
+    assert event.post("reopen").status_code == 200
+    undone = event.post(f"money/payments/{deal_line['id']}/undo")
+    assert undone.status_code == 200, undone.get_json()
+    results = event.results()
+    assert "Bo" not in results and results["Dan"]["place"] == 4
+
+
+def test_the_deal_page_shows_each_players_place_and_the_bounties_on_their_heads(
+        make_event, client, login):
+    event = make_event(bounty_kind="pko", bounty="50")
+    event.bust("Eve", by=event.ids["Ann"])
+    event.bust("Dan", by=event.ids["Ann"])
+    login()
+    query = "&".join(f"{k}={v}" for k, v in deal_stacks(event, Ann=600_000, Bo=400_000,
+                                                         Cia=250_000).items())
+    page = client.get(f"/director/{event.id}/deal?method=icm&{query}").get_data(as_text=True)
+    # PKO: Ann won half of two €50 heads onto her own (€100); Bo and Cia €50 each.
+    assert 'id="deal-bounties"' in page and "€200.00" in page
+    assert f'name="place_{event.ids["Ann"]}" inputmode="numeric" size="3" value="1"' in page
+    assert f'name="place_{event.ids["Cia"]}" inputmode="numeric" size="3" value="3"' in page
