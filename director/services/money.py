@@ -86,7 +86,12 @@ from director.tournament.payouts import (
     deal_places,
     split_tied_places,
 )
-from director.tournament.satellites import SatellitePayout, satellite_payout, verify_seat_deal
+from director.tournament.satellites import (
+    SatellitePayout,
+    can_seat_deal,
+    satellite_payout,
+    verify_seat_deal,
+)
 from director.tournament.seating import Move, remove_players
 
 T = TypeVar("T")
@@ -1020,19 +1025,57 @@ class DeskRow:
     place: str = ""                 # the finishing place, as on the results page
 
 
-def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
-    """The registration desk: the money, the players found, what each may buy and why not."""
+DESK_ROWS = 60         # players shown on the desk (search to narrow)
+LEDGER_ROWS = 100      # the ledger's newest lines on the desk ("Older lines" for more)
+
+
+@dataclass
+class LedgerPage:
+    lines: list[Payment]
+    older: int | None        # the ``before`` of the next page (None: these are the oldest)
+
+
+def ledger(tournament_id: int, before: int | None = None,
+           limit: int = LEDGER_ROWS) -> LedgerPage:
+    """The ledger's newest ``limit`` lines (undone ones too) before payment ``before``,
+    newest first: the desk shows a page, never the whole history."""
+    query = select(Payment).where(Payment.tournament_id == tournament_id)
+    if before:
+        query = query.where(Payment.id < before)
+    lines = list(db.session.scalars(query.order_by(Payment.id.desc()).limit(limit + 1)))
+    older = lines[limit - 1].id if len(lines) > limit else None
+    return LedgerPage(lines[:limit], older)
+
+
+def payment_of(tournament_id: int, payment_id: int) -> Payment | None:
+    """One line of this event's ledger (None: not one of its lines)."""
+    payment = db.session.get(Payment, payment_id)
+    return payment if payment is not None and payment.tournament_id == tournament_id else None
+
+
+def registered(tournament_id: int) -> list[datetime]:
+    """Every entry's registration time, sorted (for :func:`final_place`)."""
+    return list(db.session.scalars(select(Player.created_at).where(
+        Player.tournament_id == tournament_id).order_by(Player.created_at)))
+
+
+def desk(tournament_id: int, query: Any = "", ledger_before: int | None = None) -> dict[str, Any]:
+    """The registration desk: the money, the players found (the first ``DESK_ROWS``),
+    what each may buy and why not, and the ledger's newest page."""
     view = money(tournament_id)
     closed = closed_reason(view.tournament)
     text = query if isinstance(query, str) else ""
     needle = person_of(text)[:80]
-    players = list(db.session.scalars(select(Player).where(
-        Player.tournament_id == tournament_id).order_by(Player.name, Player.id)))
-    created = sorted(p.created_at for p in players)
-    if needle:
-        players = [p for p in players if needle in person_of(p.name)]
+    # Only the names are read for the search; the rows shown are loaded, the rest not.
+    found = [pid for pid, name in db.session.execute(select(Player.id, Player.name).where(
+        Player.tournament_id == tournament_id).order_by(Player.name, Player.id))
+        if not needle or needle in person_of(name)]
+    shown = {p.id: p for p in db.session.scalars(select(Player).where(
+        Player.id.in_(found[:DESK_ROWS])))}
+    players = [shown[pid] for pid in found[:DESK_ROWS]]
+    created = registered(tournament_id)
     rows = []
-    for player in players[:60]:
+    for player in players:
         bought = _entries_of_player(tournament_id, player)
         can: dict[str, str | None] = {}
         if view.rules is not None:
@@ -1051,13 +1094,13 @@ def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
         place, last = final_place(player, created)
         label = "" if place is None else f"{place}–{last}" if last and last != place else str(place)
         rows.append(DeskRow(player, bought, can, label))
+    shown_ids = [p.id for p in players]
     seats = dict(db.session.execute(select(Seat.player_id, Seat.seat).where(
-        Seat.tournament_id == tournament_id)).all())
-
+        Seat.tournament_id == tournament_id, Seat.player_id.in_(shown_ids))).all())
     tables = dict(db.session.execute(
         select(Seat.player_id, SeatingTable.number).join(
             SeatingTable, SeatingTable.id == Seat.table_id)
-        .where(Seat.tournament_id == tournament_id)).all())
+        .where(Seat.tournament_id == tournament_id, Seat.player_id.in_(shown_ids))).all())
     buy_in_refusal = None
     if view.rules is not None:
         try:
@@ -1065,7 +1108,8 @@ def desk(tournament_id: int, query: Any = "") -> dict[str, Any]:
                             on_break=view.at.on_break)
         except RuleViolation as exc:
             buy_in_refusal = translate_violation(exc)
-    return {"money": view, "rows": rows, "query": text, "matches": len(players),
+    return {"money": view, "rows": rows, "query": text, "matches": len(found),
+            "ledger": ledger(tournament_id, before=ledger_before),
             "where": {pid: (tables[pid], seats[pid]) for pid in seats if pid in tables},
             "buy_in_refusal": closed or buy_in_refusal, "closed": closed}
 
@@ -1187,6 +1231,10 @@ def _bounties_and_seats(view: Money, players: list[Player], rows: list[ResultRow
         if view.satellite is not None:
             row.seat = (row.deal and seat_deal) or (
                 not row.deal and row.place is not None and row.place <= view.satellite.seats)
+    decided = seats_decided_in(view)
+    for row in rows:                  # no more players left than seats: each has his seat
+        if decided and row.active and row.place is None:
+            row.seat, row.prize = True, view.satellite.seat_value if view.satellite else 0
 
 
 def results_csv(tournament_id: int) -> str:
@@ -1195,31 +1243,31 @@ def results_csv(tournament_id: int) -> str:
     writer = csv.writer(out)
     # A bounty event adds the bounties won and who knocked each out; a satellite, the seats.
     bounties, seats = bool(view.bounty), view.satellite is not None
-    # Each player's entries (his buy-in and re-entries), his rebuys and add-ons, and
-    # whether a deal paid him, counted from the ledger (undone lines left out).
-    entries: dict[str, int] = {}
+    # Each line is one entry (a re-entry is a line of its own, with its own place): its
+    # entries (1: the buy-in or re-entry that made it), its rebuys and add-ons, and
+    # whether a deal paid it, counted from the ledger (undone lines left out), so the
+    # column adds up to the event's entries.
     bought: dict[tuple[int | None, str], int] = {}
     for payment in view.payments:
         if payment.undone:
             continue
-        if payment.kind in ENTRY_KINDS:
-            entries[payment.person] = entries.get(payment.person, 0) + 1
-        elif payment.kind in ("rebuy", "add-on"):
-            key = (payment.player_id, payment.kind)
+        if payment.kind in ENTRY_KINDS or payment.kind in ("rebuy", "add-on"):
+            kind = "entry" if payment.kind in ENTRY_KINDS else payment.kind
+            key = (payment.player_id, kind)
             bought[key] = bought.get(key, 0) + 1
     writer.writerow(["place", "name", "prize", "currency", "paid"]
                     + (["bounties", "knocked_out_by"] if bounties else [])
                     + (["seat"] if seats else [])
                     + ["entries", "rebuys", "add_ons", "deal"])
     for row in rows:
-        if row.place is None and not row.deal:
+        if row.place is None and not row.deal and not row.seat:
             continue
         writer.writerow([row.place_label, _csv_safe(row.name), view.fmt(row.prize),
                          view.currency, view.fmt(row.paid)]
                         + ([view.fmt(row.bounties), _csv_safe(row.knocked_out_by)]
                            if bounties else [])
                         + (["yes" if row.seat else "no"] if seats else [])
-                        + [entries.get(person_of(row.name), 1),
+                        + [bought.get((row.player_id, "entry"), 1),
                            bought.get((row.player_id, "rebuy"), 0),
                            bought.get((row.player_id, "add-on"), 0),
                            "yes" if row.deal else "no"])
@@ -1511,6 +1559,37 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- the end of the event
+
+def seats_decided_in(view: Money) -> bool:
+    """A satellite with no more players left than seats (and no deal yet): every player
+    left has won a seat, so play stops and the director gives everyone left a seat."""
+    if view.satellite is None or view.deal or view.tournament.lifecycle in (Status.FINISHED,
+                                                                          Status.CANCELLED):
+        return False
+    return view.players_left >= 2 and can_seat_deal(view.players_left, view.satellite.seats)
+
+
+def seats_decided(tournament_id: int) -> dict[str, int] | None:
+    """``{"players", "seats"}`` once a satellite's seats are decided (the director's
+    prompt: *Everyone left gets a seat*), else None."""
+    view = money(tournament_id)
+    if not seats_decided_in(view) or view.satellite is None:
+        return None
+    return {"players": view.players_left, "seats": view.satellite.seats}
+
+
+def stop_at_the_seats(tournament_id: int, now: datetime | None = None) -> list[str]:
+    """After an elimination: a satellite whose players left no longer outnumber its seats
+    stops, its clock paused, for the director's seat deal.  Part of the seating's unit
+    of work: no commit.  Returns the sentences for its log."""
+    decided = seats_decided(tournament_id)
+    if decided is None:
+        return []
+    lifecycle_service.stop_clock(tournament_id, now or utcnow())
+    return [_("%(players)s players left for %(seats)s seats: every one of them wins a seat. "
+              "The clock is paused: give everyone left a seat on the deal page",
+              players=decided["players"], seats=decided["seats"])]
+
 
 def last_player_left(tournament_id: int, now: datetime | None = None) -> list[str]:
     """The seating's last elimination left one player: the event is finished (its clock

@@ -251,6 +251,12 @@ def _stop_clock(tournament: Tournament, now: datetime) -> None:
     tournament.clock = clock.pause(state, now) if state.running else state
 
 
+def stop_clock(tournament_id: int, now: datetime) -> None:
+    """Pause the event's clock where it is (a satellite whose seats are decided).  Does
+    not commit: part of the caller's unit of work, which publishes the clock state."""
+    _stop_clock(get_tournament(tournament_id), now)
+
+
 def finish_event(tournament_id: int, now: datetime | None = None) -> str:
     """The event is over: mark it finished and stop its clock where it is.
 

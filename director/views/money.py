@@ -57,6 +57,12 @@ def bounty_heads(tournament_id: int) -> dict[int, str]:
             for pid, amount in bounty_service.heads(tournament_id).items()}
 
 
+@bp.app_template_global("seats_decided")
+def seats_decided(tournament_id: int) -> dict[str, int] | None:
+    """A satellite's seats decided (the director's prompt), else None."""
+    return money_service.seats_decided(tournament_id)
+
+
 @bp.app_template_global("event_closed")
 def event_closed(tournament_id: int) -> str | None:
     """Why the event takes no change now (finished, cancelled), or None: the money pages' banner."""
@@ -142,11 +148,12 @@ def settings(tournament_id: int) -> Any:
 def _desk_page(tournament_id: int, errors: dict[str, str] | None = None, status: int = 200,
                form: dict[str, Any] | None = None) -> tuple[str, int]:
     query = request.args.get("q", "") if request.method == "GET" else ""
-    data = money_service.desk(tournament_id, query)
+    data = money_service.desk(tournament_id, query,
+                              ledger_before=request.args.get("before", type=int))
     ticket = None
     ticket_id = request.args.get("ticket", type=int)
     if ticket_id:
-        ticket = next((p for p in data["money"].payments if p.id == ticket_id), None)
+        ticket = money_service.payment_of(tournament_id, ticket_id)
     return render_template("money/desk.html", **data, errors=errors or {}, form=form or {},
                            ticket=ticket, kind_labels=kind_labels(),
                            undo_question=undo_question), status

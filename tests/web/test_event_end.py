@@ -158,3 +158,57 @@ def test_the_deal_page_shows_each_players_place_and_the_bounties_on_their_heads(
     assert 'id="deal-bounties"' in page and "€200.00" in page
     assert f'name="place_{event.ids["Ann"]}" inputmode="numeric" size="3" value="1"' in page
     assert f'name="place_{event.ids["Cia"]}" inputmode="numeric" size="3" value="3"' in page
+
+
+# ---------------------------------------------------------------- 2. a satellite stops at its seats
+
+def test_a_satellite_stops_when_the_players_left_equal_the_seats(make_event, client, login):
+    event = make_event(satellite_seat="250")            # €500 in the pool: 2 seats of €250
+    event.bust("Eve")
+    event.bust("Dan")
+    assert event.clock()["running"] is True
+    event.bust("Cia")
+    assert event.clock()["running"] is False             # the clock stops for the director
+    rows = event.csv()
+    assert (rows["Ann"]["seat"], rows["Bo"]["seat"], rows["Cia"]["seat"]) == ("yes", "yes", "no")
+    login()
+    page = client.get(f"/director/{event.id}/seating").get_data(as_text=True)
+    assert 'id="seats-decided"' in page and 'value="seats"' in page
+    assert "2 players left for 2 seats" in page                 # the seating log says it too
+
+
+def test_the_seats_prompt_gives_everyone_left_a_seat_and_finishes_the_satellite(
+        make_event, client, login, csrf):
+    event = make_event(satellite_seat="250")
+    event.bust("Eve")
+    event.bust("Dan")
+    event.bust("Cia")
+    login()
+    response = client.post(f"/director/{event.id}/deal",
+                           data={"csrf_token": csrf(), "method": "seats"})
+    assert response.status_code == 302
+    results = event.results()
+    # Equal stacks (nobody has played a hand here): they share places 1-2.
+    assert [(results[n]["place"], results[n]["place_last"]) for n in ("Ann", "Bo")] == \
+        [(1, 2), (1, 2)]
+    assert results["Ann"]["seat"] and results["Bo"]["seat"] and not results["Cia"]["seat"]
+    assert event.clock()["status"] == "finished"
+
+
+# ---------------------------------------------------------------- 8. entries in the results CSV
+
+def test_the_results_csv_counts_each_entry_once_after_a_re_entry(make_event, client):
+    event = make_event(("Ann", "Bo", "Cia"), late_registration_level=2, re_entry=True)
+    first = event.ids["Cia"]
+    event.bust("Cia")
+    again = event.post("money/entries", kind="re-entry", player_id=first)
+    assert again.status_code == 201, again.get_json()
+    raw = client.get(f"/results/{event.id}.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(raw.lstrip("\ufeff"))))
+    cia = [r for r in rows if r["name"] == "Cia"]
+    assert [r["entries"] for r in cia] == ["1"]           # her busted entry; the other plays
+    event.bust("Bo")
+    event.post("seating/eliminate", player_ids=[int(again.get_json()["player_id"])])
+    raw = client.get(f"/results/{event.id}.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(raw.lstrip("\ufeff"))))
+    assert sum(int(r["entries"]) for r in rows) == 4      # 3 buy-ins and a re-entry
