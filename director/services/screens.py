@@ -63,7 +63,7 @@ def room(ids: Any = None) -> list[dict[str, Any]]:
             raise Invalid({"ids": _("The room screen shows at most %(count)s tournaments",
                                     count=ROOM_MAX)})
         return [clock_service.clock_state(tid) for tid in wanted]
-    running = [t for t in reversed(tournament_service.list_tournaments())
+    running = [t for t in reversed(tournament_service.list_events())
                if t.lifecycle is Status.RUNNING]
     now = utcnow()
     return [clock_service.clock_json(t, now) for t in running[:ROOM_MAX]]

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app, render_template, url_for
 
 from director.db import db
-from director.security import stream_origin
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
 from director.services.events import (
@@ -32,14 +31,15 @@ bp = Blueprint("clock", __name__)
 
 @bp.get("/")
 def index() -> str:
-    return render_template("clock/index.html", tournaments=tournament_service.list_tournaments())
+    return render_template("clock/index.html", tournaments=tournament_service.list_events())
 
 
 @bp.app_template_global()
 def stream_url(tournament_id: int) -> str:
-    """The URL a page opens its live stream at: on the stream server's port when one
-    runs (``director.streams``), else here (``stream`` below)."""
-    return (stream_origin() or "") + url_for("clock.stream", tournament_id=tournament_id)
+    """The URL a page opens its live stream at: on the page's own origin, where the
+    server answers it without a thread (``director.streams``; ``stream`` below is the
+    same stream through Flask, for its test client)."""
+    return url_for("clock.stream", tournament_id=tournament_id)
 
 
 @bp.get("/clock/<int:tournament_id>")

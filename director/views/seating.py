@@ -301,11 +301,18 @@ def cards(tournament_id: int) -> str:
 @bp.get("/seats/")
 def find_index() -> str:
     return render_template("seating/find_index.html",
-                           tournaments=tournament_service.list_tournaments())
+                           tournaments=tournament_service.list_events())   # archived: hidden
+
+
+def _listed(tournament_id: int) -> None:
+    """Find-my-seat answers only for a listed event: an archived one is gone for players."""
+    if get_tournament(tournament_id).archived_at is not None:
+        abort(404)
 
 
 @bp.get("/seats/<int:tournament_id>")
 def find(tournament_id: int) -> Any:
+    _listed(tournament_id)
     query = request.args.get("q", "")
     try:
         result = seating_service.find_seat(tournament_id, query)
@@ -354,10 +361,7 @@ def seating_json(tournament_id: int) -> dict[str, Any]:
                    for t in view.layout.tables],
         "pending_plan": _record_json(view.pending),
         "can_undo": view.can_undo,
-        "players": [{"id": p.id, "name": p.name, "chips": p.chips, "status": p.status,
-                     "place": p.place, "place_last": p.place_last,
-                     "table": view.where.get(p.id, (None, None))[0],
-                     "seat": view.where.get(p.id, (None, None))[1]} for p in view.players],
+        "players": [_player_json(p, view.where.get(p.id, (None, None))) for p in view.players],
     }
 
 
@@ -368,6 +372,7 @@ def api_seating(tournament_id: int) -> Response:
 
 @bp.get("/api/tournaments/<int:tournament_id>/seats")
 def api_find(tournament_id: int) -> Response:
+    _listed(tournament_id)
     response = jsonify(seating_service.find_seat(tournament_id, request.args.get("q", "")))
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -375,6 +380,38 @@ def api_find(tournament_id: int) -> Response:
 
 def _answer(tournament_id: int, status: int = 200, **extra: Any) -> tuple[Response, int]:
     return jsonify({**extra, "seating": seating_json(tournament_id)}), status
+
+
+def _table_json(table: TableState) -> dict[str, Any]:
+    return {**table.to_json(), "next_hand": _positions(table)}
+
+
+def _changed(tournament_id: int, tables: Any, player_ids: Any, status: int = 200,
+             **extra: Any) -> tuple[Response, int]:
+    """A write's answer: what it changed (``seating_service.changed``), not the whole
+    room; ``"partial": true`` says so (``GET .../seating`` has the rest)."""
+    view = seating_service.changed(tournament_id, tables, player_ids)
+    chips = {p.id: p.chips for p in view.players}
+    return jsonify({**extra, "seating": {
+        "tournament_id": tournament_id, "partial": True, **view.stats,
+        "tables": [{**_table_json(t), "chips": {str(p.player_id): chips.get(p.player_id)
+                                                for p in t.seats.values()}}
+                   for t in view.tables],
+        "removed_tables": view.gone,
+        "pending_plan": _record_json(view.pending),
+        "players": [_player_json(p) for p in view.players]}}), status
+
+
+def _player_json(p: Any, where: tuple[int | None, int | None] | None = None) -> dict[str, Any]:
+    return {"id": p.id, "name": p.name, "chips": p.chips, "status": p.status,
+            "place": p.place, "place_last": p.place_last,
+            **({"table": where[0], "seat": where[1]} if where is not None else {})}
+
+
+def _plan_tables(plan: SeatingPlan) -> tuple[set[int | None], set[int]]:
+    """The tables a plan's moves leave and reach, and the players it moves."""
+    return ({m.from_table for m in plan.moves} | {m.to_table for m in plan.moves},
+            {m.player_id for m in plan.moves})
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/settings")
@@ -415,15 +452,19 @@ def api_eliminate(tournament_id: int) -> Any:
     ids = body["player_ids"] if body["player_ids"] is not None else body["player_id"]
     finishes, record = seating_service.eliminate(tournament_id, ids, body["starting_chips"],
                                                  by=body["by"])
-    return _answer(tournament_id, finishes=[f.to_json() for f in finishes],
-                   pending_plan=_record_json(record))
+    out = [pid for f in finishes for pid in f.player_ids]
+    tables = seating_service.out_tables(tournament_id, out)
+    return _changed(tournament_id, tables, out, finishes=[f.to_json() for f in finishes],
+                    pending_plan=_record_json(record))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/confirm")
 @api_director
 def api_confirm(tournament_id: int, plan_id: int) -> Any:
     plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
-    return _answer(tournament_id, confirmed=plan_lines(plan), pending_plan=_record_json(nxt))
+    tables, moved = _plan_tables(plan)
+    return _changed(tournament_id, tables, moved, confirmed=plan_lines(plan),
+                    pending_plan=_record_json(nxt))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/discard")

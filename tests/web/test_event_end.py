@@ -212,3 +212,24 @@ def test_the_results_csv_counts_each_entry_once_after_a_re_entry(make_event, cli
     raw = client.get(f"/results/{event.id}.csv").get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(raw.lstrip("\ufeff"))))
     assert sum(int(r["entries"]) for r in rows) == 4      # 3 buy-ins and a re-entry
+
+
+# ---------------------------------------------------------------- 3. archived events leave the public pages
+
+def test_an_archived_event_leaves_the_public_clock_list_the_room_and_find_my_seat(
+        make_event, client, make_tournament):
+    event = make_event(("Ann", "Bo"), name="Old Monday")
+    make_tournament(name="Tonight")
+    event.bust("Bo")                                     # Ann wins: the event is over
+    assert client.post(f"/api/tournaments/{event.id}/archive",
+                       headers=event.auth).status_code == 200
+    for page in ("/", "/seats/", "/room"):
+        text = client.get(page).get_data(as_text=True)
+        assert "Old Monday" not in text, page
+    assert "Tonight" in client.get("/").get_data(as_text=True)
+    assert client.get(f"/seats/{event.id}?q=Ann").status_code == 404
+    assert client.get(f"/api/tournaments/{event.id}/seats?q=Ann").status_code == 404
+    assert client.post(f"/api/tournaments/{event.id}/unarchive",
+                       headers=event.auth).status_code == 200
+    assert "Old Monday" in client.get("/seats/").get_data(as_text=True)
+    assert client.get(f"/seats/{event.id}?q=Ann").status_code == 200
