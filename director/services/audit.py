@@ -297,6 +297,7 @@ class AuditWriter:
     # request (each commit holds SQLite's single writer; dealers' actions queue
     # behind it).  Well inside the half second the log promises.
     GATHER_SECONDS = 0.2
+    TRIES_TOGETHER = 20     # refusals of a batch before its entries are tried one by one
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -306,6 +307,8 @@ class AuditWriter:
         self._write = threading.Lock()
         self._closing = threading.Event()   # wakes the thread at once on ``close``
         self._insert: dict[str, DriverInsert] = {}
+        self._unwritten: list[dict[str, Any]] = []   # refused by the database: next flush
+        self._failures = 0
 
     def put(self, entry: dict[str, Any]) -> None:
         self.queue.put(entry)
@@ -320,7 +323,7 @@ class AuditWriter:
         stop after IDLE_SECONDS without entries.  Entries stay in the queue until
         written, so a reader that flushes first (``recent``) sees them in order."""
         idle = 0.0
-        while idle < self.IDLE_SECONDS and not self._closing.is_set():
+        while (idle < self.IDLE_SECONDS or self._unwritten) and not self._closing.is_set():
             self._closing.wait(self.GATHER_SECONDS)
             idle = 0.0 if self.flush() else idle + self.GATHER_SECONDS
 
@@ -336,9 +339,16 @@ class AuditWriter:
 
     def flush(self, taken: list[dict[str, Any]] | None = None) -> int:
         """Write what is buffered now (after ``taken``, already off the queue), in one
-        transaction, in order; returns how many entries."""
+        transaction, in order; returns how many entries.
+
+        A batch the database refuses (``database is locked`` while a backup reads the
+        file, a connection lost) is kept, first in line, and written by the next
+        flush: a line was lost under a backup once.  Only an entry the database
+        refuses on its own (tried alone) is given up, to the ``director.audit``
+        logger that already holds it."""
         with self._write:
-            batch: list[dict[str, Any]] = list(taken or [])
+            batch: list[dict[str, Any]] = self._unwritten + list(taken or [])
+            self._unwritten = []
             while True:
                 try:
                     batch.append(self.queue.get_nowait())
@@ -347,19 +357,45 @@ class AuditWriter:
             if not batch:
                 return 0
             try:
-                with self.app.app_context():
-                    engine = db.engine
-                    statement = self._insert.get(engine.dialect.name)
-                    if statement is None:
-                        statement = self._insert[engine.dialect.name] = DriverInsert(
-                            AuditEntry.__table__, engine.dialect, list(COLUMNS))
-                    rows = [statement.params(entry) for entry in batch]
-                    # one executemany, committed with whatever the tablets write meanwhile
-                    group_commit().submit(lambda cursor: cursor.executemany(statement.sql, rows))
+                self._write_rows(batch)
             except Exception:  # noqa: BLE001 - the log must never break the app
-                logger.exception("could not write %d audit entries", len(batch))
+                logger.warning("could not write %d audit entries now; they are kept for the "
+                               "next try", len(batch), exc_info=True)
+                self._unwritten = batch
+                self._failures += 1
+                if self._failures >= self.TRIES_TOGETHER:
+                    self._give_up_bad_entries()
                 return 0
+            self._failures = 0
             return len(batch)
+
+    def _write_rows(self, batch: list[dict[str, Any]]) -> None:
+        with self.app.app_context():
+            engine = db.engine
+            statement = self._insert.get(engine.dialect.name)
+            if statement is None:
+                statement = self._insert[engine.dialect.name] = DriverInsert(
+                    AuditEntry.__table__, engine.dialect, list(COLUMNS))
+            rows = [statement.params(entry) for entry in batch]
+            # one executemany, committed with whatever the tablets write meanwhile
+            group_commit().submit(lambda cursor: cursor.executemany(statement.sql, rows))
+
+    def _give_up_bad_entries(self) -> None:
+        """After ``TRIES_TOGETHER`` refusals in a row, write the kept entries one by one:
+        those written are done, one refused on its own is given up (logged); if every
+        one is refused (the database is still locked), all are kept."""
+        refused, written = [], 0
+        for entry in self._unwritten:
+            try:
+                self._write_rows([entry])
+                written += 1
+            except Exception:  # noqa: BLE001 - see flush
+                refused.append(entry)
+        if written:
+            for entry in refused:
+                logger.error("audit entry given up: %s", json.dumps(entry, default=str))
+            refused = []
+        self._unwritten, self._failures = refused, 0
 
 
 def writer(app: Flask | None = None) -> AuditWriter:
