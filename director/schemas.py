@@ -749,18 +749,44 @@ class Schema:
         return result
 
 
-def json_body(schema: Schema | None = None) -> dict[str, Any]:
+def json_body(schema: Schema | None = None, *,
+              known: Iterable[str] | None = None) -> dict[str, Any]:
     """The request's JSON object, validated by ``schema`` (a 400 naming the field otherwise).
 
     Without a schema: just the object (a 400 naming ``body`` when it is not one, or
-    when it nests deeper than ``MAX_JSON_DEPTH``: the parser would recurse into it).
+    when it nests deeper than ``MAX_JSON_DEPTH``: the parser would recurse into it),
+    its fields limited to ``known`` when given.  A field the route does not know is
+    refused, named (:func:`unknown_fields`).
     """
     if json_depth(request.get_data(cache=True)) > MAX_JSON_DEPTH:
         raise Invalid({"body": _(DEEP_JSON, max=MAX_JSON_DEPTH)})
     data = request.get_json(force=True, silent=True)
     if not isinstance(data, dict):
         raise Invalid({"body": _("The body must be a JSON object")})
-    return data if schema is None else schema.load(data)
+    if schema is None:
+        if known is not None:
+            unknown_fields(data, known)
+        return data
+    unknown_fields(data, schema.fields)
+    return schema.load(data)
+
+
+TRANSPORT_FIELDS = frozenset({"csrf_token", "idempotency_key"})
+
+
+def unknown_fields(data: Mapping[str, Any], known: Iterable[str]) -> None:
+    """Refuse a request body's fields that its route does not know, naming each (a 400):
+    a misspelt ``"bye"`` must not be taken as a request without ``"by"``.  Every JSON
+    route's body goes through here (``json_body``); one read without a schema names
+    its fields itself.  The fields of the transport may come with any body: the CSRF
+    token, and the tablet's ``idempotency_key`` (its ``send`` puts one on every write).
+    """
+    names = set(known) | TRANSPORT_FIELDS
+    errors = {str(name)[:40]: _("This field is not expected here: %(field)s is not one of "
+                                "this request's fields", field=str(name)[:40])
+              for name in data if name not in names}
+    if errors:
+        raise Invalid(errors)
 
 
 def form_body(schema: Schema) -> dict[str, Any]:

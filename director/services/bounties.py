@@ -32,7 +32,7 @@ from sqlalchemy import select
 from director.db import db
 from director.i18n import money_filter, translate_violation
 from director.models.money import MoneySettings
-from director.models.seating import Player
+from director.models.seating import Player, Seat, SeatingTable
 from director.poker.errors import RuleViolation
 from director.services import Invalid
 from director.services import money as money_service
@@ -40,6 +40,7 @@ from director.tournament import bounties as rules
 from director.tournament.bounties import BountyKind, PotWon
 
 DIGITS = re.compile(r"[0-9]{1,18}")
+MAX_SPLIT = 10          # players who split one pot (a table seats 10)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,8 @@ def _pick(tournament_id: int, value: Any, busted: Sequence[Player]) -> Player | 
     if isinstance(value, str) and DIGITS.fullmatch(value.strip()):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid({"by": _("Knocked out by: choose a player still in")})
+        raise Invalid({"by": _("Knocked out by: give a player still in by his id (a whole "
+                               "number), or a list of them for a split pot")})
     player = db.session.get(Player, value) if 0 < value < 2**63 else None
     if player is None or player.tournament_id != tournament_id:
         raise Invalid({"by": _("There is no player %(value)s in this tournament", value=value)})
@@ -95,11 +97,30 @@ def _pick(tournament_id: int, value: Any, busted: Sequence[Player]) -> Player | 
     return player
 
 
+def _odd_chip_order(picks: Sequence[Player]) -> list[int]:
+    """The director's eliminators of a split pot in odd-chip order: from the first left
+    of the button of their table (before a hand is dealt, from seat 1).  In stud (the
+    odd chip goes by the highest card, which only the table knows), or when they sit
+    at different tables, in the order the director gave them."""
+    ids = [p.id for p in picks]
+    if len(ids) < 2:
+        return ids
+    rows = db.session.execute(select(Seat.player_id, Seat.seat, SeatingTable.button_seat,
+                                     SeatingTable.size, SeatingTable.game_is_stud,
+                                     SeatingTable.id).join(
+        SeatingTable, SeatingTable.id == Seat.table_id).where(Seat.player_id.in_(ids))).all()
+    if len(rows) != len(ids) or len({r.id for r in rows}) != 1 or rows[0].game_is_stud:
+        return ids
+    return list(rules.odd_chip_order([(r.player_id, r.seat) for r in rows],
+                                     rows[0].button_seat, rows[0].size))
+
+
 def knock_out(tournament_id: int, busted: Sequence[Player], by: Any) -> list[str]:
     """Record who knocked out each of ``busted`` (already marked out) and move the bounties.
 
     ``by``: None (nobody recorded: the bounty stays unawarded), the director's
-    pick (a player id, the same eliminator for every player of the call), or
+    pick (a player id, or a list of them for a split pot, the same eliminators for
+    every player of the call), or
     the tablet's ``{busted id: [(player id, chips won from the pot), ...]}`` in
     the pot's odd-chip order.  A pick that is not a player still in is refused
     naming ``by``; the tablet's winners are taken as they are.  Returns the log
@@ -111,10 +132,18 @@ def knock_out(tournament_id: int, busted: Sequence[Player], by: Any) -> list[str
     if isinstance(by, Mapping):
         winners = {int(k): [(int(pid), int(chips)) for pid, chips in v] for k, v in by.items()}
     else:
-        picked = _pick(tournament_id, by, busted)
-        if picked is None:
+        if isinstance(by, list | tuple) and len(by) > MAX_SPLIT:
+            raise Invalid({"by": _("Knocked out by: at most %(count)s players split a pot",
+                                   count=MAX_SPLIT)})
+        picks = [picked for value in (by if isinstance(by, list | tuple) else [by])
+                 if (picked := _pick(tournament_id, value, busted)) is not None]
+        if len({p.id for p in picks}) != len(picks):
+            raise Invalid({"by": _("Knocked out by: each player once")})
+        if not picks:
             return []
-        winners = {p.id: [(picked.id, 1)] for p in busted}
+        # Several: they split the pot, so they split the bounty evenly, its odd unit
+        # going as the pot's odd chip would (TDA 20, ``rules.odd_chip_order``).
+        winners = {p.id: [(pid, 1) for pid in _odd_chip_order(picks)] for p in busted}
     ids = {pid for pairs in winners.values() for pid, _chips in pairs}
     players = {p.id: p for p in db.session.scalars(select(Player).where(
         Player.tournament_id == tournament_id, Player.id.in_(list(ids))))} if ids else {}

@@ -43,6 +43,11 @@ def colour_up_note(removed: tuple[int, ...]) -> str:
     return _("Colour-up: remove %(chips)s chips (chip race)", chips=chips)
 
 
+FIELDS = ("starting_stack", "chips", "players", "duration_minutes", "games", "level_minutes",
+          "start", "name")
+"""The wizard's body (README "Structure wizard"): a field besides these is refused."""
+
+
 def propose(data: Any) -> dict[str, Any]:
     """The proposed structure JSON for the wizard's body (see the module): ``start`` is
     an ISO-8601 time (UTC without a zone), or an aware ``datetime``; absent, now."""

@@ -48,6 +48,7 @@ __all__ = [
     "can_take_back",
     "eliminators",
     "knock_out",
+    "odd_chip_order",
     "pko_halves",
     "split_bounty",
     "verify_take_back",
@@ -116,6 +117,23 @@ def split_bounty(amount: int, winners: Sequence[int], weights: Sequence[int] | N
     quotas = [Fraction(amount * w, total) for w in weights]
     shares = apportion(amount, quotas, unit=unit)
     return dict(zip(winners, shares, strict=True))
+
+
+def odd_chip_order(seats: Sequence[tuple[int, int]], button: int | None,
+                   size: int) -> tuple[int, ...]:
+    """The players who split a pot, ``(player, seat)`` at one table, in the order its odd
+    chips go: the first player left of the button, then clockwise (TDA 2024 rule 20).
+    Before the first hand there is no button: from seat 1.  The bounty of a player busted
+    by a split pot splits in the same order (:func:`split_bounty`).
+
+    >>> odd_chip_order([(7, 2), (9, 6)], button=4, size=9)
+    (9, 7)
+    >>> odd_chip_order([(7, 2), (9, 6)], button=None, size=9)
+    (7, 9)
+    """
+    start = button if button is not None else 0
+    return tuple(player for player, seat in sorted(
+        seats, key=lambda pair: (pair[1] - start - 1) % max(size, 1)))
 
 
 def pko_halves(amount: int, *, unit: int = 1) -> tuple[int, int]:

@@ -44,8 +44,14 @@ NEW_TOURNAMENT = Schema({
     "name": Str(required=False, max_len=1000),  # the service names an empty or long one
     "levels": LEVELS,
     "language": Any_(required=False),
+    "format": Any_(required=False, nullable=True),   # an event file's, or the wizard's
+    "wizard": Any_(required=False, nullable=True),   # answer, taken as it is
 })
-STRUCTURE = Schema({"name": Str(required=False, max_len=1000), "levels": LEVELS})
+STRUCTURE = Schema({"name": Str(required=False, max_len=1000), "levels": LEVELS,
+                    # the event file's other parts, read by event_file.import_event
+                    **{part: Any_(required=False, nullable=True)
+                       for part in ("format", "language", "money", "seating", "house_rules",
+                                    "wizard")}})
 DUPLICATE = Schema({"name": Str(required=False, max_len=1000)})
 ADJUST = Schema({
     "seconds": Int(min=-clock_service.ADJUST_LIMIT, max=clock_service.ADJUST_LIMIT,

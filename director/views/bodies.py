@@ -33,7 +33,9 @@ SEATING_ELIMINATE = Schema({
     "player_ids": List(item=Int(min=1), required=False, nullable=True, max_items=100),
     "player_id": _opt_int(1),
     "starting_chips": Any_(required=False, nullable=True),  # player id -> chips: the service
-    "by": _opt_int(1),                                      # who knocked them out (issue 17)
+    # Who knocked them out (issue 17): a player id, or a list of them for a split pot
+    # (issue 30); the service checks each is a player still in, naming "by".
+    "by": Any_(required=False, nullable=True),
 })
 SEATING_RESEAT = Schema({"player_id": Int(min=1), "table": Int(min=1), "seat": Int(min=1)})
 SEATING_CHIPS = Schema({"player_id": Int(min=1), "chips": Int(min=0, max=MAX_CHIPS)})
@@ -44,7 +46,8 @@ SEATING_HAND_FOR_HAND = Schema({"action": Choice(choices=HAND_FOR_HAND_ACTIONS)}
 SEATING_REGISTER_FORM = Schema({"name": _opt_text(), "chips": _opt_text()})
 SEATING_ELIMINATE_FORM = Schema({"player_ids": List(item=Str(max_len=40), required=False,
                                                     nullable=True, max_items=100),
-                                  "by": _opt_text(40)})
+                                  "by": List(item=Str(max_len=40), required=False,
+                                             nullable=True, max_items=10)})
 SEATING_RESEAT_FORM = Schema({"player_id": _opt_text(40), "table": _opt_text(40),
                               "seat": _opt_text(40)})
 SEATING_CHIPS_FORM = Schema({"player_id": _opt_text(40), "chips": _opt_text(40)})

@@ -98,13 +98,13 @@ def api_chips(tournament_id: int) -> Response:
 @bp.put("/api/tournaments/<int:tournament_id>/chips")
 @director_required
 def api_save_chips(tournament_id: int) -> Response:
-    return jsonify(chip_service.save_chip_set(tournament_id, json_body().get("chip_set")))
+    return jsonify(chip_service.save_chip_set(tournament_id, json_body(known=("chip_set",)).get("chip_set")))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/chip-race")
 @director_required
 def api_race(tournament_id: int) -> Response:
-    body = json_body()
+    body = json_body(known=("counts", "seed", "confirm"))
     confirm = body.get("confirm", False)
     if not isinstance(confirm, bool):
         raise Invalid({"confirm": _("Confirm must be true or false")})

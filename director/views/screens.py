@@ -44,7 +44,7 @@ def announcement(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/announcement")
 @director_required
 def api_announcement(tournament_id: int) -> Response:
-    return jsonify(screen_service.announce(tournament_id, json_body().get("text")))
+    return jsonify(screen_service.announce(tournament_id, json_body(known=("text",)).get("text")))
 
 
 @bp.get("/room")

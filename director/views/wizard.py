@@ -104,7 +104,7 @@ def propose() -> Any:
 @bp.post("/api/structures/wizard")
 @director_required
 def api_propose() -> Response:
-    return jsonify(wizard_service.propose(json_body()))
+    return jsonify(wizard_service.propose(json_body(known=wizard_service.FIELDS)))
 
 
 @bp.post("/director/wizard/apply")

@@ -233,3 +233,55 @@ def test_an_archived_event_leaves_the_public_clock_list_the_room_and_find_my_sea
                        headers=event.auth).status_code == 200
     assert "Old Monday" in client.get("/seats/").get_data(as_text=True)
     assert client.get(f"/seats/{event.id}?q=Ann").status_code == 200
+
+
+# ---------------------------------------------------------------- 4. split pots and unknown fields
+
+def test_a_misspelt_field_is_refused_naming_it_and_nobody_is_out(make_event):
+    event = make_event(bounty_kind="fixed", bounty="50")
+    response = event.post("seating/eliminate", player_ids=[event.ids["Eve"]],
+                          bye=event.ids["Ann"])
+    assert response.status_code == 400
+    assert list(response.get_json()["errors"]) == ["bye"]
+    assert "Eve" not in event.results()                   # still in
+
+
+@pytest.mark.parametrize("path", ["clock/adjust", "money/settings", "announcement",
+                                  "money/deal/quote", "chip-race"])
+def test_every_json_route_refuses_a_field_it_does_not_know(make_event, path):
+    event = make_event()
+    response = event.post(path, tpyo=1)
+    assert response.status_code == 400, (path, response.get_json())
+    assert "tpyo" in response.get_json()["errors"]
+
+
+def test_a_split_pot_knockout_splits_the_bounty_with_the_odd_unit_left_of_the_button(
+        make_event, client, auth):
+    event = make_event(bounty_kind="fixed", bounty="50.01")
+    assert event.post("seating/draw").status_code == 200
+    seating = client.get(f"/api/tournaments/{event.id}/seating", headers=auth).get_json()
+    seats = {p["name"]: (p["table"], p["seat"]) for p in seating["players"]}
+    assert len(seating["tables"]) == 1
+    button, size = seating["tables"][0]["button_seat"] or 0, seating["tables"][0]["size"]
+    event.bust("Eve", by=[event.ids["Ann"], event.ids["Bo"]])
+    results = event.results()
+    assert results["Eve"]["knocked_out_by"] in ("Ann, Bo", "Bo, Ann")
+    # €50.01 split in two: €25.00 each and the odd cent to the first of them left of the
+    # button of the hand last dealt (TDA 20; before any hand, from seat 1).
+    first = min(("Ann", "Bo"), key=lambda n: (seats[n][1] - button - 1) % size)
+    second = "Bo" if first == "Ann" else "Ann"
+    assert (results[first]["bounties"], results[second]["bounties"]) == (2_501, 2_500)
+
+
+def test_the_seating_page_picks_several_players_for_a_split_pot(make_event, client, login,
+                                                                 csrf):
+    event = make_event(bounty_kind="fixed", bounty="50")
+    login()
+    page = client.get(f"/director/{event.id}/seating").get_data(as_text=True)
+    assert 'name="by" id="eliminate-by" multiple' in page
+    response = client.post(f"/director/{event.id}/seating/eliminate", data={
+        "csrf_token": csrf(), "player_ids": [str(event.ids["Eve"])],
+        "by": [str(event.ids["Ann"]), str(event.ids["Bo"])]})
+    assert response.status_code == 302
+    results = event.results()
+    assert results["Ann"]["bounties"] == results["Bo"]["bounties"] == 2_500

@@ -101,7 +101,7 @@ def test_the_seating_settings_have_no_starting_stack_of_their_own(
         event: int) -> None:
     r = client.post(f"/api/tournaments/{event}/seating/settings",
                     json={"table_size": 9, "starting_chips": 10_000}, headers=auth)
-    assert r.status_code == 200
+    assert r.status_code == 400 and list(r.get_json()["errors"]) == ["starting_chips"]
     client.post(f"/api/tournaments/{event}/seating/players", json={"name": "Ann"}, headers=auth)
     assert entries(client, event)["Ann"][0] == 25_000
     login()
