@@ -692,6 +692,28 @@ def _entries_of_player(tournament_id: int, player: Player) -> PlayerEntries:
                          add_ons=counts.get("add-on", 0))
 
 
+def _entries_of_players(tournament_id: int, players: list[Player]) -> dict[int, PlayerEntries]:
+    """``_entries_of_player`` of each of ``players``, in two queries (the desk's rows)."""
+    if not players:
+        return {}
+    persons = {p.id: person_of(p.name) for p in players}
+    live = (Payment.tournament_id == tournament_id, Payment.undone_at.is_(None))
+    entries: dict[str, int] = defaultdict(int)
+    for person, n in db.session.execute(select(Payment.person, func.count(Payment.id)).where(
+            *live, Payment.person.in_(set(persons.values())),
+            Payment.kind.in_(ENTRY_KINDS)).group_by(Payment.person)):
+        entries[person] += int(n)
+    bought: dict[tuple[int, str], int] = {}
+    for player_id, kind, n in db.session.execute(
+            select(Payment.player_id, Payment.kind, func.count(Payment.id)).where(
+                *live, Payment.player_id.in_(list(persons)), Payment.kind.in_(("rebuy", "add-on")))
+            .group_by(Payment.player_id, Payment.kind)):
+        bought[(player_id, kind)] = int(n)
+    return {pid: PlayerEntries(entries=entries[person], rebuys=bought.get((pid, "rebuy"), 0),
+                               add_ons=bought.get((pid, "add-on"), 0))
+            for pid, person in persons.items()}
+
+
 def _refuse(action: Callable[[], T], field_name: str = "kind") -> T:
     try:
         return action()
@@ -1036,9 +1058,10 @@ class LedgerPage:
 
 
 def ledger(tournament_id: int, before: int | None = None,
-           limit: int = LEDGER_ROWS) -> LedgerPage:
+           limit: int | None = None) -> LedgerPage:
     """The ledger's newest ``limit`` lines (undone ones too) before payment ``before``,
     newest first: the desk shows a page, never the whole history."""
+    limit = limit or LEDGER_ROWS
     query = select(Payment).where(Payment.tournament_id == tournament_id)
     if before:
         query = query.where(Payment.id < before)
@@ -1074,9 +1097,10 @@ def desk(tournament_id: int, query: Any = "", ledger_before: int | None = None) 
         Player.id.in_(found[:DESK_ROWS])))}
     players = [shown[pid] for pid in found[:DESK_ROWS]]
     created = registered(tournament_id)
+    bought_by = _entries_of_players(tournament_id, players)
     rows = []
     for player in players:
-        bought = _entries_of_player(tournament_id, player)
+        bought = bought_by[player.id]
         can: dict[str, str | None] = {}
         if view.rules is not None:
             for kind, entry_kind in (("re-entry", EntryKind.RE_ENTRY), ("rebuy", EntryKind.REBUY),

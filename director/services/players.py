@@ -33,7 +33,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import Table, delete, func, insert, select, text, update
+from sqlalchemy import Table, delete, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -170,18 +170,27 @@ def list_records(query: Any = "", limit: int = 500) -> tuple[list[RecordLine], i
     record's events and entries counted from the events' registries; and how many
     records matched."""
     text = people.key_of(query) if isinstance(query, str) else ""
-    persons = list(db.session.scalars(select(Person).order_by(Person.key)))
+    # The database finds, counts and pages the records (the list is ordered by the key's
+    # unique index); it loaded all 20,000 records to show 500.  The counts are those of
+    # the records shown (``player.person_id`` is indexed).
+    where = []
     if text:
-        persons = [p for p in persons if text in p.key or text in (p.nickname or "").casefold()]
+        like = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where.append(or_(Person.key.like(like, escape="\\"),
+                         func.lower(Person.nickname).like(like, escape="\\")))
+    matched = int(db.session.scalar(select(func.count(Person.id)).where(*where)) or 0)
+    persons = list(db.session.scalars(select(Person).where(*where)
+                                      .order_by(Person.key).limit(limit)))
     counts = {row[0]: row[1:] for row in db.session.execute(
         select(Player.person_id, func.count(func.distinct(Player.tournament_id)),
                func.count(Player.id), func.max(Player.created_at))
-        .where(Player.person_id.is_not(None)).group_by(Player.person_id))}
+        .where(Player.person_id.in_([p.id for p in persons])).group_by(Player.person_id))} \
+        if persons else {}
     lines = []
-    for person in persons[:limit]:
+    for person in persons:
         events, entries, last = counts.get(person.id, (0, 0, None))
         lines.append(RecordLine(person, int(events), int(entries), last))
-    return lines, len(persons)
+    return lines, matched
 
 
 # ---------------------------------------------------------------- history

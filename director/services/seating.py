@@ -105,6 +105,7 @@ WHOLE = re.compile(r"-?[0-9]{1,18}")  # ASCII digits only (int() refuses "²"), 
 SEARCH_LIMIT = 12
 SEARCH_MAX = 80
 LOG_SHOWN = 40
+OUT_SHOWN = 50          # the players out on the seating page and API, newest first
 
 
 # ---------------------------------------------------------------- layout <-> rows
@@ -544,6 +545,7 @@ class Overview:
     stud_levels: bool = False    # the structure has stud levels: at most 8 a table
     stored: SeatingPolicy = SeatingPolicy()   # the settings as saved (the form)
     entrants: int = 0            # the field (every entry): redraws at 3 and 2 tables from 100
+    out_count: int = 0           # every player out (``players`` holds the newest OUT_SHOWN)
 
     @property
     def drawn(self) -> bool:
@@ -573,8 +575,18 @@ def overview(tournament_id: int) -> Overview:
     layout = load_layout(tournament_id)
     # Plain rows, not ORM objects: a 300-table event has 1,800 players, and loading
     # each as an object took half of the page (and of every seating API answer).
+    # The players still in, and the newest ``OUT_SHOWN`` out (the results list them
+    # all): the page does not grow with every entry the event ever had.
     players = list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(
-        Player.tournament_id == tournament_id).order_by(Player.name, Player.id)))
+        Player.tournament_id == tournament_id, Player.status == "active")
+        .order_by(Player.name, Player.id)))
+    out = list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(
+        Player.tournament_id == tournament_id, Player.status != "active")
+        .order_by(Player.eliminated_at.desc(), Player.id.desc()).limit(OUT_SHOWN)))
+    out_count = len(out) if len(out) < OUT_SHOWN else int(db.session.scalar(
+        select(func.count(Player.id)).where(Player.tournament_id == tournament_id,
+                                            Player.status != "active")) or 0)
+    players = sorted(players + out, key=lambda p: (p.name, p.id))
     where = {p.player_id: (t.number, s) for t in layout.tables for s, p in t.seats.items()}
     pending = _pending(tournament_id)
     last = _last_confirmed(tournament_id)
@@ -594,7 +606,7 @@ def overview(tournament_id: int) -> Overview:
         starting_stack=_event_stack(tournament_id),
         money_ready=db.session.get(MoneySettings, tournament_id) is not None,
         stud_levels=has_stud_levels(tournament_id), stored=_stored_policy(settings),
-        entrants=entrants(tournament_id))
+        entrants=entrants(tournament_id), out_count=out_count)
 
 
 @dataclass

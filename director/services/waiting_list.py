@@ -48,7 +48,7 @@ from director.services import people as people_service
 from director.services import seating as seating_service
 from director.tournament.entries import EntryKind, verify_purchase
 from director.tournament.room import REASON_MAX, Room, room_of
-from director.tournament.seating import SeatingPolicy, remove_players
+from director.tournament.seating import Layout, SeatingPolicy, remove_players
 
 CONFLICT = {"waiting_list": N_("Someone else changed the waiting list at the same moment: "
                                "reload the page and try again")}
@@ -62,11 +62,12 @@ BUY_IN_WORDS = {"refund": N_("buy-in refunded"), "keep": N_("buy-in kept, not re
 
 # ---------------------------------------------------------------- reading
 
-def room(tournament_id: int) -> Room:
-    """The room now: its tables and seats from the seating settings (``room.room_of``)."""
+def room(tournament_id: int, layout: Layout | None = None) -> Room:
+    """The room now: its tables and seats from the seating settings (``room.room_of``);
+    ``layout``: the seating already loaded by the caller."""
     registered = db.session.scalar(select(func.count(Player.id)).where(
         Player.tournament_id == tournament_id, Player.status == "active")) or 0
-    return room_of(seating_service.load_layout(tournament_id),
+    return room_of(layout if layout is not None else seating_service.load_layout(tournament_id),
                    seating_service.policy_for(tournament_id), registered=int(registered))
 
 
@@ -108,21 +109,26 @@ class WaitingView:
         return self.next is not None and not self.room.full
 
 
-def view(tournament_id: int) -> WaitingView:
+def view(tournament_id: int, *, no_shows: bool = True) -> WaitingView:
+    """The room and the list; the players who may be declared no-shows only while
+    someone waits (they are offered only then) and ``no_shows`` asks for them."""
     get_tournament(tournament_id)
     layout = seating_service.load_layout(tournament_id)
-    where = {p.player_id: (t.number, s) for t in layout.tables for s, p in t.seats.items()}
-    bought_more = set(db.session.scalars(select(Payment.player_id).where(
-        Payment.tournament_id == tournament_id, Payment.undone_at.is_(None),
-        Payment.kind.not_in(money_service.ENTRY_KINDS), Payment.player_id.is_not(None))))
-    players = db.session.scalars(select(Player).where(
-        Player.tournament_id == tournament_id, Player.status == "active")
-        .order_by(Player.name, Player.id))
-    no_shows = [NoShow(p, *where.get(p.id, (None, None))) for p in players
-                if p.id not in bought_more]
-    return WaitingView(tournament_id, room(tournament_id), seating_service.policy_for(tournament_id),
-                       bool(layout.tables), waiting(tournament_id),
-                       db.session.get(MoneySettings, tournament_id) is not None, no_shows)
+    entries = waiting(tournament_id)
+    found: list[NoShow] = []
+    if no_shows and entries:
+        where = {p.player_id: (t.number, s) for t in layout.tables for s, p in t.seats.items()}
+        bought_more = set(db.session.scalars(select(Payment.player_id).where(
+            Payment.tournament_id == tournament_id, Payment.undone_at.is_(None),
+            Payment.kind.not_in(money_service.ENTRY_KINDS), Payment.player_id.is_not(None))))
+        players = db.session.scalars(select(Player).where(
+            Player.tournament_id == tournament_id, Player.status == "active")
+            .order_by(Player.name, Player.id))
+        found = [NoShow(p, *where.get(p.id, (None, None))) for p in players
+                 if p.id not in bought_more]
+    return WaitingView(tournament_id, room(tournament_id, layout),
+                       seating_service.policy_for(tournament_id), bool(layout.tables), entries,
+                       db.session.get(MoneySettings, tournament_id) is not None, found)
 
 
 def entry_json(entry: WaitingEntry) -> dict[str, Any]:
@@ -142,7 +148,7 @@ def room_json(state: Room) -> dict[str, Any]:
 
 
 def view_json(tournament_id: int) -> dict[str, Any]:
-    state = view(tournament_id)
+    state = view(tournament_id, no_shows=False)
     return {"tournament_id": tournament_id, "room": room_json(state.room),
             "seat_choice": state.policy.seat_choice, "seat_open": state.seat_open,
             "next": entry_json(state.next) if state.next else None,

@@ -101,8 +101,13 @@ def pairing_page(tournament_id: int) -> str:
         url = f"{base}{url_for('dealer.pair_page')}?table={table['number']}&code={table['code']}"
         table["url"] = url
         table["qr"] = qr_svg(url)
-        table["hands"] = len(dealer_service.hands_of_table(table["table_id"]))
+    counts = dealer_service.hand_counts(t["table_id"] for t in tables)
+    for table in tables:
+        table["hands"] = counts.get(table["table_id"], 0)
     return render_template("dealer/pairing.html", tournament=tournament, tables=tables)
+
+
+HANDS_SHOWN = 30        # the newest hands of a table on its page ("Older hands" for more)
 
 
 def _hands_page(tournament_id: int, table_id: int, errors: dict[int, str] | None = None,
@@ -110,15 +115,18 @@ def _hands_page(tournament_id: int, table_id: int, errors: dict[int, str] | None
     tournament = get_tournament(tournament_id)
     if dealer_service.table_tournament(table_id) != tournament_id:
         raise NotFound(_("There is no table %(id)s in this tournament", id=table_id))
-    rows = dealer_service.hands_of_table(table_id)
+    before = request.args.get("before", type=int)
+    rows = dealer_service.hands_of_table(table_id, newest=HANDS_SHOWN, before=before)
     hands = []
     for row in reversed(rows):
         data = dealer_service.hand_json(row)
         events = json.dumps(dealer_service.event_list(row), indent=1)
         hands.append({"row": row, "data": data, "events": (drafts or {}).get(row.id, events),
                       "error": (errors or {}).get(row.id)})
+    older = rows[0].number if len(rows) == HANDS_SHOWN and rows[0].number > 1 else None
     return render_template("dealer/hands.html", tournament=tournament, table_id=table_id,
-                           table_number=rows[-1].table_number if rows else None, hands=hands), status
+                           table_number=rows[-1].table_number if rows else None, hands=hands,
+                           older=older, newer=before is not None), status
 
 
 @bp.get("/director/<int:tournament_id>/dealers/<int:table_id>/hands")

@@ -270,10 +270,17 @@ def _first_loadable(schema: Schema, data: dict[str, Any]) -> dict[str, Any] | No
 
 # ---------------------------------------------------------------- results and summary
 
+RESULTS_PAGE = 100      # lines of the results page (the CSV has them all)
+
+
 @bp.get("/results/<int:tournament_id>")
 def results(tournament_id: int) -> str:
     view, rows = money_service.results(tournament_id)
-    return render_template("money/results.html", view=view, rows=rows)
+    pages = max(1, -(-len(rows) // RESULTS_PAGE))
+    page = min(max(1, request.args.get("page", 1, type=int) or 1), pages)
+    shown = rows[(page - 1) * RESULTS_PAGE:page * RESULTS_PAGE]
+    return render_template("money/results.html", view=view, rows=shown, page=page, pages=pages,
+                           total=len(rows))
 
 
 @bp.get("/results/<int:tournament_id>.csv")

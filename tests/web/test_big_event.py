@@ -18,7 +18,6 @@ from sqlalchemy import event
 
 from director.db import db
 from director.services import audit
-
 from tests.conftest import ENTRY, EventApi
 
 
@@ -64,3 +63,195 @@ def test_an_audit_line_the_database_refused_as_locked_is_written_on_the_next_try
         lines = audit.recent(actor="system")
     assert refusals == [1]
     assert [line.action for line in lines] == ["backup"]
+
+
+# ---------------------------------------------------------------- growing events
+
+class Growing:
+    """One event grown step by step through the API: buy-ins, the draw, busts."""
+
+    def __init__(self, client: FlaskClient, auth: dict[str, str], tournament_id: int) -> None:
+        self.api = EventApi(client, auth, tournament_id)
+        self.client, self.auth, self.id = client, auth, tournament_id
+        self.count = 0
+        self.drawn = False
+
+    def grow(self, entries: int, busts: int = 0) -> None:
+        """``entries`` more buy-ins (seated once drawn), then ``busts`` busts, one table's
+        at a time, each balancing plan confirmed."""
+        for _ in range(entries):
+            self.count += 1
+            self.api.buy_in(f"Player {self.count:03d}")
+        if not self.drawn:
+            assert self.api.post("seating/draw").status_code == 200
+            self.drawn = True
+        for _ in range(busts):
+            seating = self.client.get(f"/api/tournaments/{self.id}/seating").get_json()
+            victim = seating["tables"][-1]["seats"][0]["player_id"]
+            answer = self.api.eliminate(victim).get_json()
+            while answer.get("pending_plan"):
+                answer = self.api.post(f"seating/plans/{answer['pending_plan']['id']}/confirm"
+                                       ).get_json()
+
+    def cost(self, path: str, sent: list[str], *, api: bool = False) -> tuple[int, int]:
+        """The statements a GET sends and its answer's bytes."""
+        sent.clear()
+        r = self.client.get(path, headers=self.auth if api else None)
+        assert r.status_code == 200, (path, r.status_code)
+        return len(sent), len(r.get_data())
+
+
+@pytest.fixture
+def growing(client: FlaskClient, auth: dict[str, str], login: Callable[[], None],
+            make_entry_tournament: Callable[..., int]) -> Growing:
+    tid = make_entry_tournament()
+    r = client.post(f"/api/tournaments/{tid}/money/settings", headers=auth,
+                    json={**ENTRY, "re_entry": True})
+    assert r.status_code == 200, r.get_json()
+    login()
+    return Growing(client, auth, tid)
+
+
+def test_the_desk_page_sends_the_same_statements_with_20_and_60_entries_and_shows_a_page(
+        growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.services import money
+    monkeypatch.setattr(money, "DESK_ROWS", 10, raising=False)
+    monkeypatch.setattr(money, "LEDGER_ROWS", 10, raising=False)
+    growing.grow(20, busts=3)
+    small = growing.cost(f"/director/{growing.id}/desk", statements)
+    growing.grow(40, busts=6)
+    big_statements, big_bytes = growing.cost(f"/director/{growing.id}/desk", statements)
+    assert big_statements == small[0]
+    html = growing.client.get(f"/director/{growing.id}/desk").get_data(as_text=True)
+    assert html.count("data-payment=") == 10 and 'id="ledger-more"' in html
+    assert html.count('<tr data-player="') == 10
+    older = growing.client.get(f"/director/{growing.id}/desk?before=40").get_data(as_text=True)
+    assert 'data-payment="39"' in older and 'data-payment="40"' not in older
+
+
+def test_the_seating_page_and_api_send_the_same_statements_with_20_and_60_entries(
+        growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.services import seating
+    monkeypatch.setattr(seating, "OUT_SHOWN", 4, raising=False)
+    growing.grow(20, busts=5)
+    page, api = (growing.cost(f"/director/{growing.id}/seating", statements),
+                 growing.cost(f"/api/tournaments/{growing.id}/seating", statements, api=True))
+    growing.grow(40, busts=10)
+    assert growing.cost(f"/director/{growing.id}/seating", statements)[0] == page[0]
+    assert growing.cost(f"/api/tournaments/{growing.id}/seating", statements, api=True)[0] \
+        == api[0]
+    data = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()
+    out = [p for p in data["players"] if p["status"] != "active"]
+    assert len(out) == 4 and data["players_left"] == 60 - 15
+    html = growing.client.get(f"/director/{growing.id}/seating").get_data(as_text=True)
+    assert html.count("data-out=") == 4 and 'id="places-more"' in html
+
+
+def test_a_bust_and_a_plan_confirm_answer_what_they_changed_not_the_room(
+        growing: Growing) -> None:
+    growing.grow(60)
+    seating = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()
+    table = min(seating["tables"], key=lambda t: len(t["seats"]))
+    victim = table["seats"][0]["player_id"]
+    answer = growing.api.eliminate(victim).get_json()
+    assert answer["seating"]["partial"] and answer["seating"]["players_left"] == 59
+    assert [t["number"] for t in answer["seating"]["tables"]] == [table["number"]]
+    assert [p["id"] for p in answer["seating"]["players"]] == [victim]
+    plan = answer["pending_plan"]
+    assert plan is not None
+    confirmed = growing.api.post(f"seating/plans/{plan['id']}/confirm").get_json()
+    moved = {m["from_table"] for m in plan["moves"]} | {m["to_table"] for m in plan["moves"]}
+    shown = {t["number"] for t in confirmed["seating"]["tables"]}
+    assert shown | set(confirmed["seating"]["removed_tables"]) == moved
+    assert len(confirmed["seating"]["tables"]) < len(seating["tables"])
+
+
+def test_a_desk_buy_in_sends_the_same_statements_with_20_and_60_entries(
+        growing: Growing, statements: list[str]) -> None:
+    def buy_in(name: str) -> int:
+        statements.clear()
+        r = growing.client.post(f"/api/tournaments/{growing.id}/desk/buy-in",
+                                json={"name": name}, headers=growing.auth)
+        assert r.status_code == 201, r.get_json()
+        return len(statements)
+
+    growing.grow(20, busts=2)
+    small = buy_in("Walk-in One")
+    growing.grow(40, busts=4)
+    # (the first walk-in opened a table: three more lines and the table's row)
+    assert buy_in("Walk-in Two") <= small
+
+
+def test_the_results_page_shows_a_page_of_places_and_the_way_to_the_next(
+        growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.views import money as money_views
+    monkeypatch.setattr(money_views, "RESULTS_PAGE", 10, raising=False)
+    growing.grow(25, busts=12)
+    first = growing.client.get(f"/results/{growing.id}").get_data(as_text=True)
+    assert first.count('<tr class=') == 10 and "page=2" in first
+    last = growing.client.get(f"/results/{growing.id}?page=3").get_data(as_text=True)
+    assert last.count('<tr class=') == 5 and "page=2" in last and "page=4" not in last
+    csv_lines = growing.client.get(f"/results/{growing.id}.csv").get_data(as_text=True)
+    assert len(csv_lines.strip().splitlines()) == 1 + 12     # the CSV has every place
+
+
+def test_the_player_list_search_is_done_by_the_database(
+        app: Flask, client: FlaskClient, auth: dict[str, str]) -> None:
+    rows = "name\n" + "".join(f"Player {i:04d}\n" for i in range(300)) + "Anna Berg\n"
+    import io
+    r = client.post("/api/players/import", headers=auth, content_type="multipart/form-data",
+                    data={"file": (io.BytesIO(rows.encode()), "players.csv")})
+    assert r.status_code == 200, r.get_json()
+    from director.models.people import Person
+    from director.services import players
+    loaded: list[Any] = []
+
+    def count(target: Any, _context: Any) -> None:
+        loaded.append(target)
+
+    event.listen(Person, "load", count)
+    try:
+        with app.app_context():
+            lines, matched = players.list_records("berg")
+            assert [line.person.name for line in lines] == ["Anna Berg"] and matched == 1
+            lines, matched = players.list_records("", limit=20)
+            assert len(lines) == 20 and matched == 301
+    finally:
+        event.remove(Person, "load", count)
+    assert len(loaded) <= 21        # the records shown, not the 301
+
+
+def _fold_around(client: FlaskClient, auth: dict[str, str], table_id: int) -> None:
+    hand = client.post(f"/api/tables/{table_id}/hands", json={}, headers=auth).get_json()
+    while not hand["finished"] and hand["to_act"] is not None:
+        r = client.post(f"/api/tables/{table_id}/hand/actions", headers=auth, json={
+            "seat": hand["to_act"], "action": "fold", "amount": None,
+            "version": hand["version"]})
+        assert r.status_code == 200, r.get_json()
+        hand = r.get_json()
+
+
+def test_a_tables_hand_list_and_the_tablets_page_send_the_same_statements_with_3_and_9_hands(
+        growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.views import dealer as dealer_views
+    monkeypatch.setattr(dealer_views, "HANDS_SHOWN", 2, raising=False)
+    growing.grow(30)
+    tables = growing.client.get(f"/api/tournaments/{growing.id}/dealer/pairing",
+                                headers=growing.auth).get_json()["tables"]
+    table_id = tables[0]["table_id"]
+    hands_page = f"/director/{growing.id}/dealers/{table_id}/hands"
+    tablets_page = f"/director/{growing.id}/dealers"
+    from director.services import dealer
+    for _ in range(3):
+        _fold_around(growing.client, growing.auth, table_id)
+    dealer._cache.clear()               # the hands read from the database, not a warm cache
+    small = growing.cost(hands_page, statements)[0], growing.cost(tablets_page, statements)[0]
+    for _ in range(6):
+        _fold_around(growing.client, growing.auth, table_id)
+    dealer._cache.clear()
+    assert growing.cost(hands_page, statements)[0] == small[0]
+    assert growing.cost(tablets_page, statements)[0] == small[1]
+    html = growing.client.get(hands_page).get_data(as_text=True)
+    assert html.count('class="hand-card"') == 2 and "before=8" in html
+    older = growing.client.get(hands_page + "?before=8").get_data(as_text=True)
+    assert ">Hand 7 " in older and ">Hand 6 " in older and ">Hand 8 " not in older

@@ -69,10 +69,15 @@ def test_the_director_registers_draws_eliminates_confirms_and_undoes(
     assert plan["kind"] == "balance" and len(plan["moves"]) == 1
     move = plan["moves"][0]
     assert move["text"].startswith(f"{move['name']}: table {move['from_table']} seat ")
-    assert sorted(len(t["seats"]) for t in body["seating"]["tables"]) == [5, 7, 7]
+    # the answer holds what the bust changed: the bust's table and player
+    assert body["seating"]["partial"] and body["seating"]["players_left"] == 19
+    assert [len(t["seats"]) for t in body["seating"]["tables"]] == [5]
+    assert [(p["id"], p["place"]) for p in body["seating"]["players"]] == [(victim, 20)]
+    assert sorted(len(t["seats"]) for t in state(client, tid)["tables"]) == [5, 7, 7]
     r = client.post(f"/api/tournaments/{tid}/seating/plans/{plan['id']}/confirm", headers=auth)
     assert r.status_code == 200, r.get_json()
     tables = r.get_json()["seating"]["tables"]
+    assert {t["number"] for t in tables} == {move["from_table"], move["to_table"]}
     moved_to = next(t for t in tables if t["number"] == move["to_table"])
     assert {"seat": move["to_seat"], "player_id": move["player_id"], "name": move["name"],
             "waiting": move["status"] == "waits for the button to pass"} in moved_to["seats"]
