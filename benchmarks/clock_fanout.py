@@ -1,6 +1,6 @@
 """Clock fan-out: how long until every open screen has a level change.
 
-Starts a real server (``director serve``: waitress, temp instance and SQLite
+Starts a real server (``director serve``: uvicorn, temp instance and SQLite
 DB) in a subprocess, opens N server-sent-event clients (default 200) on one
 tournament, then changes the level through the API a few times and measures,
 for every client, the delay from just before the director's POST until that

@@ -1,7 +1,8 @@
 """Dealer tablets under load: N tablets on N tables post realistic hands at once.
 
-Starts a real server (``director serve``: waitress, temp instance and SQLite
-DB, ``synchronous=FULL``) in a subprocess, registers 6 players per table,
+Starts a real server (``director serve``: uvicorn, temp instance and SQLite
+DB, ``synchronous=FULL``; ``--server hypercorn|granian``: the same app on another
+candidate, ``servers.py``) in a subprocess, registers 6 players per table,
 draws the seats, pairs one tablet per table (each with its own device token)
 and lets every tablet play hands for ``--seconds``: blinds 100/200 pot-limit
 Omaha, random folds, calls, checks and minimum raises, "flop/turn/river dealt",
@@ -35,8 +36,19 @@ collection, a WAL checkpoint) shows itself.
 
     .venv/bin/python benchmarks/dealer_load.py [--tablets 50] [--seconds 20]
 
-The last line is one JSON object: {"tablets", "actions", "actions_per_s",
-"p50_ms", "p99_ms", "lost", "duplicated"}.  A benchmark never fails on a time.
+Then, in the same run and on the same server, the same tablets (same count,
+pause, ramp and seconds) against two floors (``servers.py``): a bare Flask app
+whose one route inserts a row into SQLite and commits (``insert``: what a
+dealer's write cannot beat), and the same bare app answering JSON without a
+database (``json``: the stack's own limit).  The ratios are the project's writes
+per second over the floor's: with ``--think-ms 0`` (capacity) they compare what
+each can do; at the default pause both keep up with what the tablets offer and
+the ratio is about 1 (compare the p99s then).
+
+The last line is one JSON object: {"server", "tablets", "actions", "actions_per_s",
+"p50_ms", "p99_ms", "lost", "duplicated", "floor_insert_per_s", "floor_json_per_s",
+"ratio_insert", "ratio_json", "floor_insert_p99_ms", "floor_json_p99_ms"}.  A benchmark
+never fails on a time.
 """
 
 from __future__ import annotations
@@ -201,8 +213,72 @@ class Tablet(threading.Thread):
             self.errors.append(repr(exc))
 
 
+class FloorTablet(threading.Thread):
+    """A tablet against a floor: one write after each pause, a body like a dealer's."""
+
+    def __init__(self, port: int, until: float, seed: int, think: float, ramp: float) -> None:
+        super().__init__(daemon=True)
+        self.client = Client(port, "")
+        self.until, self.think, self.ramp = until, think, ramp
+        self.rng = random.Random(seed)
+        self.samples: list[tuple[float, float]] = []
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        try:
+            time.sleep(self.rng.uniform(0, self.ramp))
+            version = 0
+            while time.monotonic() < self.until:
+                if self.think:
+                    time.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                version += 1
+                body = {"seat": 3, "action": "call", "version": version,
+                        "idempotency_key": f"{self.rng.getrandbits(128):032x}"}
+                sent, start = time.monotonic(), time.perf_counter()
+                status, _ = self.client.call("POST", "/write", body)
+                self.samples.append((sent, time.perf_counter() - start))
+                if status != 200:
+                    self.errors.append(str(status))
+        except Exception as exc:  # noqa: BLE001 - reported, never hidden
+            self.errors.append(repr(exc))
+
+
+def floor(kind: str, server_kind: str, args: argparse.Namespace) -> tuple[float, float]:
+    """(writes/s, p99 ms) of ``args.tablets`` tablets against the floor ``kind``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        server = start_server(Path(tmp), port, TOKEN, server=server_kind, app=kind)
+        try:
+            began = time.monotonic()
+            window = (began + args.ramp, began + args.ramp + args.seconds)
+            tablets = [FloorTablet(port, window[1], seed, args.think_ms / 1000, args.ramp)
+                       for seed in range(args.tablets)]
+            gc.collect()
+            gc.disable()
+            for tablet in tablets:
+                tablet.start()
+            for tablet in tablets:
+                tablet.join()
+            gc.enable()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    measured = sorted(latency for t in tablets for sent, latency in t.samples
+                      if window[0] <= sent < window[1])
+    errors = sum(len(t.errors) for t in tablets)
+    rate = len(measured) / args.seconds
+    p99 = measured[min(len(measured) - 1, int(len(measured) * 0.99))] * 1000 if measured else 0.0
+    p50 = statistics.median(measured) * 1000 if measured else 0.0
+    print(f"floor {kind} ({server_kind}): {rate:.0f} writes/s, p50 {p50:.1f} ms, "
+          f"p99 {p99:.1f} ms, errors {errors}")
+    return rate, p99
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", default="uvicorn", choices=("uvicorn", "hypercorn", "granian"),
+                        help="the server the app and the floors run on (uvicorn: director serve)")
+    parser.add_argument("--no-floors", action="store_true", help="measure the project only")
     parser.add_argument("--tablets", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think-ms", type=float, default=150.0,
@@ -214,7 +290,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        server = start_server(Path(tmp), port, TOKEN)
+        server = start_server(Path(tmp), port, TOKEN, server=args.server)
         try:
             print(f"setting up {args.tablets} tables ...", flush=True)
             tables = setup(port, args.tablets)
@@ -283,9 +359,22 @@ def main() -> None:
     print(f"lost: {lost}, duplicated: {duplicated}, errors: {len(errors)}")
     for line in errors[:5]:
         print("  error:", line[:200])
-    print(json.dumps({"tablets": len(tablets), "actions": actions,
-                      "actions_per_s": round(actions / args.seconds, 1), "p50_ms": round(p50, 2),
-                      "p99_ms": round(p99, 2), "lost": lost, "duplicated": duplicated + differ}))
+    result: dict[str, Any] = {
+        "server": args.server, "tablets": len(tablets), "actions": actions,
+        "actions_per_s": round(actions / args.seconds, 1), "p50_ms": round(p50, 2),
+        "p99_ms": round(p99, 2), "lost": lost, "duplicated": duplicated + differ}
+    if not args.no_floors:
+        rate = actions / args.seconds
+        for kind in ("insert", "json"):
+            floor_rate, floor_p99 = floor(kind, args.server, args)
+            result[f"floor_{kind}_per_s"] = round(floor_rate, 1)
+            result[f"floor_{kind}_p99_ms"] = round(floor_p99, 2)
+            result[f"ratio_{kind}"] = round(rate / floor_rate, 2) if floor_rate else None
+        print(f"the project's writes/s over the floors' ({args.server}, same run): "
+              f"{result['ratio_insert']}x a bare Flask + one SQLite insert and commit, "
+              f"{result['ratio_json']}x a bare Flask JSON answer; "
+              f"load average {os.getloadavg()[0]:.2f}")
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

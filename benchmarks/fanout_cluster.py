@@ -1,7 +1,8 @@
 """Fan-out across server processes: 2 ``director serve`` processes on PostgreSQL,
 2,000 live screens split between them, 300 dealer tablets writing.
 
-Each process serves its screens from its stream port (``director.streams``) and
+Each process serves its screens on its one port (``director.streams``: uvicorn,
+or ``--server hypercorn|granian`` for the same app on another candidate) and
 hears the other's changes through LISTEN/NOTIFY (``services.change_feed``).
 The tournament has 300 tables of 6 (1,800 players, each a paid buy-in, seated
 through the services in this process); 300 tablet threads in a process of their own (not the one
@@ -21,12 +22,19 @@ of each kind is the first such request its process serves (its code paths and
 SQL statements not yet warm), so it is also printed on its own.
 ``lost``: (screen, change) pairs not read within 10 s.  Goal: p99 <= 250 ms.
 
+The floor, in the same run and on the same server: the same 2 processes, screens,
+tablets and probes through a bare SSE broadcaster of a few lines of starlette
+(``servers.py broadcast``: a queue per stream, PostgreSQL NOTIFY between the
+processes), whose tablets only publish a dealer-sized message every
+``--tablet-seconds``.  Goal: the project's p99 within 1.5x the floor's.
+
     .venv/bin/python benchmarks/fanout_cluster.py [--clients 2000] [--tablets 300]
 
 PostgreSQL: ``DIRECTOR_BENCH_DATABASE_URL`` (else ``DIRECTOR_TEST_DATABASE_URL``, else
 the ``make postgres`` cluster); the run uses a schema of its own, dropped after.
 When it is not reachable the benchmark says so and skips.  The last line is one
-JSON object: {"clients", "processes", "p50_ms", "p99_ms", "lost"}.
+JSON object: {"server", "clients", "processes", "p50_ms", "p99_ms", "lost",
+"floor_p50_ms", "floor_p99_ms", "floor_lost", "ratio_p99"}.
 A benchmark is not a test: it never fails on a time.
 """
 
@@ -49,7 +57,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from live_server import free_port, percentile  # benchmarks/ is on sys.path
+from live_server import BENCHMARKS, free_port, percentile  # benchmarks/ is on sys.path
 
 TOKEN = "cluster-benchmark-token"
 GOAL_P99_MS = 250.0
@@ -208,6 +216,100 @@ class Room:
         return counts
 
 
+# ---------------------------------------------------------------- the floor
+
+FLOOR_MESSAGE = json.dumps({"table_id": 0, "hand_id": 0, "seat": 3, "action": "fold",
+                            "pot": 1200, "to_act": 4, "street": "preflop",
+                            "stacks": [20_000] * 6, "board": [], "version": 0,
+                            "buttons": ["fold", "call", "raise"] * 10})
+
+
+def publish(port: int, body: str, connection: http.client.HTTPConnection | None = None) -> None:
+    own = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    own.request("POST", "/publish", body=body.encode(), headers=HEADERS)
+    answer = own.getresponse()
+    answer.read()
+    if connection is None:
+        own.close()
+    if answer.status >= 400:
+        raise RuntimeError(f"/publish: {answer.status}")
+
+
+def play_floor(ports: list[int], tablets: int, every: float, stop: Any, counts: Any) -> None:
+    """The floor's tablets: each publishes a dealer-sized message every ``every`` s."""
+    halt = threading.Event()
+    writes = [0]
+    errors = [0]
+
+    def tablet(port: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        halt.wait(random.uniform(0, every))
+        while not halt.is_set():
+            try:
+                publish(port, FLOOR_MESSAGE, connection)
+                writes[0] += 1
+            except Exception:  # noqa: BLE001 - counted
+                errors[0] += 1
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            halt.wait(every)
+
+    threads = [threading.Thread(target=tablet, args=(ports[i % len(ports)],), daemon=True)
+               for i in range(tablets)]
+    for thread in threads:
+        thread.start()
+    stop.wait()
+    halt.set()
+    counts.put((writes[0], errors[0]))
+
+
+async def measure_floor(ports: list[int], clients: int, tablets: int,
+                        every: float) -> tuple[list[float], int]:
+    """The same screens, tablets and probes through the bare broadcaster."""
+    seen: dict[bytes, list[float]] = {}
+    loop = asyncio.get_running_loop()
+    screens: list[Screen] = []
+    for i in range(clients):
+        opened = asyncio.Event()
+        transport, screen = await loop.create_connection(
+            lambda o=opened: Screen(seen, o), "127.0.0.1", ports[i % len(ports)])
+        transport.write(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
+        screens.append(screen)
+        if i % 100 == 99:
+            await asyncio.sleep(0.02)
+    deadline = time.monotonic() + 60
+    while not all(s.connected for s in screens):
+        if time.monotonic() > deadline:
+            raise SystemExit("the floor's screens did not all connect")
+        await asyncio.sleep(0.1)
+    context = multiprocessing.get_context("spawn")
+    stop, counts = context.Event(), context.Queue()
+    room = context.Process(target=play_floor, daemon=True,
+                           args=(ports, tablets, every, stop, counts))
+    room.start()
+    await asyncio.sleep(every * 2)
+    sent: list[tuple[float, bytes]] = []
+    for round_ in range(ROUNDS):
+        for k, port in enumerate((ports[0], ports[1], ports[1])):
+            marker = f"probe-{round_}-{k}-{uuid.uuid4().hex[:8]}".encode()
+            seen[marker] = []
+            await asyncio.sleep(0.3)
+            started = time.perf_counter()
+            await asyncio.to_thread(publish, port, json.dumps({"probe": marker.decode()}))
+            sent.append((started, marker))
+    await asyncio.sleep(10)
+    stop.set()
+    writes, errors = counts.get(timeout=60)
+    room.join(30)
+    for screen in screens:
+        if screen.transport is not None:
+            screen.transport.close()
+    print(f"floor tablets: {writes} publishes ({errors} failed)")
+    delays = [(m - started) * 1000 for started, marker in sent for m in seen[marker]]
+    lost = sum(clients - len(seen[marker]) for _, marker in sent)
+    return delays, lost
+
+
 # ---------------------------------------------------------------- the run
 
 def prepare(url: str, schema: str, tables: int) -> int:
@@ -236,31 +338,47 @@ def prepare(url: str, schema: str, tables: int) -> int:
     return tid
 
 
-def serve(url: str, schema: str, folder: Path, port: int, stream_port: int) -> subprocess.Popen[bytes]:
+def serve(url: str, schema: str, folder: Path, port: int, server: str = "uvicorn",
+          app: str = "director") -> subprocess.Popen[bytes]:
     env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(folder), "DIRECTOR_TOKEN": TOKEN,
            "DIRECTOR_DATABASE_URL": f"{url}?options={quote(f'-csearch_path={schema}')}",
            "DIRECTOR_CHANGE_FEED_CHANNEL": schema, "DIRECTOR_BACKUP_MINUTES": "0",
            "DIRECTOR_SCHEDULER_LOCK_KEY": str(random.randrange(1, 2**62)),
-           "HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1"}
+           "HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1",
+           "FLOOR_DATABASE_URL": url.replace("postgresql+psycopg://", "postgresql://"),
+           "FLOOR_CHANNEL": f"{schema}_floor",
+           "PYTHONPATH": os.pathsep.join([str(BENCHMARKS.parent), str(BENCHMARKS)])}
     folder.mkdir(parents=True, exist_ok=True)
     log = (folder / "server.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from director.cli import main; main()", "serve",
-         "--port", str(port), "--stream-port", str(stream_port)],
-        env=env, stdout=log, stderr=subprocess.STDOUT)
+    if server == "uvicorn" and app == "director":
+        command = [sys.executable, "-c", "from director.cli import main; main()", "serve",
+                   "--port", str(port)]
+    else:
+        command = [sys.executable, str(BENCHMARKS / "servers.py"), server, app, str(port)]
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                               cwd=BENCHMARKS)
     deadline = time.monotonic() + 60
     while "Director:" not in (folder / "server.log").read_text(errors="replace"):
         if process.poll() is not None or time.monotonic() > deadline:
             raise SystemExit(f"a server did not start: {(folder / 'server.log').read_text()}")
         time.sleep(0.1)
+    while time.monotonic() < deadline:      # and answers (its app has started)
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/nothing-here")
+            connection.getresponse().read()
+            connection.close()
+            break
+        except OSError:
+            time.sleep(0.1)
     return process
 
 
-async def measure(web: list[int], streams: list[int], tid: int, table_ids: list[int],
+async def measure(web: list[int], tid: int, table_ids: list[int],
                   clients: int, tablets: int,
                   every: float) -> tuple[dict[str, list[list[float]]], int, int]:
     seen: dict[bytes, list[float]] = {}
-    screens = await open_screens(streams, tid, clients, seen)
+    screens = await open_screens(web, tid, clients, seen)
     probe_table, played = table_ids[0], table_ids[1:tablets + 1]
     room = Room(web, played, every)
     await asyncio.sleep(every * 2)                         # the room is playing
@@ -320,6 +438,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2000)
     parser.add_argument("--tablets", type=int, default=300)
     parser.add_argument("--tablet-seconds", type=float, default=3.0)
+    parser.add_argument("--server", default="uvicorn", choices=("uvicorn", "hypercorn", "granian"),
+                        help="the server of the project and of the floor (uvicorn: director serve)")
+    parser.add_argument("--no-floor", action="store_true", help="measure the project only")
     args = parser.parse_args()
     url = (os.environ.get("DIRECTOR_BENCH_DATABASE_URL")
            or os.environ.get("DIRECTOR_TEST_DATABASE_URL") or DEFAULT_URL)
@@ -346,26 +467,32 @@ def main() -> None:
         tid = prepare(url, schema, args.tablets + 1)
         print(f"set-up: {args.tablets + 1} tables of 6 in {time.perf_counter() - started:.1f} s")
         web = [free_port() for _ in range(PROCESSES)]
-        streams = [free_port() for _ in range(PROCESSES)]
         with tempfile.TemporaryDirectory(prefix="director-cluster-") as folder:
             for i in range(PROCESSES):
-                servers.append(serve(url, schema, Path(folder) / f"p{i}", web[i], streams[i]))
+                servers.append(serve(url, schema, Path(folder) / f"p{i}", web[i], args.server))
             pairing = call(web[0], f"/api/tournaments/{tid}/dealer/pairing")["tables"]
             table_ids = [table["table_id"] for table in pairing]
             try:
-                results, lost, _ = asyncio.run(measure(web, streams, tid, table_ids, args.clients,
+                results, lost, _ = asyncio.run(measure(web, tid, table_ids, args.clients,
                                                        args.tablets, args.tablet_seconds))
             except Exception:
                 for i in range(PROCESSES):   # what the servers said
                     print((Path(folder) / f"p{i}" / "server.log").read_text()[-20000:])
                 raise
-            for server in servers:
-                server.terminate()
-            for server in servers:
+            stop_all(servers)
+            floor: tuple[list[float], int] | None = None
+            if not args.no_floor:
+                ports = [free_port() for _ in range(PROCESSES)]
+                servers = [serve(url, schema, Path(folder) / f"floor{i}", ports[i], args.server,
+                                 "broadcast") for i in range(PROCESSES)]
                 try:
-                    server.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+                    floor = asyncio.run(measure_floor(ports, args.clients, args.tablets,
+                                                      args.tablet_seconds))
+                except Exception:
+                    for i in range(PROCESSES):
+                        print((Path(folder) / f"floor{i}" / "server.log").read_text()[-20000:])
+                    raise
+                stop_all(servers)
     finally:
         for server in servers:
             if server.poll() is None:
@@ -387,9 +514,30 @@ def main() -> None:
         print(f"{args.clients} screens on {PROCESSES} processes, {args.tablets} tablets: "
               f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; p99 against the {GOAL_P99_MS:.0f} ms goal: "
               f"{p99 / GOAL_P99_MS:.2f}x; lost {lost}")
-    print(json.dumps({"clients": args.clients, "processes": PROCESSES,
-                      "p50_ms": None if p50 is None else round(p50, 1),
-                      "p99_ms": None if p99 is None else round(p99, 1), "lost": lost}))
+    result: dict[str, Any] = {"server": args.server, "clients": args.clients,
+                              "processes": PROCESSES,
+                              "p50_ms": None if p50 is None else round(p50, 1),
+                              "p99_ms": None if p99 is None else round(p99, 1), "lost": lost}
+    if floor is not None and floor[0]:
+        floor_p50, floor_p99 = percentile(floor[0], 0.5), percentile(floor[0], 0.99)
+        result.update(floor_p50_ms=round(floor_p50, 1), floor_p99_ms=round(floor_p99, 1),
+                      floor_lost=floor[1],
+                      ratio_p99=None if p99 is None else round(p99 / floor_p99, 2))
+        print(f"floor (a bare starlette SSE broadcaster on {args.server}, same run): "
+              f"p50 {floor_p50:.1f} ms, p99 {floor_p99:.1f} ms, lost {floor[1]}; the project's "
+              f"p99 is {result['ratio_p99']}x the floor's (goal <= 1.5x); "
+              f"load average {os.getloadavg()[0]:.2f}")
+    print(json.dumps(result))
+
+
+def stop_all(servers: list[subprocess.Popen[bytes]]) -> None:
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""A real ``director serve`` (waitress, temp instance, SQLite) for the benchmarks.
+"""A real ``director serve`` (uvicorn, temp instance, SQLite) for the benchmarks,
+or the same app on another candidate server, or a floor (``servers.py``).
 
 Not a benchmark itself: ``clock_fanout.py``, ``dealer_load.py`` and
 ``fanout_cluster.py`` import it
@@ -27,18 +28,33 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(folder: Path, port: int, token: str) -> subprocess.Popen[bytes]:
+BENCHMARKS = Path(__file__).resolve().parent
+
+
+def start_server(folder: Path, port: int, token: str, server: str = "uvicorn",
+                 app: str = "director", env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """Create the database in ``folder`` and serve it on 127.0.0.1:``port`` with
-    the scheduler off; returns once the port accepts connections."""
+    the scheduler off; returns once the port accepts connections.  ``server``: the
+    candidate (``uvicorn`` is ``director serve`` itself); ``app``: ``director`` or
+    a floor of ``servers.py``."""
     env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(folder), "DIRECTOR_TOKEN": token,
-           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port)}
+           "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port),
+           "FLOOR_SQLITE": str(folder / "floor.sqlite"), "PYTHONUNBUFFERED": "1",
+           "PYTHONPATH": os.pathsep.join([str(BENCHMARKS.parent), str(BENCHMARKS)]), **(env or {})}
     env.pop("DIRECTOR_DATABASE_URL", None)
     run = [sys.executable, "-c", "from director.cli import main; main()"]
-    subprocess.run([*run, "init-db"], env=env, check=True, capture_output=True)
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen([*run, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    if app == "director":
+        subprocess.run([*run, "init-db"], env=env, check=True, capture_output=True)
+    if server == "uvicorn" and app == "director":
+        command = [*run, "serve"]
+    else:
+        command = [sys.executable, str(BENCHMARKS / "servers.py"), server, app, str(port)]
+    log = (folder / f"server-{server}-{app}.log").open("wb")
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=BENCHMARKS)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server stopped: {(folder / log.name).read_text()[-2000:]}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return process

@@ -9,42 +9,30 @@ into ``instance/backups/`` before any migration).  ``init-db``, ``db`` and
 
 from __future__ import annotations
 
-import gc
 import os
-import select
 import signal
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import click
+import uvicorn
+import uvicorn.supervisors
 from flask import Flask
 from flask.cli import with_appcontext
-from waitress import create_server  # type: ignore[import-untyped]
+from starlette.applications import Starlette
 
-from director import create_app, migrations, replay, security
-from director.db import start_checkpointer
-from director.lan import lan_address
+from director import asgi, create_app, migrations, replay, security
+from director.lan import lan_address, local_certificates
 from director.services import Invalid, backup, change_feed
 from director.services import demo as demo_service
 from director.services.audit import writer
 from director.services.backup import start_backups
-from director.services.events import events
 from director.services.scheduler import start_scheduler, stop_scheduler
-from director.streams import StreamServer
-from director.workers import (
-    SchedulerStandby,
-    hold_scheduler_lock,
-    release_scheduler_lock,
-    run_workers,
-)
+from director.workers import hold_scheduler_lock, release_scheduler_lock
 
 __all__ = ["hold_scheduler_lock", "main", "release_scheduler_lock"]
-
-# waitress's threads serve the pages and the API.  The screens' streams are served by
-# the stream server (``director.streams``, no thread each) on the stream port; only a
-# screen that cannot reach that port holds a waitress thread (16 are kept for requests).
-DEFAULT_THREADS = 256
 
 
 def _app() -> Flask:
@@ -149,128 +137,76 @@ def token_command() -> None:
     click.echo(_app().config["TOKEN"])
 
 
-def settle_garbage_collector() -> None:
-    """Before serving: everything loaded so far (the app, its libraries, the
-    templates) is kept for the life of the process, so it is moved out of the
-    collector's sight (``gc.freeze``).  Python's full collection otherwise walks
-    all of it every few seconds under load, and each walk held every request for
-    30-70 ms (the dealer tablets' p99, ``benchmarks/dealer_load.py``); now it walks
-    only what the requests left behind.  Cycles among the frozen objects are never
-    collected, which is what a server's start-up state is for anyway.  The
-    thresholds make the full walk about ten times rarer (every 100 second-level
-    collections rather than 10); a request makes little cyclic garbage."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(1000, 20, 100)
-
-
 @main.command("serve")
 @click.option("--host", default=lambda: os.environ.get("HOST", "0.0.0.0"), show_default="$HOST or 0.0.0.0")
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")),
               show_default="$PORT or 5000")
 @click.option("--workers", type=click.IntRange(1, 64),
               default=lambda: int(os.environ.get("WORKERS", "1")), show_default="$WORKERS or 1",
-              help="Server processes, on the ports PORT .. PORT+N-1 (PostgreSQL, behind a "
-                   "reverse proxy: see the README).")
-@click.option("--stream-port", type=int,
-              default=lambda: int(os.environ["STREAM_PORT"]) if os.environ.get("STREAM_PORT") else None,
-              show_default="$STREAM_PORT or PORT+N",
-              help="The live screens' streams (no thread each); 0: served by waitress.")
-def serve_command(host: str, port: int, workers: int, stream_port: int | None) -> None:
-    """Serve with waitress; runs the level scheduler unless DIRECTOR_SCHEDULER=off."""
-
-    if stream_port is None:
-        stream_port = port + workers
+              help="Server processes, all on the one port, started again by the server when "
+                   "one dies (several on one SQLite file share its change feed table).")
+@click.option("--tls", is_flag=True, default=lambda: os.environ.get("TLS", "") in ("1", "on", "yes"),
+              help="HTTPS with a certificate of this laptop's own certificate authority "
+                   "(made in instance/tls/ on first start; the tablets download its root "
+                   "from /ca.crt).")
+@click.option("--stream-port", type=int, hidden=True,
+              help="Ignored: the live screens' streams are served on --port since issue 28.")
+def serve_command(host: str, port: int, workers: int, tls: bool, stream_port: int | None) -> None:
+    """Serve pages, API and live screens on one port (uvicorn); runs the level
+    scheduler in one process unless DIRECTOR_SCHEDULER=off."""
     app = _app()
     click.echo(init_db(app, demo_if_empty=False))
+    if stream_port is not None:
+        click.echo("Note: --stream-port is ignored: the live screens are served on the same port.")
+    certificate = None
+    if tls:
+        try:
+            certificate = local_certificates(Path(app.instance_path) / "tls", host)
+        except OSError as exc:
+            raise click.ClickException(f"Could not make the TLS certificates: {exc}") from None
+    settings = asgi.server_settings(
+        app, workers, None if certificate is None else (str(certificate.cert), str(certificate.key)))
     if workers > 1:
-        writer(app).close()
-        run_workers(workers, host, port, stream_port, _worker_environment(app), click.echo)
-        return
-    start_checkpointer(app)
-    threads = int(app.config.get("THREADS") or DEFAULT_THREADS)
-    server = create_server(
-        app, host=host, port=port, threads=threads,
-        connection_limit=max(1000, threads * 4), channel_timeout=60,
-        # The app reads X-Forwarded-* from the proxies in TRUSTED_PROXIES only and
-        # drops them from anybody else (security.TrustedProxies): waitress passes them on.
-        ident="director", clear_untrusted_proxy_headers=False,
-        # poll(), not select(): with thousands of screens' sockets open in this process,
-        # waitress's own sockets get numbers above select()'s 1,024 (POSIX; Windows
-        # has no poll, and counts sockets per select() call instead).
-        asyncore_use_poll=hasattr(select, "poll"),
-    )
-    streams = _stream_server(app, host, stream_port)
-    standby = None
-    scheduler_on = app.config["SCHEDULER"] not in ("off", "0", "false", "no")
-    if scheduler_on:
-        standby = SchedulerStandby(app, on_take=lambda: click.echo(
-            "This process now runs the level scheduler (the one that ran it stopped)."))
-        scheduler_on = standby.start()
-    events(app).start_feed()
-
+        asgi.feed_for_workers(app)
+        config = uvicorn.Config("director.cli:served_app", factory=True, host=host, port=port,
+                                **settings)
+    else:
+        config = uvicorn.Config(asgi.build(app), host=host, port=port, **settings)
+    try:
+        sock = config.bind_socket()
+    except SystemExit:   # uvicorn said why (the port is taken) and exits
+        raise click.ClickException(f"Could not listen on {host}:{port}: Address already in use "
+                                   "or not allowed") from None
+    sock.listen(config.backlog)   # from now on a connection waits for the server, not refused
+    scheme = "https" if certificate is not None else "http"
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-    base = f"http://{shown or '127.0.0.1'}:{port}"
+    base = f"{scheme}://{shown or '127.0.0.1'}:{port}"
     click.echo(f"Director:  {base}/director/   (log in with the token below)")
     click.echo(f"Clock:     {base}/            (projector: {base}/clock/<id>)")
     click.echo(f"API:       {base}/api/tournaments")
+    if certificate is not None:
+        click.echo(f"Tablets:   {base}{asgi.CA_PATH}  (this laptop's root certificate: "
+                   "install it once on each tablet)")
     click.echo(f"Token:     {app.config['TOKEN']}")
-    if standby is None:
-        click.echo("Scheduler: off (run `director scheduler`)")
-    else:
-        click.echo("Scheduler: " + ("on" if scheduler_on else
-                                    "standing by (another process runs it; this one takes over "
-                                    "if it stops)"))
-    click.echo(f"Threads:   {threads}; live screens: "
-               + (f"port {stream_port} (up to {streams.cap:,} at once, no thread each)" if streams else
-                  f"through waitress (about {threads - int(app.config['SSE_RESERVED_THREADS'])})")
-               + f"; change feed: {change_feed.backend(app)}")
+    click.echo(f"Server:    uvicorn, {workers} process{'es' if workers > 1 else ''} on port "
+               f"{port}, up to {asgi.Door.cap:,} connections each, {app.config['THREADS']} "
+               f"threads each for pages; live screens on the same port; change feed: "
+               f"{change_feed.backend(app) if workers == 1 else os.environ.get('DIRECTOR_CHANGE_FEED') or change_feed.backend(app)}")
     sys.stdout.flush()
-    settle_garbage_collector()
-
-    def stop(signum: int, frame: object) -> None:
-        # End the live streams first: waitress then waits for its worker threads.
-        events(app).close()
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    try:
-        server.run()  # returns after SIGTERM / Ctrl-C, once its threads are done
-    finally:
-        events(app).close()
-        if streams is not None:
-            streams.close()
-        if standby is not None:
-            standby.close()
+    if workers > 1:
         writer(app).close()
+        uvicorn.supervisors.Multiprocess(config, sockets=[sock]).run()
         click.echo("Stopped.")
+        return
+    uvicorn.Server(config).run(sockets=[sock])
 
 
-def _stream_server(app: Flask, host: str, port: int) -> StreamServer | None:
-    """The live screens' stream server on ``port``; None (waitress serves them) when
-    ``port`` is 0 or taken."""
-    if not port:
-        return None
-    streams = StreamServer(app, host, port)
-    try:
-        streams.start()
-    except OSError as exc:
-        click.echo(f"Live screens: port {port} is not free ({exc.strerror or exc}); "
-                   "waitress serves them.")
-        return None
-    app.config["STREAM_PORT"] = port
-    return streams
-
-
-def _worker_environment(app: Flask) -> dict[str, str]:
-    """What the processes of ``--workers`` share: a change feed that crosses
-    processes (the table on SQLite), and stream URLs on the pages' own address
-    (the reverse proxy sends them to the stream ports)."""
-    env = {"DIRECTOR_STREAM_BASE": os.environ.get("DIRECTOR_STREAM_BASE", "same-origin")}
-    if change_feed.backend(app) == "memory":
-        env["DIRECTOR_CHANGE_FEED"] = "table"
-    return env
+def served_app() -> Starlette:
+    """Each process of ``director serve --workers N`` (uvicorn's factory): the app
+    from the environment, and its door's limits in this process."""
+    app = _app()
+    asgi.configure_door(app)
+    return asgi.build(app)
 
 
 @main.command("scheduler")

@@ -11,7 +11,14 @@ environment variables, then the test config.
                            ``instance/secret_key``).
 ``DIRECTOR_SCHEDULER``     ``on`` (default) or ``off``: whether
                            ``director serve`` runs the level scheduler.
-``DIRECTOR_THREADS``       waitress worker threads (default 256).
+``DIRECTOR_THREADS``       the threads that run the pages' and the API's
+                           requests in each server process (default 32).
+``DIRECTOR_MAX_CONNECTIONS`` connections one server process holds at once
+                           (default 10,000, and at most the open-files limit
+                           less ``RESERVED_FILES``, 256).
+``DIRECTOR_HEAD_SECONDS``  a connection must send its request head within this
+                           (default 5); ``KEEP_ALIVE_SECONDS`` (5) an idle
+                           keep-alive connection is kept.
 ``DIRECTOR_CHANGE_FEED``   how server processes tell each other what changed
                            (``services.change_feed``): ``auto`` (default:
                            ``postgres`` on PostgreSQL, else ``memory``),
@@ -59,18 +66,22 @@ ENV_PREFIX = "DIRECTOR_"
 
 DEFAULTS: dict[str, Any] = {
     "SCHEDULER": "on",
-    "THREADS": 256,
-    # Streams beyond this answer 503 so that the director's own requests always
-    # find a free waitress thread; the screens then fall back to polling.
+    # The threads that run the Flask app's requests in each server process (the live
+    # screens' streams need none: director.streams).
+    "THREADS": 32,
+    # A stream served through Flask itself (the test client) holds a thread: beyond
+    # THREADS less this, such streams answer 503.
     "SSE_RESERVED_THREADS": 16,
     "SSE_PING_SECONDS": 12.0,
     "SSE_WATCH_SECONDS": 0.5,
-    # The stream port (director.streams): connections held at once, at most the
-    # open-files limit less STREAM_RESERVED_FILES (the pages' share); a connection
-    # without its request head after STREAM_HEAD_SECONDS is closed.
-    "STREAM_MAX_CONNECTIONS": 10_000,
-    "STREAM_RESERVED_FILES": 512,
-    "STREAM_HEAD_SECONDS": 5.0,
+    # The server's door (director.asgi): connections held at once per process, at
+    # most the open-files limit less RESERVED_FILES; a connection whose request head
+    # is not complete HEAD_SECONDS after it opened (or KEEP_ALIVE_SECONDS +
+    # HEAD_SECONDS after its last answer) is let go.
+    "MAX_CONNECTIONS": 10_000,
+    "RESERVED_FILES": 256,
+    "HEAD_SECONDS": 5.0,
+    "KEEP_ALIVE_SECONDS": 5.0,
     "CHANGE_FEED": "auto",
     "CHANGE_FEED_CHANNEL": "director_changes",
     "CHANGE_FEED_POLL_SECONDS": 0.2,
@@ -135,6 +146,10 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
         # fifty tablets writing at once never open (and PRAGMA) a fresh one each time.
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_size": SQLITE_POOL, "max_overflow": 2 * SQLITE_POOL}
     app.config["THREADS"] = int(app.config["THREADS"])
+    for name in ("MAX_CONNECTIONS", "RESERVED_FILES"):
+        app.config[name] = int(app.config[name])
+    for name in ("HEAD_SECONDS", "KEEP_ALIVE_SECONDS", "SSE_PING_SECONDS"):
+        app.config[name] = float(app.config[name])
     app.config["SCHEDULER"] = str(app.config["SCHEDULER"]).strip().lower()
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(app, "secret_key")

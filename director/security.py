@@ -630,30 +630,7 @@ class TrustedProxies:
 # --------------------------------------------------------------------------- wiring
 
 
-def stream_origin() -> str | None:
-    """Where the pages open their live streams (``director.streams``): the stream
-    server's port on the host the page was asked from, ``http://host:STREAM_PORT``.
-    None: the page's own origin, when no stream server runs, when ``STREAM_BASE``
-    is ``same-origin`` (a reverse proxy sends the stream paths to the stream ports),
-    or on an HTTPS page (the stream server speaks plain HTTP)."""
-    port = current_app.config.get("STREAM_PORT")
-    base = str(current_app.config.get("STREAM_BASE") or "").strip()
-    if base == "same-origin" or not port or request.scheme == "https":
-        return None
-    if base:
-        return base.rstrip("/")
-    host = request.host
-    name, colon, tail = host.rpartition(":")
-    if colon and tail.isdigit() and not host.endswith("]"):
-        host = name
-    return f"http://{host}:{int(port)}"
-
-
 def _headers(response: Response) -> Response:
-    origin = stream_origin() if response.mimetype == "text/html" else None
-    if origin is not None:  # the page may open its stream there
-        response.headers.setdefault("Content-Security-Policy", CSP.replace(
-            "connect-src 'self'", f"connect-src 'self' {origin}"))
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
     if request.endpoint != "static" and "Cache-Control" not in response.headers \

@@ -1,45 +1,31 @@
-"""Live screens without a thread each (issue 18): a small asyncio server for the
-event streams, beside waitress in the same process.
+"""Live screens without a thread each (issues 18 and 28): the event streams as a
+native ASGI endpoint, served by the same server and on the same port as the
+pages (``director.asgi``).
 
-waitress gives every open response a thread of its own, so a screen's stream
-held one of its 256 threads.  Here one thread runs an asyncio loop that serves
-``GET /clock/<id>/events`` on its own port (``director serve --stream-port``,
-by default PORT+1): an open stream costs a socket and a few hundred bytes, and
-one process holds thousands of them (``tests/web/test_streams.py``: 2,000), on
-Linux and Windows alike (asyncio's default loop on each).  Everything else stays
-with waitress, and so does the same URL there (the fallback when this port
-cannot be reached: a firewall, or TLS in front).
+``GET /clock/<id>/events``: a comment ping at once and then every
+``SSE_PING_SECONDS``, the full clock state first, then every event of the
+tournament (the same stream as ``views.clock``'s, which the Flask test client
+still uses).  An open stream costs a socket and a few hundred bytes: no thread.
 
-The streams are the same as waitress's (``views.clock``): a comment ping at once
-and then every ``SSE_PING_SECONDS``, the full clock state first, then every event
-of the tournament.  The broker hands each event once to the loop (one
-subscription per tournament, whatever the number of screens), and the loop
-writes it to every screen of that tournament.  The pages are on another port,
-so the answer allows any origin (the stream is public, and needs no cookie).
+The broker (``services.events``) hands each event once to the event loop (one
+subscription per tournament and process, whatever the number of screens); the
+events of ``COALESCE_SECONDS`` go together, and each screen gets them in one
+write.  A screen that reads nothing is let go once ``SLOW_SCREEN_BYTES`` wait
+for it (it reconnects).  Nothing here reads HTTP: the server does.
 
-The port faces the room's Wi-Fi, where the players are (issue 26): it holds at
-most ``cap`` connections (``STREAM_MAX_CONNECTIONS``, and never more than the
-open-files limit leaves after ``STREAM_RESERVED_FILES`` for the pages, the
-database and the scheduler, so that a flood of it cannot take the descriptors
-waitress needs to answer the director), turns the next ones away at once with a
-503 (before reading a byte), lets go of a connection that has not sent its
-request head within ``STREAM_HEAD_SECONDS`` or sends one over 8 KB, and says so
-in one log line per reason per minute (``Tally``).
+``Tally`` says what the server turned away, once a minute per reason, so that a
+flood of the port costs a few log lines a minute (``director.asgi``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import logging
 import math
-import re
-import socket
-import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask
@@ -50,245 +36,146 @@ from director.services.events import CLOSE, Subscription, encode, events
 
 log = logging.getLogger("director.streams")
 
-PATH = re.compile(rb"^/clock/(\d{1,18})/events(?:\?.*)?$")
-HEAD_LIMIT = 8192               # bytes of a request head
-LISTEN_BACKLOG = 4096           # connections the system queues before they are accepted
-ACCEPT_TURN = 64                # accepted in a row before the screens get the loop again
-OUT_OF_FILES_SECONDS = 0.5      # the pause before accepting again after EMFILE
-LET_GO_SECONDS = 1.0            # a closed connection's last bytes may take this long
 TALLY_SECONDS = 60.0            # one log line per reason per this long
 SLOW_SCREEN_BYTES = 512 * 1024  # a screen that reads nothing is let go past this
 FIRST_STATE_SECONDS = 0.2       # a new screen's first state may be this old (its server_time)
-SWITCH_SECONDS = 0.001          # the GIL's switch interval while screens are served
 COALESCE_SECONDS = 0.02         # the events of this long go to every screen in one write
-HEADERS = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-           b"Cache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\n"
-           b"Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n")
+MAX_ID = 2**63 - 1
+HEADERS = [(b"content-type", b"text/event-stream"),
+           (b"cache-control", b"no-cache, no-transform"),
+           (b"x-accel-buffering", b"no")]
+HELLO = b"retry: 2000\n: connected\n\n"
+PING = b": ping\n\n"
 
 
-def refusal(status: str, text: str, retry: bool = False) -> bytes:
-    body = text.encode() + b"\n"
-    extra = b"Retry-After: 10\r\n" if retry else b""
-    return (f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"Content-Length: {len(body)}\r\nAccess-Control-Allow-Origin: *\r\n"
-            "Connection: close\r\n").encode() + extra + b"\r\n" + body
+class _Screen:
+    """One open stream: what waits to be written, and the coroutine writing it."""
+
+    __slots__ = ("pending", "size", "started", "closed", "waiter", "task")
+
+    def __init__(self) -> None:
+        self.pending: list[bytes] = []
+        self.size = 0
+        self.started = False
+        self.closed = False
+        self.waiter: asyncio.Future[None] | None = None
+        self.task: asyncio.Task[Any] | None = asyncio.current_task()
+
+    def put(self, payload: bytes) -> None:
+        self.pending.append(payload)
+        self.size += len(payload)
+        if self.size > SLOW_SCREEN_BYTES and self.task is not None:
+            self.closed = True
+            self.task.cancel()      # it reads nothing: let it go (it reconnects)
+        self.wake()
+
+    def wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
 
 
-class _Screens:
+class _Tournament:
     """The open streams of one tournament, and its subscription to the broker."""
 
     def __init__(self) -> None:
-        self.writers: dict[asyncio.StreamWriter, list[bytes] | None] = {}  # None: started
+        self.screens: set[_Screen] = set()
         self.subscription: Subscription | None = None
         self.first: tuple[float, bytes] | None = None
         self.reading = asyncio.Lock()
 
 
-class StreamServer:
-    def __init__(self, app: Flask, host: str, port: int) -> None:
+class LiveScreens:
+    """The ASGI endpoint of the streams, for one process and its event loop."""
+
+    def __init__(self, app: Flask) -> None:
         self.app = app
-        self.host, self.port = host, port
-        self.cap = connection_cap(app.config, raise_open_files_limit())
-        self.head_seconds = float(app.config["STREAM_HEAD_SECONDS"])
         self.ping = float(app.config["SSE_PING_SECONDS"])
-        self.loop = asyncio.new_event_loop()
-        self.tournaments: dict[int, _Screens] = {}
-        self.open = 0                  # connections held: each is a file descriptor
-        self.tally = Tally(log)        # what was turned away, and why
-        self.troubles = Tally(log, says=lambda n, what: f"Live screens: {what} ({n:,} in the last minute)")
-        self._listeners: list[socket.socket] = []
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-
-    # -- running -------------------------------------------------------------
-    def start(self) -> None:
-        """Listen on the port (raises ``OSError`` when it is taken), then serve from a thread."""
-        self._listeners = listen(self.host, self.port)
-        self.port = self._listeners[0].getsockname()[1]
-        # The loop gives up the GIL at each socket write, and a request thread busy
-        # in Python (an answer of 300 tables) then keeps it for the switch interval,
-        # 5 ms by default: a fan-out to 1,000 screens would wait that long between
-        # writes.  1 ms lets the screens through while the request goes on.
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_SECONDS))
-        self._thread = threading.Thread(target=self._run, name="director-streams", daemon=True)
-        self._thread.start()
-        self._ready.wait(10)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.set_exception_handler(self._trouble)
-        for listener in self._listeners:
-            self._task(self._accept(listener))
-        self._task(self._pings())
-        self._task(self._tell())
-        self._ready.set()
-        self.loop.run_forever()
-        leftover = asyncio.all_tasks(self.loop)
-        for task in leftover:
-            task.cancel()
-        self.loop.run_until_complete(asyncio.gather(*leftover, return_exceptions=True))
-        self.loop.close()
-
-    def close(self) -> None:
-        """Stop listening and let every connection go (within a few seconds)."""
-        if self._thread is None or not self._thread.is_alive() or self.loop.is_closed():
-            return
-        with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(5)
-        self._thread.join(5)
-
-    async def _stop(self) -> None:
-        tasks = [task for task in self._tasks if task is not asyncio.current_task()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for listener in self._listeners:
-            listener.close()
-        self.loop.call_soon(self.loop.stop)
-
-    def _task(self, work: Coroutine[Any, Any, None]) -> None:
-        task = self.loop.create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        """asyncio's own complaints, once a minute each (a flood must not fill the log)."""
-        exception = context.get("exception")
-        what = str(context.get("message") or "unexpected error")
-        if exception is not None:
-            what += f" ({type(exception).__name__})"
-        self.troubles.add(what, exception)
+        self.tournaments: dict[int, _Tournament] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._pinger: asyncio.Task[None] | None = None
 
     @property
     def count(self) -> int:
-        """The open streams (the connections past their request head)."""
-        return sum(len(screens.writers) for screens in self.tournaments.values())
+        """The open streams."""
+        return sum(len(t.screens) for t in self.tournaments.values())
 
-    # -- the door ------------------------------------------------------------
-    async def _accept(self, listener: socket.socket) -> None:
-        """Accept every connection the moment it comes; hold it if there is room under
-        the cap, else answer 503 and close it without reading it.  One descriptor is
-        all a refused connection ever costs, and only for this moment."""
-        full = refusal("503 Service Unavailable",
-                       f"All {self.cap:,} live-screen connections are in use", retry=True)
-        turn = 0
-        while True:
-            try:
-                conn, _ = await self.loop.sock_accept(listener)
-            except OSError as exc:
-                if exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
-                    # Out of descriptors all the same (the reserve was too small):
-                    # the connections wait in the system's queue meanwhile.
-                    self.tally.add("out of file descriptors (STREAM_RESERVED_FILES is too small)")
-                    await asyncio.sleep(OUT_OF_FILES_SECONDS)
-                continue
-            if self.open >= self.cap:
-                conn.setblocking(False)
-                with contextlib.suppress(OSError):
-                    conn.send(full)
-                conn.close()
-                self.tally.add(f"too many open (cap {self.cap:,})")
-            else:
-                self.open += 1
-                self._task(self._connection(conn))
-            turn += 1
-            if turn % ACCEPT_TURN == 0:
-                await asyncio.sleep(0)
-
-    async def _connection(self, conn: socket.socket) -> None:
-        try:
-            try:
-                reader, writer = await asyncio.open_connection(sock=conn, limit=HEAD_LIMIT)
-            except OSError:
-                conn.close()
-                return
-            try:
-                await self._serve(reader, writer)
-            finally:
-                await self._let_go(writer)
-        finally:
-            self.open -= 1
-
-    async def _let_go(self, writer: asyncio.StreamWriter) -> None:
-        """Close a connection: its last bytes go out first, unless its reader reads
-        nothing (``LET_GO_SECONDS``), when they are dropped with it."""
-        writer.close()
-        try:
-            await asyncio.wait_for(writer.wait_closed(), LET_GO_SECONDS)
-        except Exception:  # it reads nothing, or it went away with an error
-            writer.transport.abort()
-
-    # -- one screen ----------------------------------------------------------
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.head_seconds)
-        except asyncio.LimitOverrunError:
-            self.tally.add(f"request head over {HEAD_LIMIT // 1024} KB")
-            self._refuse(writer, "431 Request Header Fields Too Large",
-                         f"The request head is over {HEAD_LIMIT // 1024} KB")
+    async def __call__(self, scope: dict[str, Any], receive: Callable[..., Any],
+                       send: Callable[..., Any]) -> None:
+        if scope["method"] not in ("GET", "HEAD"):
+            await _plain(send, 405, "Only GET is served here")
             return
-        except TimeoutError:
-            self.tally.add(f"no request head within {self.head_seconds:g} s")
-            writer.transport.abort()
+        tournament_id = int(scope["path_params"]["tournament_id"])
+        if tournament_id > MAX_ID:
+            await _plain(send, 404, f"There is no tournament {tournament_id}")
             return
-        except (asyncio.IncompleteReadError, OSError):
-            return
-        method, _, rest = head.partition(b" ")
-        match = PATH.match(rest.partition(b" ")[0])
-        if method != b"GET" or match is None:
-            self._refuse(writer, "404 Not Found", "Only the live streams are served here")
-            return
-        tournament_id = int(match.group(1))
-        screens = self._screens(tournament_id)
-        screens.writers[writer] = []          # events from now on wait for its first state
+        self._start()
+        tournament = self._tournament(tournament_id)
+        screen = _Screen()
+        tournament.screens.add(screen)       # events from now on wait for its first state
+        listener = asyncio.ensure_future(self._until_gone(receive, screen))
         try:
-            first = await self._first_state(tournament_id, screens)
+            first = await self._first_state(tournament_id, tournament)
             if first is None:
-                self._refuse(writer, "404 Not Found", f"There is no tournament {tournament_id}")
+                await _plain(send, 404, f"There is no tournament {tournament_id}")
                 return
-            writer.write(HEADERS + b"retry: 2000\n: connected\n\n" + first)
-            for payload in screens.writers[writer] or ():
-                writer.write(payload)
-            screens.writers[writer] = None
-            while await reader.read(1024):    # until the screen goes away
-                pass
+            await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+            out = [HELLO, first, *screen.pending]
+            screen.pending, screen.size, screen.started = [], 0, True
+            while not screen.closed:
+                await send({"type": "http.response.body", "body": b"".join(out), "more_body": True})
+                if not screen.pending and not screen.closed:
+                    screen.waiter = asyncio.get_running_loop().create_future()
+                    await screen.waiter
+                    screen.waiter = None
+                out, screen.pending, screen.size = screen.pending, [], 0
+            await send({"type": "http.response.body", "body": b""})   # the server stops
         except OSError:
             pass
         finally:
-            self._forget(tournament_id, writer)
+            listener.cancel()
+            self._forget(tournament_id, screen)
 
     @staticmethod
-    def _refuse(writer: asyncio.StreamWriter, status: str, text: str) -> None:
-        writer.write(refusal(status, text))
+    async def _until_gone(receive: Callable[..., Any], screen: _Screen) -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        screen.closed = True
+        screen.wake()
 
-    def _screens(self, tournament_id: int) -> _Screens:
-        screens = self.tournaments.get(tournament_id)
-        if screens is None:
-            screens = self.tournaments[tournament_id] = _Screens()
+    def _start(self) -> None:
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            self._pinger = self.loop.create_task(self._pings())
+
+    def _tournament(self, tournament_id: int) -> _Tournament:
+        tournament = self.tournaments.get(tournament_id)
+        if tournament is None:
+            assert self.loop is not None
+            tournament = self.tournaments[tournament_id] = _Tournament()
             inbox = _Inbox(self.loop, lambda payload: self._fan_out(tournament_id, payload))
-            screens.subscription = events(self.app).subscribe(tournament_id, inbox=inbox)
-        return screens
+            tournament.subscription = events(self.app).subscribe(tournament_id, inbox=inbox)
+        return tournament
 
-    def _forget(self, tournament_id: int, writer: asyncio.StreamWriter) -> None:
-        screens = self.tournaments.get(tournament_id)
-        if screens is not None:
-            screens.writers.pop(writer, None)
-            if not screens.writers:
-                del self.tournaments[tournament_id]
-                if screens.subscription is not None:
-                    events(self.app).unsubscribe(screens.subscription)
-        writer.close()
+    def _forget(self, tournament_id: int, screen: _Screen) -> None:
+        tournament = self.tournaments.get(tournament_id)
+        if tournament is None:
+            return
+        tournament.screens.discard(screen)
+        if not tournament.screens:
+            del self.tournaments[tournament_id]
+            if tournament.subscription is not None:
+                events(self.app).unsubscribe(tournament.subscription)
 
-    async def _first_state(self, tournament_id: int, screens: _Screens) -> bytes | None:
+    async def _first_state(self, tournament_id: int, tournament: _Tournament) -> bytes | None:
         """The clock state a new screen starts from: one read for the screens that
         open at once (after a restart every screen comes back in the same second)."""
-        async with screens.reading:
-            if screens.first is not None and time.monotonic() - screens.first[0] < FIRST_STATE_SECONDS:
-                return screens.first[1]
-            first = await self._in_thread(lambda: self._read_state(tournament_id))
+        async with tournament.reading:
+            if tournament.first is not None \
+                    and time.monotonic() - tournament.first[0] < FIRST_STATE_SECONDS:
+                return tournament.first[1]
+            first = await asyncio.to_thread(self._read_state, tournament_id)
             if first is not None:
-                screens.first = (time.monotonic(), first)
+                tournament.first = (time.monotonic(), first)
             return first
 
     def _read_state(self, tournament_id: int) -> bytes | None:
@@ -302,40 +189,40 @@ class StreamServer:
             events(self.app).seen(tournament_id, state["version"])
             return encode("clock", state, state["version"])
 
-    def _in_thread(self, work: Callable[[], Any]) -> Awaitable[Any]:
-        return self.loop.run_in_executor(None, work)
-
-    # -- every screen --------------------------------------------------------
     def _fan_out(self, tournament_id: int, payload: bytes) -> None:
-        screens = self.tournaments.get(tournament_id)
-        if screens is None:
+        tournament = self.tournaments.get(tournament_id)
+        if tournament is None:
             return
         if payload == CLOSE:
-            for writer in list(screens.writers):
-                writer.close()
+            for screen in list(tournament.screens):
+                screen.closed = True
+                screen.wake()
             return
-        for writer, waiting in list(screens.writers.items()):
-            if waiting is not None:
-                waiting.append(payload)
-            elif writer.transport.get_write_buffer_size() > SLOW_SCREEN_BYTES:
-                writer.transport.abort()      # it reads nothing: let it reconnect
-            else:
-                writer.write(payload)
+        for screen in list(tournament.screens):
+            screen.put(payload)
 
     async def _pings(self) -> None:
         while True:
             await asyncio.sleep(self.ping)
-            for screens in list(self.tournaments.values()):
-                for writer, waiting in list(screens.writers.items()):
-                    if waiting is None:
-                        writer.write(b": ping\n\n")
+            for tournament in list(self.tournaments.values()):
+                for screen in list(tournament.screens):
+                    if screen.started:
+                        screen.put(PING)
 
-    async def _tell(self) -> None:
-        """Say what was turned away, once a minute per reason (``Tally``)."""
-        while True:
-            await asyncio.sleep(TALLY_SECONDS / 12)
-            self.tally.flush()
-            self.troubles.flush()
+    def close(self) -> None:
+        """End every stream (the server is stopping); call on the loop."""
+        for tournament_id in list(self.tournaments):
+            self._fan_out(tournament_id, CLOSE)
+        if self._pinger is not None:
+            self._pinger.cancel()
+
+
+async def _plain(send: Callable[..., Any], status: int, text: str) -> None:
+    body = text.encode() + b"\n"
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 class _Inbox:
@@ -355,7 +242,8 @@ class _Inbox:
             first = not self._items
             self._items.append(item)
         if first and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self.loop.call_later, COALESCE_SECONDS, self._flush)
+            with contextlib.suppress(RuntimeError):   # the loop closed meanwhile
+                self.loop.call_soon_threadsafe(self.loop.call_later, COALESCE_SECONDS, self._flush)
 
     def _flush(self) -> None:
         with self._lock:
@@ -379,17 +267,20 @@ class Tally:
                  clock: Callable[[], float] = time.monotonic,
                  says: Callable[[int, str], str] | None = None) -> None:
         self.logger, self.every, self.clock = logger, every, clock
-        self.says = says or (lambda n, reason: f"Live screens: refused {n:,} "
+        self.says = says or (lambda n, reason: f"Server: turned away {n:,} "
                              f"connection{'' if n == 1 else 's'} in the last minute: {reason}")
         self._counts: dict[str, int] = {}
         self._said: dict[str, float] = {}
         self._exceptions: dict[str, BaseException] = {}
+        self._lock = threading.Lock()
 
     def add(self, reason: str, exception: BaseException | None = None) -> None:
-        self._counts[reason] = self._counts.get(reason, 0) + 1
-        if exception is not None:
-            self._exceptions[reason] = exception
-        if self.clock() - self._said.get(reason, -math.inf) >= self.every:
+        with self._lock:
+            self._counts[reason] = self._counts.get(reason, 0) + 1
+            if exception is not None:
+                self._exceptions[reason] = exception
+            due = self.clock() - self._said.get(reason, -math.inf) >= self.every
+        if due:
             self._say(reason)
 
     def flush(self) -> None:
@@ -404,47 +295,30 @@ class Tally:
         return dict(self._counts)
 
     def _say(self, reason: str) -> None:
-        self._said[reason] = self.clock()
-        self.logger.warning(self.says(self._counts.pop(reason), reason),
-                            exc_info=self._exceptions.pop(reason, None))
+        with self._lock:
+            count = self._counts.pop(reason, 0)
+            exception = self._exceptions.pop(reason, None)
+            self._said[reason] = self.clock()
+        if count:
+            self.logger.warning(self.says(count, reason), exc_info=exception)
 
 
 def connection_cap(config: Mapping[str, Any], open_files: int | None) -> int:
-    """The most connections the stream port holds at once: ``STREAM_MAX_CONNECTIONS``,
-    but no more than the open-files limit leaves after ``STREAM_RESERVED_FILES`` for
-    the rest of the process (waitress's connections, the database's files, the log,
-    the scheduler); on a limit too small for that reserve, a quarter of it.  No
-    limit (``None``: Windows) leaves the setting.
+    """The most connections a server process holds at once: ``MAX_CONNECTIONS``,
+    but no more than the open-files limit leaves after ``RESERVED_FILES`` for the
+    rest of the process (the database's files, the log, the scheduler, the
+    connections being turned away); on a limit too small for that reserve, a
+    quarter of it.  No limit (``None``: Windows) leaves the setting.
 
-    >>> settings = {"STREAM_MAX_CONNECTIONS": 10_000, "STREAM_RESERVED_FILES": 512}
+    >>> settings = {"MAX_CONNECTIONS": 10_000, "RESERVED_FILES": 512}
     >>> connection_cap(settings, 1024), connection_cap(settings, 65_536), connection_cap(settings, 256)
     (512, 10000, 64)
     """
-    wanted = int(config["STREAM_MAX_CONNECTIONS"])
+    wanted = int(config["MAX_CONNECTIONS"])
     if open_files is not None:
-        share = max(open_files - int(config["STREAM_RESERVED_FILES"]), open_files // 4)
+        share = max(open_files - int(config["RESERVED_FILES"]), open_files // 4)
         wanted = min(wanted, share)
     return max(1, wanted)
-
-
-def listen(host: str, port: int) -> list[socket.socket]:
-    """Listening sockets on every address of ``host`` (as ``asyncio.start_server``
-    makes them: IPv6 ones IPv6 only), with a long queue for the moment after a
-    restart when every screen comes back at once."""
-    addresses = dict.fromkeys(
-        (family, address) for family, _, _, _, address in socket.getaddrinfo(
-            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE))
-    listeners: list[socket.socket] = []
-    try:
-        for family, address in addresses:
-            listener = socket.create_server(address, family=family, backlog=LISTEN_BACKLOG)
-            listener.setblocking(False)
-            listeners.append(listener)
-    except BaseException:
-        for listener in listeners:
-            listener.close()
-        raise
-    return listeners
 
 
 def raise_open_files_limit() -> int | None:

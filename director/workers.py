@@ -1,5 +1,5 @@
-"""Several server processes (issue 18): the scheduler's lock, the stand-by for
-it in every serving process, and ``director serve --workers N``.
+"""Several server processes (issues 18 and 28): the scheduler's lock, and the
+stand-by for it in every serving process.
 
 * The level scheduler runs in exactly one process: the one that holds the lock
   (PostgreSQL: a session advisory lock; SQLite: a file lock on
@@ -8,22 +8,15 @@ it in every serving process, and ``director serve --workers N``.
   ``SCHEDULER_RETRY_SECONDS`` (2 s), so another one runs the levels within a few
   seconds; its jobs are rebuilt from the database, and a level end that fell due
   meanwhile runs at once ("do what is due as of now").
-* ``director serve --workers N`` is a small supervisor: N ``director serve``
-  processes on the ports PORT .. PORT+N-1 (their live screens on STREAM_PORT ..
-  STREAM_PORT+N-1), each started again a second after it dies.  Separate ports,
-  not one shared socket: it works the same on Windows (no ``SO_REUSEPORT``), each
-  process can be checked and restarted alone, and the reverse proxy in front
-  (TLS, one address for everyone) spreads the requests and skips a dead process.
+* ``director serve --workers N`` is uvicorn's own supervisor (``director.asgi``):
+  N processes on the one port, each started again when it dies; each process
+  runs a ``SchedulerStandby`` from its lifespan.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -147,44 +140,3 @@ class SchedulerStandby:
         stop_scheduler(self.app)
         release_scheduler_lock(self.lock)
         self.lock = None
-
-
-def run_workers(count: int, host: str, port: int, stream_port: int, env: dict[str, str],
-                say: Callable[[str], None]) -> None:
-    """Serve with ``count`` processes on ``port + i`` (streams on ``stream_port + i``,
-    0: none); start again any that dies; stop them all on SIGTERM or Ctrl-C."""
-    command = [sys.executable, "-c", "from director.cli import main; main()", "serve",
-               "--host", host, "--workers", "1"]
-    environment = {**os.environ, **env}
-    stopping = threading.Event()
-
-    def spawn(i: int) -> subprocess.Popen[bytes]:
-        ports = ["--port", str(port + i), "--stream-port", str(stream_port + i if stream_port else 0)]
-        return subprocess.Popen([*command, *ports], env=environment)
-
-    children = [spawn(i) for i in range(count)]
-    say(f"{count} server processes on ports {port}-{port + count - 1}"
-        + (f", live screens on {stream_port}-{stream_port + count - 1}" if stream_port else "")
-        + "; put a reverse proxy in front (README: Several server processes).")
-
-    def stop(signum: int, frame: object) -> None:
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    while not stopping.wait(0.5):
-        for i, child in enumerate(children):
-            code = child.poll()
-            if code is not None and not stopping.is_set():
-                say(f"Server process {i + 1} (port {port + i}) stopped (exit code {code}); "
-                    "starting it again.")
-                time.sleep(1)
-                children[i] = spawn(i)
-    for child in children:
-        child.terminate()
-    deadline = time.monotonic() + 15
-    for child in children:
-        try:
-            child.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.kill()

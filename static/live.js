@@ -58,24 +58,11 @@
     return s.seconds_to_break;
   };
 
-  /* Open the page's event stream at ``url`` and hand each EventSource to ``setup``.  The
-   * stream server has a port of its own (director.streams: no thread per screen); when
-   * that port cannot be reached (a firewall), the page's own server serves the same
-   * stream at the same path, and ``setup`` gets that EventSource instead. */
+  /* Open the page's event stream at ``url`` and hand the EventSource to ``setup``.  The
+   * stream is on the page's own origin: the server holds it without a thread
+   * (director.streams), so there is no other port to try. */
   function openStream(url, setup) {
-    var path = url.replace(/^[a-z]+:\/\/[^\/]+/i, "");
-    var source = new EventSource(url), opened = false;
-    setup(source);
-    if (path === url) return;
-    var giveUp = function () {
-      if (opened || source.readyState === EventSource.OPEN) return;
-      opened = true;
-      source.close();
-      setup(new EventSource(path));
-    };
-    source.addEventListener("open", function () { opened = true; });
-    source.addEventListener("error", function () { setTimeout(giveUp, 1000); });
-    setTimeout(giveUp, 6000);
+    setup(new EventSource(url));
   }
 
   Live.prototype.connect = function () {

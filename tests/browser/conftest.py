@@ -1,5 +1,5 @@
 """Browser-test fixtures: Debian's chromium through Playwright, and a real
-waitress server (``director serve``) on 127.0.0.1 with its own temp database.
+server (``director serve``: uvicorn, one port) on 127.0.0.1 with its own temp database.
 
 ``chromium`` is the one place that decides what happens without a browser:
 skip with a one-line reason, or fail when ``REQUIRE_BROWSER=1`` (CI).

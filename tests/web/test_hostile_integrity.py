@@ -286,7 +286,7 @@ def damaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[bytes]
     def fail_if_served(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the server started on a damaged database")
 
-    monkeypatch.setattr(cli, "create_server", fail_if_served)
+    monkeypatch.setattr(cli.asgi, "server_settings", fail_if_served)
 
     def make(content: bytes) -> Path:
         path.write_bytes(content)

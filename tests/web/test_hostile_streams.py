@@ -1,9 +1,11 @@
-"""A hostile room against the stream port (issue 26, item 8): the live screens'
-stream server holds at most its cap of connections and refuses the rest at once,
-lets go of a connection that sends no request head within ``STREAM_HEAD_SECONDS``
-or one over 8 KB, says why in one log line per reason per minute, and keeps to its
-own share of the process's file descriptors, so that the director's pages
-(waitress, same process) answer at once while the stream port is flooded."""
+"""A hostile room against the one port (issues 26 and 28): the server (uvicorn, with
+``director.asgi.Door``) holds at most its cap of connections, lets the oldest one
+that has said nothing go to make room for a new one, refuses a new one at once
+(503) only when every connection is being served, lets go of a connection whose
+request head is not complete within ``HEAD_SECONDS`` (a byte now and then does
+not keep it) or is over 8 KB, says why in one log line per reason per minute, and
+keeps to its share of the process's file descriptors, so that the director's pages
+answer at once while idle sockets flood the port."""
 
 from __future__ import annotations
 
@@ -14,15 +16,19 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import uvicorn
 from flask import Flask
 
-from director.streams import StreamServer, Tally, connection_cap, raise_open_files_limit
+from director import asgi
+from director.streams import Tally, connection_cap, raise_open_files_limit
 from tests.browser.conftest import free_port, prepared_database, stop_process
 from tests.conftest import TOKEN
 
@@ -32,20 +38,41 @@ except ImportError:  # Windows: no open-files limit to flood
     resource = None  # type: ignore[assignment]
 
 
-@pytest.fixture
-def stream_server(make_app: Callable[..., Flask]) -> Iterator[Callable[..., StreamServer]]:
-    """``stream_server(**config)``: a stream server on a free port of 127.0.0.1, in this process."""
-    servers: list[StreamServer] = []
+@dataclass
+class Running:
+    server: uvicorn.Server
+    port: int
 
-    def start(**config: object) -> StreamServer:
-        server = StreamServer(make_app(**config), "127.0.0.1", 0)
-        server.start()
-        servers.append(server)
-        return server
+    @property
+    def open(self) -> int:
+        """The connections the server holds."""
+        return len(self.server.server_state.connections)
+
+
+@pytest.fixture
+def door(make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+         ) -> Iterator[Callable[..., Running]]:
+    """``door(**config)``: the served app (uvicorn, ``asgi.Door``) on a free port of
+    127.0.0.1, in a thread of this process, with a tally of its own."""
+    started: list[tuple[uvicorn.Server, threading.Thread]] = []
+
+    def start(**config: object) -> Running:
+        app = make_app(**config)
+        monkeypatch.setattr(asgi, "_tally", Tally(logging.getLogger("director.server")))
+        asgi.quiet_floods()
+        settings = {**asgi.server_settings(app), "log_config": None}
+        server = uvicorn.Server(uvicorn.Config(asgi.build(app, serving=False), host="127.0.0.1",
+                                               port=0, **settings))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        assert wait_until(lambda: server.started, 10)
+        started.append((server, thread))
+        return Running(server, server.servers[0].sockets[0].getsockname()[1])
 
     yield start
-    for server in servers:
-        server.close()
+    for server, thread in started:
+        server.should_exit = True
+        thread.join(10)
 
 
 def idle_sockets(port: int, count: int) -> list[socket.socket]:
@@ -88,10 +115,10 @@ def close_all(sockets: list[socket.socket]) -> None:
         sock.close()
 
 
-def stream_head(port: int, tournament_id: int, timeout: float = 5) -> bytes:
-    """A screen's request, and what the server says first."""
+def ask(port: int, request: bytes, timeout: float = 5) -> bytes:
+    """Send ``request`` on a new connection; what the server says first (its head)."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(f"GET /clock/{tournament_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        sock.sendall(request)
         answer = b""
         while b"\r\n\r\n" not in answer:
             chunk = sock.recv(4096)
@@ -101,30 +128,50 @@ def stream_head(port: int, tournament_id: int, timeout: float = 5) -> bytes:
         return answer
 
 
-def test_connections_beyond_the_cap_are_refused_at_once_and_the_held_ones_never_exceed_it(
-        stream_server: Callable[..., StreamServer]) -> None:
-    server = stream_server(STREAM_MAX_CONNECTIONS=40, STREAM_HEAD_SECONDS=30)
-    sockets = idle_sockets(server.port, 100)
+def stream_request(tournament_id: int) -> bytes:
+    return f"GET /clock/{tournament_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+
+
+def test_idle_connections_beyond_the_cap_are_let_go_and_a_request_still_gets_its_answer(
+        door: Callable[..., Running]) -> None:
+    running = door(MAX_CONNECTIONS=40, HEAD_SECONDS=30)
+    sockets = idle_sockets(running.port, 100)
     try:
         assert wait_until(lambda: held(sockets) <= 40, 3), f"{held(sockets)} connections held"
-        assert server.open == held(sockets) == 40
-        refused = [sock for sock in sockets if state(sock) == "answered"]
-        assert len(refused) == 60
-        answer = refused[0].recv(4096)
-        assert answer.startswith(b"HTTP/1.1 503 ") and b"Retry-After:" in answer
-        more = idle_sockets(server.port, 20)   # still full: these are refused too
-        assert wait_until(lambda: all(state(sock) != "open" for sock in more), 2)
-        assert server.open == 40
-        close_all(more)
+        assert running.open <= 40
+        started = time.monotonic()
+        answer = ask(running.port, b"GET /api/tournaments HTTP/1.1\r\nHost: x\r\n"
+                     + f"Authorization: Bearer {TOKEN}\r\n\r\n".encode())
+        assert answer.startswith(b"HTTP/1.1 200 "), answer
+        assert time.monotonic() - started < 1.0
+        assert running.open <= 40
     finally:
         close_all(sockets)
-    assert wait_until(lambda: server.open == 0, 2)
+    assert wait_until(lambda: running.open == 0, 2)
+
+
+def test_when_every_connection_is_a_served_stream_the_next_one_is_answered_503_unread(
+        door: Callable[..., Running], make_tournament: Callable[..., int]) -> None:
+    tournament_id = make_tournament()
+    running = door(MAX_CONNECTIONS=5)
+    screens = [socket.create_connection(("127.0.0.1", running.port), timeout=5) for _ in range(5)]
+    try:
+        for screen in screens:
+            screen.sendall(stream_request(tournament_id))
+            assert screen.recv(4096).startswith(b"HTTP/1.1 200 OK")
+        refused = ask(running.port, b"")
+        assert refused.startswith(b"HTTP/1.1 503 ") and b"Retry-After: 10" in refused
+        assert running.open == 5
+    finally:
+        close_all(screens)
+    assert wait_until(lambda: running.open == 0, 2)
+    assert ask(running.port, stream_request(tournament_id)).startswith(b"HTTP/1.1 200 OK")
 
 
 def test_a_connection_that_sends_no_complete_head_within_the_head_timeout_is_closed(
-        stream_server: Callable[..., StreamServer]) -> None:
-    server = stream_server(STREAM_HEAD_SECONDS=0.5)
-    silent, slow = idle_sockets(server.port, 2)
+        door: Callable[..., Running]) -> None:
+    running = door(HEAD_SECONDS=0.5)
+    silent, slow = idle_sockets(running.port, 2)
     slow.send(b"GET /clock/1/events HTTP/1.1\r\n")
     started = time.monotonic()
     try:
@@ -133,45 +180,68 @@ def test_a_connection_that_sends_no_complete_head_within_the_head_timeout_is_clo
             time.sleep(0.05)
         assert 0.4 < time.monotonic() - started < 1.5
         assert wait_until(lambda: state(silent) == "closed", 0.5)
-        assert wait_until(lambda: server.open == 0, 1)
+        assert wait_until(lambda: running.open == 0, 1)
     finally:
         close_all([silent, slow])
 
 
-def test_a_request_head_over_8_kb_is_answered_431_and_closed(
-        stream_server: Callable[..., StreamServer]) -> None:
-    server = stream_server()
-    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
-        sock.sendall(b"GET /clock/1/events HTTP/1.1\r\nX-Long: " + b"a" * 9000)
+def test_a_kept_alive_connection_that_drips_bytes_after_its_answer_is_closed(
+        door: Callable[..., Running]) -> None:
+    running = door(HEAD_SECONDS=0.3, KEEP_ALIVE_SECONDS=0.3)
+    with socket.create_connection(("127.0.0.1", running.port), timeout=5) as sock:
+        sock.sendall(b"GET /login HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200 ")
+        length = int(re.search(rb"content-length: (\d+)", answer, re.I).group(1))  # type: ignore[union-attr]
+        while len(answer.partition(b"\r\n\r\n")[2]) < length:
+            answer += sock.recv(65536)
+        sock.setblocking(False)
+        started = time.monotonic()
+        sock.send(b"GET /login HTTP/1.1\r\nX-Slow: ")
+        while state(sock) == "open" and time.monotonic() - started < 3:
+            sock.send(b"a")                 # uvicorn's keep-alive timer stops at every byte
+            time.sleep(0.05)
+        assert 0.5 < time.monotonic() - started < 1.5
+
+
+def test_a_request_head_over_8_kb_is_answered_431_and_closed(door: Callable[..., Running]) -> None:
+    running = door()
+    with socket.create_connection(("127.0.0.1", running.port), timeout=5) as sock:
+        sock.sendall(b"GET /clock/1/events HTTP/1.1\r\nX-Long: " + b"a" * 20_000)
         answer = b""
         while chunk := sock.recv(4096):
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 431 ")
-    assert wait_until(lambda: server.open == 0, 2)
+    assert wait_until(lambda: running.open == 0, 2)
 
 
-def test_a_flood_of_refusals_writes_one_log_line_per_reason(
-        stream_server: Callable[..., StreamServer], caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="director.streams")
-    server = stream_server(STREAM_MAX_CONNECTIONS=20, STREAM_HEAD_SECONDS=0.3)
+def test_a_flood_writes_one_log_line_per_reason(
+        door: Callable[..., Running], caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    running = door(MAX_CONNECTIONS=20, HEAD_SECONDS=0.3)
     for _ in range(3):        # 3 x (40 over the cap, then 20 that send no head)
-        sockets = idle_sockets(server.port, 60)
+        sockets = idle_sockets(running.port, 60)
         assert wait_until(lambda: held(sockets) == 0, 3)  # noqa: B023 (called at once)
         close_all(sockets)
-    lines = [record.getMessage() for record in caplog.records if record.name == "director.streams"]
-    assert len([line for line in lines if "too many open (cap 20)" in line]) == 1, lines
-    assert len([line for line in lines if "no request head within 0.3 s" in line]) == 1, lines
-    assert len(lines) == 2, lines
-    # Every one of the 180 was turned away for one reason or the other, and the two
-    # said at once are the only ones not still waiting for the minute to be up.
-    assert sum(server.tally.pending().values()) == 180 - 2
+    for _ in range(30):       # and 30 requests that are not HTTP
+        ask(running.port, b"NOT HTTP AT ALL\r\n\r\n")
+    lines = [record.getMessage() for record in caplog.records
+             if record.name in ("director.server", "uvicorn.error", "asyncio")
+             and record.levelno >= logging.WARNING]
+    reasons = ("while the 20 connections were full", "no request head within 0.3 s",
+               "Invalid HTTP request received")
+    for reason in reasons:
+        assert len([line for line in lines if reason in line]) == 1, lines
+    assert len(lines) == len(reasons), lines
+    # Every one of the 180 and the 30 was counted, and only the first of each reason said.
+    assert sum(asgi._tally.pending().values()) == 180 + 30 - len(reasons)
 
 
-def test_refusals_are_counted_and_said_once_a_minute_per_reason(
+def test_turned_away_connections_are_counted_and_said_once_a_minute_per_reason(
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="director.streams")
+    caplog.set_level(logging.INFO, logger="director.server")
     now = [1000.0]
-    tally = Tally(logging.getLogger("director.streams"), clock=lambda: now[0])
+    tally = Tally(logging.getLogger("director.server"), clock=lambda: now[0])
     for second in range(1313):            # 22 a second, for a minute
         now[0] = 1000.0 + second / 22
         tally.add("too many open (cap 1000)")
@@ -182,40 +252,27 @@ def test_refusals_are_counted_and_said_once_a_minute_per_reason(
     now[0] = 1200.0
     tally.flush()                         # nothing new: nothing said
     assert [record.getMessage() for record in caplog.records] == [
-        "Live screens: refused 1 connection in the last minute: too many open (cap 1000)",
-        "Live screens: refused 1 connection in the last minute: no request head within 5 s",
-        "Live screens: refused 1,312 connections in the last minute: too many open (cap 1000)",
+        "Server: turned away 1 connection in the last minute: too many open (cap 1000)",
+        "Server: turned away 1 connection in the last minute: no request head within 5 s",
+        "Server: turned away 1,312 connections in the last minute: too many open (cap 1000)",
     ]
 
 
-def test_a_screen_is_served_again_once_the_idle_connections_are_let_go(
-        stream_server: Callable[..., StreamServer], make_tournament: Callable[..., int]) -> None:
-    tournament_id = make_tournament()
-    server = stream_server(STREAM_MAX_CONNECTIONS=30, STREAM_HEAD_SECONDS=0.5)
-    sockets = idle_sockets(server.port, 30)
-    try:
-        assert wait_until(lambda: server.open == 30, 2)
-        assert stream_head(server.port, tournament_id).startswith(b"HTTP/1.1 503 ")
-        assert wait_until(lambda: held(sockets) == 0, 2)
-        assert stream_head(server.port, tournament_id).startswith(b"HTTP/1.1 200 OK")
-    finally:
-        close_all(sockets)
-
-
-def test_the_connection_cap_leaves_the_pages_a_reserve_of_the_open_files_limit(
+def test_the_connection_cap_leaves_the_process_a_reserve_of_the_open_files_limit(
         app: Flask) -> None:
-    settings = {**app.config, "STREAM_MAX_CONNECTIONS": 10_000, "STREAM_RESERVED_FILES": 512}
+    settings = {**app.config, "MAX_CONNECTIONS": 10_000, "RESERVED_FILES": 512}
     assert connection_cap(settings, 1024) == 512
     assert connection_cap(settings, 65_536) == 10_000
     assert connection_cap(settings, 256) == 64       # a quarter, on a limit below the reserve
     assert connection_cap(settings, None) == 10_000  # no limit (Windows): the setting
-    assert StreamServer(app, "127.0.0.1", 0).cap == connection_cap(app.config, raise_open_files_limit())
+    assert asgi.configure_door(app) == connection_cap(app.config, raise_open_files_limit())
+    assert asgi.Door.cap == asgi.configure_door(app)
 
 
 # -- the whole server, its open files limited as on a laptop ------------------------
 
 FILES = 1024      # the open-files limit of the server process (soft and hard)
-FLOOD = 1500      # idle sockets to its stream port: more than it may open
+FLOOD = 1500      # idle sockets to its one port: more than it may open
 
 
 def timed_page(url: str) -> float:
@@ -229,7 +286,7 @@ def timed_page(url: str) -> float:
 
 @pytest.mark.slow
 @pytest.mark.skipif(resource is None, reason="no open-files limit (Windows)")
-def test_the_director_pages_answer_at_once_while_1500_idle_sockets_flood_the_stream_port(
+def test_the_director_pages_answer_at_once_while_1500_idle_sockets_flood_the_port(
         tmp_path: Path) -> None:
     raise_open_files_limit()                  # this test process holds the 1,500 sockets
     if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < FLOOD + 200:
@@ -237,12 +294,11 @@ def test_the_director_pages_answer_at_once_while_1500_idle_sockets_flood_the_str
     instance = tmp_path / "instance"
     instance.mkdir()
     shutil.copyfile(prepared_database(), instance / "director.sqlite")
-    port, stream_port = free_port(), free_port()
+    port = free_port()
     log = tmp_path / "server.log"
     environment = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(instance), "DIRECTOR_TOKEN": TOKEN,
-                   "HOST": "127.0.0.1", "PORT": str(port), "STREAM_PORT": str(stream_port),
-                   "DIRECTOR_SCHEDULER": "off", "DIRECTOR_STREAM_HEAD_SECONDS": "1",
-                   "PYTHONUNBUFFERED": "1"}
+                   "HOST": "127.0.0.1", "PORT": str(port), "DIRECTOR_SCHEDULER": "off",
+                   "DIRECTOR_HEAD_SECONDS": "1", "PYTHONUNBUFFERED": "1"}
     environment.pop("DIRECTOR_DATABASE_URL", None)
     limit = f"import resource; resource.setrlimit(resource.RLIMIT_NOFILE, ({FILES}, {FILES}))"
     with log.open("wb") as out:
@@ -251,21 +307,21 @@ def test_the_director_pages_answer_at_once_while_1500_idle_sockets_flood_the_str
             env=environment, stdout=out, stderr=subprocess.STDOUT)
     sockets: list[socket.socket] = []
     try:
-        assert wait_until(lambda: "Threads:" in log.read_text() or process.poll() is not None, 30)
-        shown = re.search(r"live screens: port \d+ \(up to ([\d,]+)", log.read_text())
+        assert wait_until(lambda: "Scheduler:" in log.read_text() or process.poll() is not None, 30)
+        shown = re.search(r"up to ([\d,]+) connections", log.read_text())
         assert shown is not None, log.read_text()
         cap = int(shown.group(1).replace(",", ""))
         pages = f"http://127.0.0.1:{port}"
         before = max(timed_page(f"{pages}/api/tournaments") for _ in range(3))
 
-        sockets = idle_sockets(stream_port, FLOOD)
+        sockets = idle_sockets(port, FLOOD)
         flooded = [timed_page(f"{pages}{path}") for path in ("/api/tournaments", "/director/") * 3]
         # Once the server has taken them from the system's queue, it holds at most
-        # its cap (and the cap leaves the pages their share of the 1,024 files).
+        # its cap (and the cap leaves the process its share of the 1,024 files).
         assert wait_until(lambda: held(sockets) <= cap, 3), f"{held(sockets)} held, cap {cap}"
         most = max(held(sockets) for _ in range(3))
         print(f"pages: {before * 1000:.0f} ms before, up to {max(flooded) * 1000:.0f} ms with "
-              f"{FLOOD} idle sockets on the stream port ({most} held, cap {cap})")
+              f"{FLOOD} idle sockets on the port ({most} held, cap {cap})")
         assert max(flooded) < 2.0
         assert most <= cap <= FILES - 256
         assert wait_until(lambda: held(sockets) == 0, 3)   # the head timeout lets them go

@@ -1,7 +1,7 @@
-"""Live screens without a thread each (issue 18): one ``director serve`` process
-holds 2,000 open event streams on its stream port, and a clock change reaches
-every one of them.  Also: the pages open their stream there, and the port's
-answers (404, CORS) are those of a stream server."""
+"""Live screens without a thread each (issues 18 and 28): one ``director serve``
+process holds 2,000 open event streams on its one port, and a clock change
+reaches every one of them.  Also: the pages open their stream on their own
+origin, and the stream's answers (404, its headers) are a stream's."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from director.streams import raise_open_files_limit
-from tests.browser.conftest import Server, free_port, start_server, stop_server
+from tests.browser.conftest import Server, start_server, stop_server
 from tests.conftest import TOKEN
 from tests.web.test_workers import call
 
@@ -24,10 +24,9 @@ SCREENS = 2000
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[Server, int]]:
-    stream_port = free_port()
-    running = start_server(tmp_path, STREAM_PORT=str(stream_port), DIRECTOR_TOKEN=TOKEN)
-    assert f"live screens: port {stream_port}" in running.log.read_text()
-    yield running, stream_port
+    running = start_server(tmp_path, DIRECTOR_TOKEN=TOKEN)
+    assert "live screens on the same port" in running.log.read_text()
+    yield running, int(running.url.rsplit(":", 1)[1])
     stop_server(running)
 
 
@@ -87,20 +86,21 @@ def test_one_process_holds_2000_streams_and_a_change_reaches_every_one(
     assert delays[-1] < 5.0
 
 
-def test_the_pages_open_their_stream_on_the_stream_port(server: tuple[Server, int]) -> None:
+def test_the_pages_open_their_stream_on_their_own_origin(server: tuple[Server, int]) -> None:
     running, port = server
     tournament_id = api(running, "/api/tournaments", {"name": "x", "levels": [
         {"game": "PO", "duration_seconds": 600, "small_blind": 25, "big_blind": 50}]})["id"]
     with urllib.request.urlopen(f"{running.url}/clock/{tournament_id}", timeout=10) as page:
         html = page.read().decode()
         policy = page.headers["Content-Security-Policy"]
-    assert f'data-events="http://127.0.0.1:{port}/clock/{tournament_id}/events"' in html
-    assert f"connect-src 'self' http://127.0.0.1:{port};" in policy
+    assert f'data-events="/clock/{tournament_id}/events"' in html
+    assert "connect-src 'self';" in policy
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/clock/{tournament_id}/events",
                                 timeout=10) as stream:
         assert stream.headers["Content-Type"] == "text/event-stream"
-        assert stream.headers["Access-Control-Allow-Origin"] == "*"
-    for path in (f"/clock/{tournament_id + 99}/events", "/director/"):
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
-        assert refused.value.code == 404
+        assert stream.headers["Cache-Control"] == "no-cache, no-transform"
+        assert stream.readline() == b"retry: 2000\n"
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/clock/{tournament_id + 99}/events",
+                               timeout=10)
+    assert refused.value.code == 404

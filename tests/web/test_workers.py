@@ -1,18 +1,21 @@
-"""Several server processes (issue 18): two real ``director serve`` processes on one
-database; the one that runs the level scheduler is killed, the other takes the
-lock within 10 s, the levels keep changing on time, and the screens attached to
-the survivor keep receiving.  Then ``director serve --workers 2`` itself.
+"""Several server processes (issues 18 and 28): two real ``director serve`` processes
+on one database (two machines); the one that runs the level scheduler is killed,
+the other takes the lock within 10 s, the levels keep changing on time, and the
+screens attached to the survivor keep receiving.  Then ``director serve --workers
+2``: uvicorn's processes on one port, one killed mid-event and started again by
+the server while the screens of the other keep receiving.
 
 SQLite (a file lock, the change feed's table) or, with ``make test-postgres``,
 PostgreSQL (an advisory lock, LISTEN/NOTIFY)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
+import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -97,16 +100,22 @@ class Screen:
     def __init__(self, url: str) -> None:
         self.response = urllib.request.urlopen(url, timeout=30)
         self.states: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        self.ended = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         event = ""
-        for raw in self.response:
-            line = raw.decode().rstrip("\n")
-            if line.startswith("event: "):
-                event = line[7:]
-            elif line.startswith("data: ") and event == "clock":
-                self.states.put((time.monotonic(), json.loads(line[6:])))
+        try:
+            for raw in self.response:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: ") and event == "clock":
+                    self.states.put((time.monotonic(), json.loads(line[6:])))
+        except Exception:  # noqa: BLE001 - the server went away: the stream ended
+            pass
+        finally:
+            self.ended.set()
 
     def next_level(self, after: int, seconds: float) -> tuple[float, dict[str, Any]]:
         deadline = time.monotonic() + seconds
@@ -120,15 +129,14 @@ class Screen:
 def test_the_scheduler_moves_to_the_other_process_when_its_own_dies(
         serve: Callable[..., Process]) -> None:
     first_port, second_port = free_port(), free_port()
-    first = serve("first", "--port", str(first_port), "--stream-port", str(free_port()))
+    first = serve("first", "--port", str(first_port))
     first.wait_for("Scheduler: on")
-    second_streams = free_port()
-    second = serve("second", "--port", str(second_port), "--stream-port", str(second_streams))
+    second = serve("second", "--port", str(second_port))
     second.wait_for("Scheduler: standing by")
     tid = call(first_port, "/api/tournaments", {
         "name": "Failover", "levels": [level(25 * i, 50 * i, seconds=LEVEL_SECONDS)
                                        for i in range(1, 41)]})["id"]
-    screen = Screen(f"http://127.0.0.1:{second_streams}/clock/{tid}/events")
+    screen = Screen(f"http://127.0.0.1:{second_port}/clock/{tid}/events")
     started = call(first_port, f"/api/tournaments/{tid}/clock/start", {})
     assert started["running"] is True
     arrived, state = screen.next_level(0, LEVEL_SECONDS + 3)      # a level change via the feed
@@ -149,34 +157,78 @@ def test_the_scheduler_moves_to_the_other_process_when_its_own_dies(
     assert call(second_port, f"/api/tournaments/{tid}/clock")["level_index"] == last
 
 
-def ports_in_a_row(count: int) -> int:
-    while True:
-        first, probes = free_port(), []
-        try:
-            for port in range(first, first + count):
-                probe = socket.socket()
-                probes.append(probe)
-                probe.bind(("127.0.0.1", port))
-            return first
-        except OSError:
-            continue
-        finally:
-            for probe in probes:
-                probe.close()
+def scheduler_process(process: Process) -> int:
+    """The process id the log says runs the level scheduler now (the last one said)."""
+    said = re.findall(r"Scheduler: on \(process (\d+)\)|This process \((\d+)\) now runs",
+                      process.text())
+    assert said, process.text()
+    return int(next(pid for pid in said[-1] if pid))
 
 
-def test_serve_with_workers_starts_them_and_stops_them(serve: Callable[..., Process]) -> None:
-    port = ports_in_a_row(2)
-    supervisor = serve("workers", "--port", str(port), "--workers", "2", "--stream-port", "0")
-    supervisor.wait_for(f"2 server processes on ports {port}-{port + 1}")
-    deadline = time.monotonic() + 30
-    while supervisor.text().count("Director:") < 2:
+def serving_process(screen: Screen, pids: list[int]) -> int | None:
+    """Which of ``pids`` holds the server's end of ``screen``'s connection (Linux /proc)."""
+    client_port = screen.response.fp.raw._sock.getsockname()[1]
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if int(fields[2].rsplit(":", 1)[1], 16) == client_port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    for pid in pids:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") in inodes:
+                    return pid
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="finds a stream's process in /proc")
+def test_serve_with_workers_starts_a_killed_worker_again_and_the_others_screens_keep_receiving(
+        serve: Callable[..., Process]) -> None:
+    port = free_port()
+    supervisor = serve("workers", "--port", str(port), "--workers", "2")
+    supervisor.wait_for("Scheduler: standing by")
+    supervisor.wait_for("Scheduler: on")
+    assert f"2 processes on port {port}" in supervisor.text()
+    pids = [int(pid) for pid in re.findall(r"Scheduler: \w[\w ]* \(process (\d+)", supervisor.text())]
+    tid = call(port, "/api/tournaments", {
+        "name": "Failover", "levels": [level(25 * i, 50 * i, seconds=LEVEL_SECONDS)
+                                       for i in range(1, 41)]})["id"]
+    screens: dict[int, list[Screen]] = {pid: [] for pid in pids}
+    for _ in range(60):        # the system hands each connection to one process or the other
+        if all(screens.values()):
+            break
+        screen = Screen(f"http://127.0.0.1:{port}/clock/{tid}/events")
+        screens.setdefault(serving_process(screen, pids) or 0, []).append(screen)
+    assert all(screens[pid] for pid in pids), {pid: len(s) for pid, s in screens.items()}
+    call(port, f"/api/tournaments/{tid}/clock/start", {})
+    for screen in (screen for group in screens.values() for screen in group):
+        screen.next_level(0, LEVEL_SECONDS + 3)
+
+    killed_pid = scheduler_process(supervisor)
+    os.kill(killed_pid, signal.SIGKILL)   # the process that runs the scheduler dies mid-event
+    killed = time.monotonic()
+    deadline = killed + 12
+    while scheduler_process(supervisor) == killed_pid:
         assert time.monotonic() < deadline, supervisor.text()
         time.sleep(0.1)
-    assert supervisor.text().count("Scheduler: on") == 1
-    assert supervisor.text().count("Scheduler: standing by") == 1
-    for one in (port, port + 1):
-        assert call(one, "/api/tournaments") is not None
+    while supervisor.text().count("Scheduler: ") < 3:    # uvicorn starts another process
+        assert time.monotonic() < deadline + 10, supervisor.text()
+        time.sleep(0.1)
+
+    # The screens on the process that lived go on receiving the levels, on time; those
+    # of the dead one were cut off (a browser reconnects by itself).
+    survivor = next(pid for pid in pids if pid != killed_pid)
+    assert all(screen.ended.wait(5) for screen in screens[killed_pid])
+    for screen in screens[survivor]:
+        last = 0
+        for _ in range(2):
+            _, state = screen.next_level(last, LEVEL_SECONDS + 10)
+            last = state["level_index"]
+        assert not screen.ended.is_set()
+    assert call(port, "/api/tournaments") is not None
     supervisor.popen.send_signal(signal.SIGTERM)
     assert supervisor.popen.wait(timeout=20) == 0
-    assert supervisor.text().count("Stopped.") == 2
+    assert supervisor.text().count("Stopped (process") == 2

@@ -1,0 +1,350 @@
+"""The served application (issue 28): uvicorn, one port for everything.
+
+* ``/clock/<id>/events``, the live screens' streams, is a native async endpoint
+  (``director.streams``): no thread each.
+* Everything else is the Flask app, mounted as WSGI (a2wsgi) on a pool of
+  ``THREADS`` threads.
+* ``/ca.crt`` is the root certificate of ``director serve --tls`` (``lan.py``),
+  for the tablets to trust.
+
+The port faces the room's Wi-Fi, where the players are, so the connections are
+bounded by the server, not by hand-written parsing (``Door``, uvicorn's HTTP
+protocol with three guards added where uvicorn has none):
+
+* at most ``cap`` connections a process (``MAX_CONNECTIONS``, and never more
+  than the open-files limit leaves after ``RESERVED_FILES``): at the cap, the
+  oldest connection that has not sent a request head is let go to make room (a
+  flood of idle sockets cannot keep a director out), and when every connection
+  is a served one, the new one is answered 503 before a byte is read;
+* a request head must be complete within ``HEAD_SECONDS`` of the connection (or
+  of the last response, after ``KEEP_ALIVE_SECONDS`` of keep-alive): uvicorn
+  arms no timer before the first request, and a byte now and then kept its
+  keep-alive timer off;
+* a request head over ``HEAD_LIMIT`` (8 KB) is answered 431 (httptools has no
+  limit of its own).
+
+uvicorn's own settings do the rest: ``limit_concurrency`` (the cap),
+``timeout_keep_alive``, the backlog, ``timeout_graceful_shutdown``; the bodies
+are bounded by Flask's ``MAX_CONTENT_LENGTH`` (2 MB) and uvicorn's flow control.
+What is turned away is said once a minute per reason (``streams.Tally``), and so
+are uvicorn's and asyncio's own complaints of the kind a flood repeats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import sys
+import weakref
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from director.db import start_checkpointer
+from director.services import change_feed
+from director.services.audit import writer
+from director.services.events import events
+from director.streams import (
+    TALLY_SECONDS,
+    LiveScreens,
+    Tally,
+    connection_cap,
+    raise_open_files_limit,
+)
+from director.workers import SchedulerStandby
+
+log = logging.getLogger("director.server")
+
+HEAD_LIMIT = 8192        # bytes of a request head
+BACKLOG = 4096           # connections the system queues before they are accepted
+SWITCH_SECONDS = 0.001   # the GIL's switch interval while screens are served
+CA_PATH = "/ca.crt"
+
+_tally = Tally(log)      # what the door turned away, and why (one per process)
+_live: weakref.WeakSet[LiveScreens] = weakref.WeakSet()
+
+
+# --------------------------------------------------------------------------- the door
+
+class Door(HttpToolsProtocol):
+    """uvicorn's HTTP protocol (httptools), with a cap, a head timeout and a head
+    size limit.  ``configure`` sets the class's limits before the server starts."""
+
+    cap = 10_000
+    head_seconds = 5.0
+    keep_alive_seconds = 5.0
+    refusal = b""
+
+    @classmethod
+    def configure(cls, cap: int, head_seconds: float, keep_alive_seconds: float) -> None:
+        cls.cap, cls.head_seconds, cls.keep_alive_seconds = cap, head_seconds, keep_alive_seconds
+        body = f"All {cap:,} connections are in use; try again in a few seconds\n".encode()
+        cls.refusal = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; "
+                       b"charset=utf-8\r\nRetry-After: 10\r\nConnection: close\r\n"
+                       + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        waiting = _waiting(self.server_state)
+        if len(self.connections) >= self.cap:
+            if waiting:       # the oldest one that has said nothing makes room
+                oldest = next(iter(waiting))
+                waiting.pop(oldest)
+                oldest._let_go(f"no request head while the {self.cap:,} connections were full")
+            else:
+                _tally.add(f"too many open (cap {self.cap:,})")
+                with contextlib.suppress(Exception):
+                    transport.write(self.refusal)
+                transport.abort()
+                return
+        self._admitted = True
+        super().connection_made(transport)
+        self._head_bytes = 0
+        self._awaiting_head(self.head_seconds)
+
+    def _awaiting_head(self, seconds: float) -> None:
+        _waiting(self.server_state)[self] = None
+        self._head_timer: asyncio.TimerHandle | None = self.loop.call_later(
+            seconds, self._let_go, f"no request head within {self.head_seconds:g} s")
+
+    def _head_done(self) -> None:
+        _waiting(self.server_state).pop(self, None)
+        timer = getattr(self, "_head_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self._head_timer = None
+
+    def _let_go(self, reason: str) -> None:
+        _tally.add(reason)
+        self._head_done()
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.abort()
+
+    def data_received(self, data: bytes) -> None:
+        if getattr(self, "_head_timer", None) is not None:
+            self._head_bytes += len(data)
+            if self._head_bytes > HEAD_LIMIT + 4096:   # the head and what may follow it
+                self._head_done()
+                _tally.add(f"request head over {HEAD_LIMIT // 1024} KB")
+                body = f"The request head is over {HEAD_LIMIT // 1024} KB\n".encode()
+                self.transport.write(
+                    b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; "
+                    b"charset=utf-8\r\nConnection: close\r\n"
+                    + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                self.transport.close()
+                return
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        self._head_done()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and not self.pipeline:
+            self._head_bytes = 0
+            self._awaiting_head(self.keep_alive_seconds + self.head_seconds)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if getattr(self, "_admitted", False):   # a refused one was never counted in
+            self._head_done()
+            super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        for screens in list(_live):     # the streams end first: then the server may stop
+            screens.close()
+        super().shutdown()
+
+
+def _waiting(server_state: Any) -> dict[Door, None]:
+    """The connections of this server that have not sent (the rest of) a request head,
+    oldest first."""
+    waiting: dict[Door, None] | None = getattr(server_state, "director_waiting", None)
+    if waiting is None:
+        waiting = server_state.director_waiting = {}
+    return waiting
+
+
+class QuietFlood(logging.Filter):
+    """uvicorn's and asyncio's lines that a flood repeats (a bad request, a refused
+    one, accept() out of files) go to the tally: one line per reason per minute."""
+
+    REPEATED = ("Invalid HTTP request received", "Exceeded concurrency limit",
+                "socket.accept() out of system resource", "Exception in ASGI application",
+                "Fatal error on transport", "Fatal read error")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        for repeated in self.REPEATED:
+            if message.startswith(repeated):
+                exception = record.exc_info[1] if record.exc_info else None
+                what = repeated + (f" ({type(exception).__name__})" if exception else "")
+                _tally.add(what, exception)
+                return False
+        return True
+
+
+def quiet_floods() -> None:
+    quiet = QuietFlood()
+    for name in ("uvicorn.error", "asyncio"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, QuietFlood) for f in logger.filters):
+            logger.addFilter(quiet)
+
+
+# --------------------------------------------------------------------------- the app
+
+def build(app: Flask, *, serving: bool = True) -> Starlette:
+    """The ASGI application of ``app``.  ``serving``: its lifespan starts what a
+    serving process runs (the checkpointer, the scheduler or its stand-by, the
+    change feed) and stops it."""
+    screens = LiveScreens(app)
+    _live.add(screens)
+    threads = int(app.config["THREADS"])
+    pages = WSGIMiddleware(app, workers=threads, send_queue_size=threads)  # type: ignore[arg-type]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        standby = _start(app) if serving else None
+        teller = asyncio.get_running_loop().create_task(_tell())
+        try:
+            yield
+        finally:
+            teller.cancel()
+            screens.close()
+            if serving:
+                await asyncio.to_thread(_stop, app, standby)
+            pages.executor.shutdown(wait=False)
+
+    def ca_certificate(request: Request) -> Response:
+        path = Path(app.instance_path) / "tls" / "ca.crt"
+        if not path.is_file():
+            return PlainTextResponse("This server has no certificate authority "
+                                     "(director serve --tls makes one)\n", status_code=404)
+        return FileResponse(path, media_type="application/x-x509-ca-cert",
+                            filename="director-ca.crt")
+
+    return Starlette(routes=[
+        Route("/clock/{tournament_id:int}/events", screens),
+        Route(CA_PATH, ca_certificate),
+        Mount("/", app=pages),
+    ], lifespan=lifespan)
+
+
+def _start(app: Flask) -> SchedulerStandby | None:
+    quiet_floods()
+    start_checkpointer(app)
+    # The loop gives up the GIL at each socket write, and a request thread busy in
+    # Python keeps it for the switch interval, 5 ms by default: 1 ms lets the
+    # screens through while the request goes on.
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_SECONDS))
+    standby = None
+    if app.config["SCHEDULER"] not in ("off", "0", "false", "no"):
+        standby = SchedulerStandby(app, on_take=lambda: _say(
+            f"This process ({os.getpid()}) now runs the level scheduler "
+            "(the one that ran it stopped)."))
+        running = standby.start()
+        _say(f"Scheduler: {'on' if running else 'standing by'} (process {os.getpid()}"
+             + ("" if running else "; another process runs it, this one takes over if it stops")
+             + ")")
+    else:
+        _say("Scheduler: off (run `director scheduler`)")
+    events(app).start_feed()
+    settle_garbage_collector()
+    return standby
+
+
+def _stop(app: Flask, standby: SchedulerStandby | None) -> None:
+    events(app).close()
+    if standby is not None:
+        standby.close()
+    writer(app).close()
+    _say(f"Stopped (process {os.getpid()}).")
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+async def _tell() -> None:
+    """Say what was turned away, once a minute per reason."""
+    while True:
+        await asyncio.sleep(TALLY_SECONDS / 12)
+        _tally.flush()
+
+
+def settle_garbage_collector() -> None:
+    """Before serving: everything loaded so far (the app, its libraries, the
+    templates) is kept for the life of the process, so it is moved out of the
+    collector's sight (``gc.freeze``).  Python's full collection otherwise walks
+    all of it every few seconds under load, and each walk held every request for
+    30-70 ms (the dealer tablets' p99, ``benchmarks/dealer_load.py``); now it walks
+    only what the requests left behind.  The thresholds make the full walk about
+    ten times rarer (every 100 second-level collections rather than 10)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(1000, 20, 100)
+
+
+# --------------------------------------------------------------------------- the server
+
+LOG_CONFIG: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(levelname)s: %(message)s"}},
+    "handlers": {"err": {"class": "logging.StreamHandler", "formatter": "plain",
+                         "stream": "ext://sys.stderr"}},
+    "loggers": {"uvicorn": {"handlers": ["err"], "level": "WARNING", "propagate": False},
+                "uvicorn.error": {"level": "WARNING"},
+                "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+                "director.server": {"handlers": ["err"], "level": "INFO", "propagate": False}},
+}
+
+
+def configure_door(app: Flask) -> int:
+    """The door's limits from ``app``'s settings, in this process; returns the cap."""
+    cap = connection_cap(app.config, raise_open_files_limit())
+    Door.configure(cap, float(app.config["HEAD_SECONDS"]), float(app.config["KEEP_ALIVE_SECONDS"]))
+    return cap
+
+
+def server_settings(app: Flask, workers: int = 1, tls: tuple[str, str] | None = None) -> dict[str, Any]:
+    """uvicorn's settings for ``app``'s limits (``uvicorn.Config``'s keywords)."""
+    cap = configure_door(app)
+    open_files = raise_open_files_limit()
+    # asyncio accepts up to ``backlog`` connections at each turn of the loop, and the
+    # ones let go at the cap give their descriptor back only at the next turn: half
+    # the reserve keeps such a turn within the open-files limit (else accept() fails,
+    # and asyncio stops accepting for a whole second).
+    backlog = BACKLOG if open_files is None else min(BACKLOG, max(64, (open_files - cap) // 2))
+    keep_alive = float(app.config["KEEP_ALIVE_SECONDS"])
+    settings: dict[str, Any] = {
+        "http": Door, "ws": "none", "lifespan": "on", "workers": workers,
+        "limit_concurrency": cap + 1,         # the door refuses at the cap itself
+        "timeout_keep_alive": int(max(1, keep_alive)),
+        "timeout_graceful_shutdown": 5, "backlog": backlog,
+        # The app reads X-Forwarded-* from the proxies in TRUSTED_PROXIES only and
+        # drops them from anybody else (security.TrustedProxies): uvicorn must not
+        # rewrite the client from them first.
+        "proxy_headers": False, "server_header": False, "date_header": True,
+        "access_log": False, "log_config": LOG_CONFIG,
+    }
+    if tls is not None:
+        settings.update(ssl_certfile=tls[0], ssl_keyfile=tls[1])
+    return settings
+
+
+def feed_for_workers(app: Flask) -> None:
+    """Several processes on one SQLite file share a change feed through its table."""
+    if change_feed.backend(app) == "memory":
+        os.environ["DIRECTOR_CHANGE_FEED"] = "table"
