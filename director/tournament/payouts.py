@@ -293,17 +293,23 @@ class Template:
         min_share = self.min_cash * self.paid_basis_points / BASIS_POINTS / places
         return PayoutTable(_large_field_shares(places, min_share))
 
-    def bands(self, largest_field: int) -> tuple[Band, ...]:
-        """The field-size bands from 2 entries to ``largest_field``, for the settings page.
+    def bands(self, largest_field: int, limit: int | None = None) -> tuple[Band, ...]:
+        """The field-size bands from 2 entries to ``largest_field``, for the settings page;
+        ``limit``: only the first ``limit`` bands (the field sizes after them are not
+        worked out: the page shows 12, and 7,200 field sizes were).
 
         >>> TEMPLATES["standard"].bands(25)
         (Band(first=2, last=5, places=1), Band(first=6, last=10, places=2), Band(first=11, last=25, places=3))
+        >>> TEMPLATES["standard"].bands(10_000, limit=2)
+        (Band(first=2, last=5, places=1), Band(first=6, last=10, places=2))
         """
         bands: list[Band] = []
         for entries in range(2, largest_field + 1):
             places = self.places_for(entries)
             if bands and bands[-1].places == places:
                 bands[-1] = Band(bands[-1].first, entries, places)
+            elif limit is not None and len(bands) == limit:
+                break
             else:
                 bands.append(Band(entries, entries, places))
         return tuple(bands)

@@ -124,7 +124,7 @@ def _settings_page(tournament_id: int, errors: dict[str, str] | None = None,
         for key in ("re_entry", "rebuy", "add_on"):
             values[key] = bool(form.get(key))
         values.update({k: v for k, v in form.items() if k not in ("re_entry", "rebuy", "add_on")})
-    bands = {name: template.bands(max(view.entries, 2) * 3 if view.entries else 200)[:12]
+    bands = {name: template.bands(max(view.entries, 2) * 3 if view.entries else 200, limit=12)
              for name, template in TEMPLATES.items()}
     return render_template("money/settings.html", view=view, values=values, errors=errors or {},
                            templates=TEMPLATES, bands=bands), status

@@ -255,3 +255,21 @@ def test_a_tables_hand_list_and_the_tablets_page_send_the_same_statements_with_3
     assert html.count('class="hand-card"') == 2 and "before=8" in html
     older = growing.client.get(hands_page + "?before=8").get_data(as_text=True)
     assert ">Hand 7 " in older and ">Hand 6 " in older and ">Hand 8 " not in older
+
+
+def test_the_money_settings_page_works_out_only_the_field_sizes_it_shows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.tournament import payouts
+    worked_out: list[int] = []
+    real = payouts.Template.places_for
+
+    def counted(self: Any, entries: int) -> int:
+        worked_out.append(entries)
+        return real(self, entries)
+
+    standard = payouts.TEMPLATES["standard"]
+    everything = standard.bands(2_400)
+    monkeypatch.setattr(payouts.Template, "places_for", counted)
+    shown = standard.bands(2_400 * 3, limit=12)        # the page at 2,400 entries
+    assert shown == everything[:12]
+    assert len(worked_out) == shown[-1].last            # not 7,200 field sizes
