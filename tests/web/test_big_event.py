@@ -273,3 +273,46 @@ def test_the_money_settings_page_works_out_only_the_field_sizes_it_shows(
     shown = standard.bands(2_400 * 3, limit=12)        # the page at 2,400 entries
     assert shown == everything[:12]
     assert len(worked_out) == shown[-1].last            # not 7,200 field sizes
+
+
+def _room(growing: Growing) -> list[Any]:
+    seating = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()
+    return sorted((t["number"], sorted((s["seat"], s["player_id"]) for s in t["seats"]))
+                  for t in seating["tables"])
+
+
+@pytest.mark.parametrize("earlier_version", [False, True])
+def test_a_confirmed_plan_stores_the_tables_it_changed_and_undo_puts_them_back(
+        app: Flask, growing: Growing, earlier_version: bool) -> None:
+    from director.models.seating import SeatingPlanRecord
+    from director.services import seating as seating_service
+    from director.tournament.seating import Layout
+    growing.grow(60)
+    seating = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()
+    table = min(seating["tables"], key=lambda t: len(t["seats"]))
+    answer = growing.api.eliminate(table["seats"][0]["player_id"]).get_json()
+    plan = answer["pending_plan"]
+    before = _room(growing)
+    with app.app_context():
+        whole = seating_service.load_layout(growing.id)
+        pending = db.session.get(SeatingPlanRecord, plan["id"])
+        assert pending.layout_before == {"digest": seating_service.layout_digest(whole)}
+    assert growing.api.post(f"seating/plans/{plan['id']}/confirm").status_code == 200
+    after = _room(growing)
+    with app.app_context():
+        record = db.session.get(SeatingPlanRecord, plan["id"])
+        changed = record.layout_after["numbers"]
+        moved = {m["from_table"] for m in plan["moves"]} | {m["to_table"] for m in plan["moves"]}
+        assert set(changed) == moved and len(changed) < len(seating["tables"])
+        assert [t["number"] for t in record.layout_before["tables"]] == changed
+        if earlier_version:       # a record written before: the whole room twice
+            record.layout_before = Layout.from_json({"tables": [
+                t for t in seating_service.load_layout(growing.id).to_json()["tables"]
+                if t["number"] not in changed] + record.layout_before["tables"]}).to_json()
+            record.layout_after = seating_service.load_layout(growing.id).to_json()
+            db.session.commit()
+    assert before != after
+    assert growing.api.post("seating/undo").status_code == 200
+    assert _room(growing) == before
+    assert growing.api.post(f"seating/plans/{plan['id']}/confirm").status_code == 200
+    assert _room(growing) == after
