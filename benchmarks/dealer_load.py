@@ -128,7 +128,8 @@ def setup(port: int, tablets: int) -> list[dict[str, Any]]:
     _, pairing = director.call("GET", f"/api/tournaments/{tid}/dealer/pairing")
     out = []
     for table in pairing["tables"][:tablets]:
-        status, paired = Client(port, "").call("POST", "/api/dealer/pair", {"code": table["code"]})
+        status, paired = Client(port, "").call("POST", "/api/dealer/pair",
+                                              {"table": table["number"], "code": table["code"]})
         assert status == 201, paired
         out.append({"table_id": table["table_id"], "token": paired["token"]})
     return out

@@ -131,19 +131,20 @@ class Door(HttpToolsProtocol):
             self.transport.abort()
 
     def data_received(self, data: bytes) -> None:
-        if getattr(self, "_head_timer", None) is not None:
+        waiting = getattr(self, "_head_timer", None) is not None
+        if waiting:
             self._head_bytes += len(data)
-            if self._head_bytes > HEAD_LIMIT + 4096:   # the head and what may follow it
-                self._head_done()
-                _tally.add(f"request head over {HEAD_LIMIT // 1024} KB")
-                body = f"The request head is over {HEAD_LIMIT // 1024} KB\n".encode()
-                self.transport.write(
-                    b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; "
-                    b"charset=utf-8\r\nConnection: close\r\n"
-                    + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-                self.transport.close()
-                return
-        super().data_received(data)
+        super().data_received(data)        # the head may be complete now (on_headers_complete)
+        if waiting and getattr(self, "_head_timer", None) is not None \
+                and self._head_bytes > HEAD_LIMIT and not self.transport.is_closing():
+            self._head_done()
+            _tally.add(f"request head over {HEAD_LIMIT // 1024} KB")
+            body = f"The request head is over {HEAD_LIMIT // 1024} KB\n".encode()
+            self.transport.write(
+                b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; "
+                b"charset=utf-8\r\nConnection: close\r\n"
+                + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+            self.transport.close()
 
     def on_headers_complete(self) -> None:
         self._head_done()

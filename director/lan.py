@@ -141,3 +141,16 @@ def local_certificates(folder: Path, host: str = "", now: datetime | None = None
     files.cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM)
                            + ca_cert.public_bytes(serialization.Encoding.PEM))
     return files
+
+
+def ca_certificate(instance_path: str | Path) -> tuple[Path, str] | None:
+    """The root certificate of ``director serve --tls`` in this instance, if one was
+    made, and its SHA-256 fingerprint (for the director to compare on a tablet)."""
+    path = Path(instance_path) / "tls" / "ca.crt"
+    if not path.is_file():
+        return None
+    from cryptography import x509  # noqa: PLC0415  (only when there is one)
+    from cryptography.hazmat.primitives import hashes  # noqa: PLC0415
+
+    digest = x509.load_pem_x509_certificate(path.read_bytes()).fingerprint(hashes.SHA256())
+    return path, ":".join(f"{byte:02X}" for byte in digest)

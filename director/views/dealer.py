@@ -11,13 +11,13 @@ import json
 from typing import Any
 
 import segno
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from director import security
-from director.lan import lan_address
+from director.lan import ca_certificate, lan_address
 from director.schemas import form_body
 from director.services import Invalid, NotFound, dealer_bodies
 from director.services import dealer as dealer_service
@@ -104,7 +104,11 @@ def pairing_page(tournament_id: int) -> str:
     counts = dealer_service.hand_counts(t["table_id"] for t in tables)
     for table in tables:
         table["hands"] = counts.get(table["table_id"], 0)
-    return render_template("dealer/pairing.html", tournament=tournament, tables=tables)
+    ca = ca_certificate(current_app.instance_path)    # director serve --tls: the tablets trust it
+    ca_url = f"{base}/ca.crt" if ca else None
+    return render_template("dealer/pairing.html", tournament=tournament, tables=tables,
+                           ca_url=ca_url, ca_qr=qr_svg(ca_url) if ca_url else None,
+                           ca_fingerprint=ca[1] if ca else None)
 
 
 HANDS_SHOWN = 30        # the newest hands of a table on its page ("Older hands" for more)
