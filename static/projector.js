@@ -92,6 +92,7 @@
     hand_for_hand: function () { return s("banner_hand_for_hand"); },
     bubble: function (b) { return s("banner_bubble", { places: i18n.number(b.places_paid) }); },
     in_the_money: function (b) { return s("banner_in_the_money", { places: i18n.number(b.places_paid) }); },
+    seat_bubble: function (b) { return s("banner_seat_bubble", { seats: i18n.number(b.seats) }); },
     final_table: function () { return s("banner_final_table"); },
     colour_up: function (b) {      // the note itself when it already says so ("Colour-up: ...")
       var label = s("banner_colour_up");

@@ -9,6 +9,8 @@
   ``hand_for_hand``  hand-for-hand is announced or on (TDA RP-8);
   ``bubble``         one player more than the places paid is left;
   ``in_the_money``   every player left is paid (``players_left <= places_paid``);
+  ``seat_bubble``    a satellite paying cash to the place after its seats: one
+                     player more than seats is left (``{"seats"}``);
   ``final_table``    the field that needed more than one table plays at one;
   ``colour_up``      a break whose note is a colour-up or chip race (TDA 24-25),
                      with the note (``{"kind": "colour_up", "note": "..."}``).
@@ -73,8 +75,8 @@ def state(tournament: Tournament, clock: dict[str, Any], now: datetime) -> dict[
     settings = db.session.get(MoneySettings, tournament.id)
     places = places_paid(tournament.id, settings, clock)
     satellite = satellite_state(tournament.id, settings, left, status)
-    if satellite is not None:
-        places = satellite["seats"]
+    if satellite is not None:           # the seats and the cash place after them
+        places = satellite["seats"] + (1 if satellite["remainder_place"] else 0)
     banners: list[dict[str, Any]] = []
     if status == Status.FINISHED.value:
         banners.append({"kind": "finished"})
@@ -86,6 +88,9 @@ def state(tournament: Tournament, clock: dict[str, Any], now: datetime) -> dict[
                 banners.append({"kind": "bubble", "places_paid": places})
             elif left <= places:
                 banners.append({"kind": "in_the_money", "places_paid": places})
+        if satellite is not None and satellite["seats"] and left == satellite["seats"] + 1 \
+                and places > satellite["seats"]:
+            banners.append({"kind": "seat_bubble", "seats": satellite["seats"]})
         if left > 1 and final_table(tournament.id, left):
             banners.append({"kind": "final_table"})
         note = colour_up(clock.get("level"))

@@ -361,8 +361,9 @@ def deal_places(stacks: Sequence[int],
     in the order of ``stacks`` (``last`` is set for a shared place, else None).
 
     A deal ends the event with the players in it still holding chips, so their places are
-    decided by the deal: as the players agreed (``agreed``, each place from 1 to the number
-    of players once), else in chip order, equal stacks sharing their places (RULES.md §9.6,
+    decided by the deal: as the players agreed (``agreed``, numbered as a ranking: players
+    who share a place get the same number and the places they cover are skipped after
+    them, 1, 1, 3), else in chip order, equal stacks sharing their places (RULES.md §9.6,
     as players busted in the same hand with the same stack).
 
     >>> deal_places([400_000, 600_000, 250_000])
@@ -371,15 +372,20 @@ def deal_places(stacks: Sequence[int],
     ((1, 2), (1, 2), (3, None))
     >>> deal_places([500, 500, 250], [3, 1, 2])
     ((3, None), (1, None), (2, None))
+    >>> deal_places([500, 500, 250], [1, 1, 3])
+    ((1, 2), (1, 2), (3, None))
     """
     count = len(stacks)
     if agreed is not None and any(place is not None for place in agreed):
-        seen: set[int] = set()
         for index, place in enumerate(agreed):
-            if place is None or not 1 <= place <= count or place in seen:
+            if place is None or not 1 <= place <= count:
                 raise DealPlacesError(index, count)
-            seen.add(place)
-        return tuple((int(place), None) for place in agreed if place is not None)
+        given = [int(place) for place in agreed if place is not None]
+        for index, place in enumerate(given):
+            if sum(1 for other in given if other < place) != place - 1:
+                raise DealPlacesError(index, count)
+        return tuple((place, place + given.count(place) - 1 if given.count(place) > 1 else None)
+                     for place in given)
     out: list[tuple[int, int | None]] = []
     for stack in stacks:
         above = sum(1 for other in stacks if other > stack)
@@ -393,8 +399,9 @@ class DealPlacesError(MoneyError):
     ``index`` is the first player whose place is missing, out of range or repeated."""
 
     def __init__(self, index: int, count: int) -> None:
-        super().__init__("Give each player in the deal a different place from 1 to {count}",
-                         count=count)
+        super().__init__("Give each player in the deal a place from 1 to {count}; players "
+                         "who share a place get the same number and the next is skipped "
+                         "(1, 1, 3)", count=count)
         self.index = index
 
 

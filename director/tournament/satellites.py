@@ -62,8 +62,14 @@ class SatellitePayout:
 
     @property
     def places_paid(self) -> int:
-        """The places that win a seat: the bubble is the last seat."""
-        return self.seats
+        """The places that win something: the seats, and the next place when the cash
+        left below a seat is paid to it (the payouts list it), so the bubble is the
+        player out with nothing; the last seat is the *seat bubble* after it.
+
+        >>> SatellitePayout(250, 4, 100, 11).places_paid, SatellitePayout(250, 4, 0, 10).places_paid
+        (5, 4)
+        """
+        return self.seats + (1 if self.remainder and self.remainder_place > self.seats else 0)
 
     def amounts(self) -> tuple[int, ...]:
         """The prize of each place, first place first: the seats, then the remainder.

@@ -56,7 +56,7 @@ def test_director_runs_a_satellite_to_its_seat_deal(chromium, live_server, artif
         page.check(f'#player-table input[value="{ids[name]}"]')
         page.click("#eliminate-button")
         page.wait_for_selector("text=Eliminated (place")
-    expect(projector.locator(".p-banner-bubble")).to_have_text("Bubble: 4 places paid")
+    expect(projector.locator(".p-banner-seat-bubble")).to_have_text("Seat bubble: 4 seats")
     projector.screenshot(path=str(artifacts / "satellite-bubble.png"))
 
     page.goto(f"{url}/director/{tid}/deal")       # 5 left for 4 seats: no deal yet, and why

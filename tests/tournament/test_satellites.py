@@ -33,9 +33,10 @@ def test_the_remainder_goes_to_the_next_place_in_cash() -> None:
     assert payout.remainder_place == 5
 
 
-def test_places_paid_are_the_seats_so_the_bubble_is_the_last_seat() -> None:
+def test_places_paid_are_the_seats_and_the_cash_place_after_them() -> None:
     payout = satellite_payout(prize_pool=1_100_00, seat_value=250_00, entries=11)
-    assert payout.places_paid == 4
+    assert payout.places_paid == 5 and payout.seats == 4
+    assert satellite_payout(prize_pool=1_000_00, seat_value=250_00, entries=10).places_paid == 4
 
 
 def test_a_pool_below_one_seat_pays_its_cash_to_first_place() -> None:

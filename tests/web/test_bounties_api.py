@@ -230,14 +230,18 @@ def test_satellite_pays_equal_seats_and_the_remainder_to_the_next_place(event):
     assert money["payouts"]["amounts"] == [25_000] * 4 + [10_000]
 
 
-def test_the_satellite_bubble_is_the_last_seat(app, event):
+def test_the_satellite_bubble_counts_the_cash_place_and_the_seat_bubble_follows(app, event):
     event.settings(satellite_seat="250")
     ids = [event.buy_in(f"P{i:02d}") for i in range(11)]
-    for pid in ids[:6]:
-        event.eliminate(pid)                     # 5 left for 4 seats
+    for pid in ids[:5]:
+        event.eliminate(pid)                     # 6 left: the next out wins nothing
     clock = event.clock()
-    assert clock["places_paid"] == 4
-    assert {"kind": "bubble", "places_paid": 4} in clock["banners"]
+    assert clock["places_paid"] == 5             # 4 seats and €100 to 5th, as the payouts list
+    assert {"kind": "bubble", "places_paid": 5} in clock["banners"]
+    event.eliminate(ids[5])                      # 5 left for 4 seats: the seat bubble
+    clock = event.clock()
+    assert {"kind": "seat_bubble", "seats": 4} in clock["banners"]
+    assert any(b["kind"] == "in_the_money" for b in clock["banners"])
     event.eliminate(ids[6])                      # 5th: the remainder; 4 left, 4 seats
     clock = event.clock()
     assert any(b["kind"] == "in_the_money" for b in clock["banners"])

@@ -122,11 +122,11 @@ def test_a_deal_refuses_places_that_are_not_each_place_once(make_event):
     event.bust("Eve")
     event.bust("Dan")
     refused = event.post("money/deal", method="chip-chop",
-                         **{f"place_{event.ids['Ann']}": 3, f"place_{event.ids['Bo']}": 1,
+                         **{f"place_{event.ids['Ann']}": 2, f"place_{event.ids['Bo']}": 1,
                             f"place_{event.ids['Cia']}": 1},
                          **deal_stacks(event, Ann=400_000, Bo=600_000, Cia=250_000))
     assert refused.status_code == 400
-    assert list(refused.get_json()["errors"]) == [f"place_{event.ids['Cia']}"]
+    assert list(refused.get_json()["errors"]) == [f"place_{event.ids['Ann']}"]
     assert event.clock()["status"] != "finished"
 
 
