@@ -8,8 +8,11 @@ consistent snapshot while the server keeps writing; the copy is checked with
 
 The scheduled backup runs in the scheduler's process (``director serve`` or
 ``director scheduler``) every ``DIRECTOR_BACKUP_MINUTES`` (default 10; 0 turns
-it off) into ``instance/backups/``, keeping the newest ``DIRECTOR_BACKUP_KEEP``
-(default 48: eight hours at the default pace).
+it off) into ``instance/backups/``, keeping every one of the last hour, one an
+hour for ``DIRECTOR_BACKUP_HOURLY`` hours (24), one a day for
+``DIRECTOR_BACKUP_DAILY`` days (30), at most ``DIRECTOR_BACKUP_KEEP`` (48) and
+at most ``DIRECTOR_BACKUP_MAX_MB`` together (2048; the oldest go first, the
+newest is always kept): see :class:`Retention`.
 
 ``director restore PATH`` (server stopped) first copies the current database
 to ``instance/backups/before-restore-<time>.sqlite``, copies and checks the
@@ -27,7 +30,8 @@ import sqlite3
 import subprocess
 import threading
 from contextlib import closing
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from flask import Flask
@@ -291,11 +295,72 @@ def scheduled_backup(app: Flask) -> Path | None:
     except (BackupError, OSError, sqlite3.Error) as exc:
         app.logger.error("scheduled backup failed: %s", exc)
         return None
-    keep = max(1, int(app.config.get("BACKUP_KEEP", 48)))
-    made = sorted(backup_dir(app).glob(f"director-*{suffix}"))
-    for old in made[:-keep]:
+    found = [item for item in backups(app) if item[0].suffix == suffix]
+    _keep, drop = retain(found, utcnow(), Retention.of(app))
+    for old, _when, _size in drop:
         old.unlink(missing_ok=True)
     return path
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Which scheduled backups are kept: every one of the last hour, the newest of each
+    hour for ``hourly`` hours, the newest of each day for ``daily`` days, at most
+    ``keep`` of them and at most ``max_bytes`` together (the oldest go first; the
+    newest is always kept).  48 backups of a 107 MB database were 5 GB."""
+
+    keep: int = 48
+    hourly: int = 24
+    daily: int = 30
+    max_bytes: int = 2048 * 1024 * 1024
+
+    @classmethod
+    def of(cls, app: Flask) -> Retention:
+        """``DIRECTOR_BACKUP_KEEP``, ``_HOURLY``, ``_DAILY`` and ``_MAX_MB`` (0: no limit)."""
+        config = app.config
+
+        def number(name: str, default: int) -> int:
+            try:
+                return max(0, int(config.get(name, default)))
+            except (TypeError, ValueError):
+                return default
+
+        mb = number("BACKUP_MAX_MB", cls.max_bytes // (1024 * 1024))
+        return cls(keep=max(1, number("BACKUP_KEEP", cls.keep)),
+                   hourly=number("BACKUP_HOURLY", cls.hourly),
+                   daily=number("BACKUP_DAILY", cls.daily),
+                   max_bytes=mb * 1024 * 1024 if mb else 0)
+
+
+def retain(found: list[tuple[Path, datetime, int]], now: datetime,
+           rule: Retention) -> tuple[list[tuple[Path, datetime, int]],
+                                     list[tuple[Path, datetime, int]]]:
+    """The backups ``found`` (path, time, bytes) split into those kept and those to delete,
+    each newest first (see :class:`Retention`)."""
+    newest_first = sorted(found, key=lambda item: item[1], reverse=True)
+    seen: set[tuple[str, int]] = set()
+    kept: list[tuple[Path, datetime, int]] = []
+    for item in newest_first:
+        age = now - item[1]
+        if age <= timedelta(hours=1):
+            slot: tuple[str, int] | None = ("recent", len(kept))
+        elif age <= timedelta(hours=rule.hourly):
+            slot = ("hour", int(item[1].timestamp() // 3600))
+        elif age <= timedelta(days=rule.daily):
+            slot = ("day", item[1].toordinal())
+        else:
+            slot = None
+        if slot is not None and slot not in seen:
+            seen.add(slot)
+            kept.append(item)
+    if newest_first and (not kept or kept[0] is not newest_first[0]):
+        kept.insert(0, newest_first[0])
+    kept = kept[:rule.keep]
+    total = sum(item[2] for item in kept)
+    while rule.max_bytes and len(kept) > 1 and total > rule.max_bytes:
+        total -= kept.pop()[2]
+    keep_paths = {item[0] for item in kept}
+    return kept, [item for item in newest_first if item[0] not in keep_paths]
 
 
 def backups(app: Flask) -> list[tuple[Path, datetime, int]]:
@@ -304,7 +369,10 @@ def backups(app: Flask) -> list[tuple[Path, datetime, int]]:
     for path in backup_dir(app).glob("director-*"):
         if path.suffix not in (".sqlite", ".pgdump"):
             continue
-        stat = path.stat()
+        try:
+            stat = path.stat()
+        except FileNotFoundError:      # deleted meanwhile (another process's retention)
+            continue
         found.append((path, datetime.fromtimestamp(stat.st_mtime, UTC), stat.st_size))
     return sorted(found, key=lambda item: item[1], reverse=True)
 

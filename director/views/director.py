@@ -9,12 +9,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 
 from director.poker.games import Game
 from director.schemas import Choice, Int, Schema, Str, form_body
 from director.services import Invalid, audit, event_file
+from director.services import backup as backup_service
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
 from director.tournament.structure import AMOUNT_FIELDS, Kind
@@ -334,6 +345,18 @@ def log_json() -> Any:
     return jsonify({"kind": query["kind"], "more": more, "entries": [
         {**entry.to_json(), "sentence": audit.sentence(entry.message, entry.params)}
         for entry in entries]})
+
+
+@bp.get("/backups")
+@director_required
+def backups() -> str:
+    """The scheduled backups, newest first, their total and the rule that keeps them."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    found = backup_service.backups(app)
+    return render_template("director/backups.html", backups=found,
+                           total=sum(size for _path, _when, size in found),
+                           rule=backup_service.Retention.of(app),
+                           minutes=app.config.get("BACKUP_MINUTES", 10))
 
 
 TIME_ZONE_FORM = Schema({"time_zone": Str(required=False, default="", max_len=64)})

@@ -316,3 +316,42 @@ def test_a_confirmed_plan_stores_the_tables_it_changed_and_undo_puts_them_back(
     assert _room(growing) == before
     assert growing.api.post(f"seating/plans/{plan['id']}/confirm").status_code == 200
     assert _room(growing) == after
+
+
+# ---------------------------------------------------------------- backups
+
+def test_backups_are_kept_hourly_for_a_day_and_daily_for_a_month_within_their_size() -> None:
+    from datetime import UTC, datetime, timedelta
+    from pathlib import Path
+
+    from director.services.backup import Retention, retain
+    now = datetime(2026, 12, 3, 12, 5, tzinfo=UTC)
+    every_ten_minutes = [(Path(f"director-{i}.sqlite"), now - timedelta(minutes=10 * i), 100)
+                         for i in range(6 * 24 * 40)]              # 40 days of them
+    kept, dropped = retain(every_ten_minutes, now, Retention(keep=1000, max_bytes=0))
+    ages = [now - when for _path, when, _size in kept]
+    assert sum(age <= timedelta(hours=1) for age in ages) == 7       # all of the last hour
+    assert sum(timedelta(hours=1) < age <= timedelta(hours=24) for age in ages) == 23
+    assert max(ages) <= timedelta(days=30) and len(kept) == 7 + 23 + 30
+    assert len(kept) + len(dropped) == len(every_ten_minutes)
+    kept, _ = retain(every_ten_minutes, now, Retention(keep=1000, max_bytes=2_000))
+    assert len(kept) == 20 and kept[0] == every_ten_minutes[0]     # the newest 2,000 bytes
+    kept, _ = retain(every_ten_minutes, now, Retention(keep=12, max_bytes=0))
+    assert len(kept) == 12 and kept[0] == every_ten_minutes[0]
+    one_big = [(Path("director-0.sqlite"), now, 10**12)]
+    assert retain(one_big, now, Retention())[0] == one_big          # the newest stays
+
+
+def test_the_backups_page_lists_the_backups_with_their_total_and_the_rule(
+        app: Flask, client: FlaskClient, login: Callable[[], None]) -> None:
+    from director.services import backup
+    with app.app_context():
+        first = backup.new_backup(app, "director")
+        second = backup.new_backup(app, "director")
+    login()
+    html = client.get("/director/backups").get_data(as_text=True)
+    assert first.name in html and second.name in html
+    total = first.stat().st_size + second.stat().st_size
+    assert f'data-total="{total}"' in html
+    assert 'id="backup-rule"' in html
+    assert client.get("/director/").get_data(as_text=True).count('href="/director/backups"') == 1
