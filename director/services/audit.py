@@ -54,6 +54,7 @@ from werkzeug.wrappers import Response
 from director.db import DriverInsert, db, group_commit, utcnow
 from director.i18n import N_, gettext, money_filter, number_filter
 from director.models.audit import AuditEntry
+from director.models.tournament import Tournament
 from director.services import house_rules
 
 logger = logging.getLogger("director.audit")
@@ -133,6 +134,18 @@ SENTENCES: dict[str, tuple[Kind, str]] = {
     "re-entry": (Kind.MONEY, N_("Re-entry: %(name)s, %(amount)s, %(chips)s chips")),
     "rebuy": (Kind.MONEY, N_("Rebuy: %(name)s, %(amount)s, %(chips)s chips")),
     "add-on": (Kind.MONEY, N_("Add-on: %(name)s, %(amount)s, %(chips)s chips")),
+    # An entry of a bounty event: the buy-in and fee, and the bounty paid with them.
+    "buy-in with bounty": (Kind.MONEY, N_("Buy-in: %(name)s, %(amount)s + %(bounty)s bounty, "
+                                          "%(chips)s chips")),
+    "re-entry with bounty": (Kind.MONEY, N_("Re-entry: %(name)s, %(amount)s + %(bounty)s "
+                                            "bounty, %(chips)s chips")),
+    "knockout": (Kind.SEATING, N_("%(by)s knocked out %(name)s")),
+    "bounty paid": (Kind.MONEY, N_("%(by)s knocked out %(name)s: bounty %(paid)s paid to "
+                                   "%(winner)s")),
+    "pko bounty paid": (Kind.MONEY, N_("%(by)s knocked out %(name)s: bounty %(paid)s paid to "
+                                       "%(winner)s, %(head)s onto %(winner)s's own bounty")),
+    "chip race": (Kind.SEATING, N_("Chip race: T%(removed)s coloured up to T%(new)s, "
+                                   "%(players)s won a chip in the race")),
     "payment undone": (Kind.MONEY, N_("Payment undone: %(what)s of %(name)s, %(amount)s")),
     "prize paid": (Kind.MONEY, N_("Prize paid: %(name)s, place %(place)s, %(amount)s")),
     "deal saved": (Kind.MONEY, N_("Deal saved (%(method)s): %(players)s share %(amount)s")),
@@ -474,13 +487,28 @@ def after_request(response: Response) -> Response:
     return response
 
 
+_PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]")
+MAX_WORDS = 8           # words of the log's filter
+
+
+def sentences_with(word: str) -> list[str]:
+    """The msgids of the sentences that contain ``word`` in the reader's language: the log
+    keeps the English msgid and translates it when read, so a Swedish director's
+    "utslagen" finds "%(name)s eliminated in place %(place)s" (a parameter's word, a
+    name, is found in the parameters themselves)."""
+    wanted = word.casefold()
+    return [message for _kind, message in SENTENCES.values()
+            if wanted and wanted in _PLACEHOLDER.sub(" ", gettext(message)).casefold()]
+
+
 def recent(limit: int = 200, actor: str | None = None, text: str | None = None,
            before_id: int | None = None, kind: str | None = None) -> list[Any]:
     """The newest entries first (after writing the buffer).
 
     ``kind``: one of ``Kind`` (``technical``: the lines without a sentence),
-    ``"changes"`` for every line with one, None for all.  ``text`` is looked
-    for in the action, the path and the sentence's parameters (a player's name).
+    ``"changes"`` for every line with one, None for all.  Each word of ``text`` is
+    looked for in the action, the path, the sentence's parameters (a player's name)
+    and the sentence's own words in the reader's language (:func:`sentences_with`).
     """
     writer().flush()
     query = db.select(AuditEntry).order_by(AuditEntry.at.desc(), AuditEntry.id.desc()).limit(limit)
@@ -492,13 +520,27 @@ def recent(limit: int = 200, actor: str | None = None, text: str | None = None,
         query = query.where(AuditEntry.kind.is_not(None) & (AuditEntry.kind != Kind.TECHNICAL))
     elif kind:
         query = query.where(AuditEntry.kind == kind)
-    if text:
-        like = f"%{text}%"
+    for word in (text or "").split()[:MAX_WORDS]:   # every word, each found somewhere
+        like = f"%{word}%"
         query = query.where(AuditEntry.action.ilike(like) | AuditEntry.target.ilike(like)
-                            | cast(AuditEntry.params, String).ilike(like))
+                            | cast(AuditEntry.params, String).ilike(like)
+                            | AuditEntry.message.in_(sentences_with(word)))
     if before_id:
         query = query.where(AuditEntry.id < before_id)
     return list(db.session.scalars(query))
+
+
+def events_of(entries: list[Any]) -> dict[int, Any]:
+    """The events the entries are about (``details.tournament_id``): id -> a row with its
+    ``name`` and ``time_zone`` (a deleted event is not there)."""
+    ids = {entry.details.get("tournament_id") for entry in entries
+           if isinstance(entry.details, dict)}
+    ids = {i for i in ids if isinstance(i, int) and not isinstance(i, bool)}
+    if not ids:
+        return {}
+    rows = db.session.execute(db.select(Tournament.id, Tournament.name, Tournament.time_zone)
+                              .where(Tournament.id.in_(ids)))
+    return {row.id: row for row in rows}
 
 
 def init_app(app: Flask, actor: Callable[[], str] | None = None) -> None:

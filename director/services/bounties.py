@@ -34,7 +34,7 @@ from director.i18n import money_filter, translate_violation
 from director.models.money import MoneySettings
 from director.models.seating import Player, Seat, SeatingTable
 from director.poker.errors import RuleViolation
-from director.services import Invalid
+from director.services import Invalid, audit
 from director.services import money as money_service
 from director.tournament import bounties as rules
 from director.tournament.bounties import BountyKind, PotWon
@@ -165,6 +165,7 @@ def knock_out(tournament_id: int, busted: Sequence[Player], by: Any) -> list[str
         for pid, added in ko.head.items():
             players[pid].bounty = head(players[pid], event) + added
         names = ", ".join(players[pid].name for pid in ko.by)
+        _log(tournament_id, names, player.name, ko, players, event.currency)
         if ko.paid:
             paid = ", ".join(_("%(name)s %(amount)s", name=players[pid].name,
                                amount=_money(cash, event.currency))
@@ -179,6 +180,24 @@ def knock_out(tournament_id: int, busted: Sequence[Player], by: Any) -> list[str
             line = _("%(names)s knocked out %(busted)s", names=names, busted=player.name)
         lines.append(line)
     return lines
+
+
+def _log(tournament_id: int, names: str, busted: str, ko: rules.Knockout,
+         players: Mapping[int, Player], currency: str) -> None:
+    """The knockout in the log of changes: who knocked out whom, and each bounty paid
+    (a PKO: the cash and what went onto the winner's own head)."""
+    if not ko.paid:
+        audit.change("knockout", tournament_id, by=names, name=busted)
+        return
+    for pid, cash in ko.paid.items():
+        money = audit.money_param(money_service.major(cash, currency), currency)
+        if pid in ko.head:
+            audit.change("pko bounty paid", tournament_id, by=names, name=busted, paid=money,
+                         winner=players[pid].name, head=audit.money_param(
+                             money_service.major(ko.head[pid], currency), currency))
+        else:
+            audit.change("bounty paid", tournament_id, by=names, name=busted, paid=money,
+                         winner=players[pid].name)
 
 
 def from_hand(hand: Any, players: Sequence[Mapping[str, Any]],

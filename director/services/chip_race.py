@@ -26,7 +26,7 @@ from director.db import db, utcnow
 from director.i18n import number_filter, translate_violation
 from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
 from director.poker.errors import RuleViolation
-from director.services import Invalid, retry_on_conflict
+from director.services import Invalid, audit, retry_on_conflict
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -212,6 +212,9 @@ def race(tournament_id: int, data: Mapping[str, Any], *, confirm: bool) -> dict[
     if confirm:
         seating_service.colour_up(tournament_id, stacks, new)
         answer["confirmed"] = True
+        won = sum(seat["won"] for table in out for seat in table["seats"])
+        audit.change("chip race", tournament_id, removed=str(removed), new=str(new),
+                     players={"players": won})
     answer["smallest_chip"] = new if confirm else removed
     return answer
 

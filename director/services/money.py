@@ -785,8 +785,13 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     else:
         sale = _add_chips(tournament_id, kind, player_id, stack, key)
     paid = sale.payment
-    audit.change(paid.kind, tournament_id, name=paid.player_name, chips=paid.chips,
-                 amount=_money_param(tournament_id, paid.prize + paid.fee))
+    if paid.bounty:                   # "€60.00 + €50.00 bounty": the whole price paid
+        audit.change(f"{paid.kind} with bounty", tournament_id, name=paid.player_name,
+                     chips=paid.chips, amount=_money_param(tournament_id, paid.prize + paid.fee),
+                     bounty=_money_param(tournament_id, paid.bounty))
+    else:
+        audit.change(paid.kind, tournament_id, name=paid.player_name, chips=paid.chips,
+                     amount=_money_param(tournament_id, paid.prize + paid.fee))
     return sale
 
 

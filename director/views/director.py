@@ -22,6 +22,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
+from director.local_time import event_zone_name, zone
 from director.poker.games import Game
 from director.schemas import Choice, Int, Schema, Str, form_body
 from director.services import Invalid, audit, event_file
@@ -306,6 +307,24 @@ def money_standing(tournament_id: int) -> dict[str, Any] | None:
     return tournament_service.money_standing(tournament_id)
 
 
+def _log_words(entries: list[Any]) -> dict[str, Any]:
+    """What the log shows of each entry beside its sentence: its event's name, and its
+    time in that event's time zone (else the setting's, else the laptop's)."""
+    events = audit.events_of(entries)
+    default = event_zone_name()
+
+    def event_of(entry: Any) -> Any:
+        tid = entry.details.get("tournament_id") if isinstance(entry.details, dict) else None
+        return events.get(tid) if isinstance(tid, int) else None
+
+    def when(entry: Any) -> str:
+        event = event_of(entry)
+        here = zone((event.time_zone if event is not None else None) or default)
+        return str(entry.at.astimezone(here).strftime("%Y-%m-%d %H:%M:%S"))
+
+    return {"event_of": event_of, "when": when}
+
+
 def _log_entries() -> tuple[dict[str, Any], list[Any], int | None]:
     """The log page's query, its entries (newest first, 200 at a time) and the next page."""
     query = LOG_QUERY.load(request.args.to_dict(), form=True)
@@ -330,7 +349,8 @@ def log() -> Any:
                                query={}, more=None, kinds=audit.KIND_LABELS,
                                sentence=audit.sentence), 400
     return render_template("director/log.html", entries=entries, errors={}, query=query,
-                           more=more, kinds=audit.KIND_LABELS, sentence=audit.sentence)
+                           more=more, kinds=audit.KIND_LABELS, sentence=audit.sentence,
+                           **_log_words(entries))
 
 
 @bp.get("/log.json")
@@ -342,8 +362,11 @@ def log_json() -> Any:
         query, entries, more = _log_entries()
     except Invalid as exc:
         return jsonify({"errors": exc.errors}), 400
+    words = _log_words(entries)
     return jsonify({"kind": query["kind"], "more": more, "entries": [
-        {**entry.to_json(), "sentence": audit.sentence(entry.message, entry.params)}
+        {**entry.to_json(), "sentence": audit.sentence(entry.message, entry.params),
+         "tournament": getattr(words["event_of"](entry), "name", None),
+         "local_time": words["when"](entry)}
         for entry in entries]})
 
 

@@ -285,3 +285,61 @@ def test_the_seating_page_picks_several_players_for_a_split_pot(make_event, clie
     assert response.status_code == 302
     results = event.results()
     assert results["Ann"]["bounties"] == results["Bo"]["bounties"] == 2_500
+
+
+# ---------------------------------------------------------------- 6. the log tells the end
+
+def log_lines(client: Any, query: str = "") -> list[dict[str, Any]]:
+    response = client.get(f"/director/log.json{query}")
+    assert response.status_code == 200, response.get_json()
+    return list(response.get_json()["entries"])
+
+
+def test_knockouts_bounty_payments_and_chip_races_are_logged_with_their_tournament(
+        make_event, client, auth, login):
+    event = make_event(("Ann", "Bo", "Cia"), buy_in="50", bounty_kind="pko", bounty="50")
+    event.bust("Cia", by=event.ids["Ann"])
+    assert client.put(f"/api/tournaments/{event.id}/chips", json={
+        "chip_set": [25, 100, 500, 1000, 5000]}, headers=auth).status_code == 200
+    assert event.post("seating/draw").status_code == 200
+    assert event.post("clock/pause").status_code == 200
+    raced = event.post("chip-race", counts={}, confirm=True)
+    assert raced.status_code == 200, raced.get_json()
+    login()
+    lines = log_lines(client)
+    sentences = [line["sentence"] for line in lines]
+    assert "Buy-in: Ann, €60.00 + €50.00 bounty, 250,000 chips" in sentences
+    assert "Ann knocked out Cia: bounty €25.00 paid to Ann, €25.00 onto Ann's own bounty" \
+        in sentences
+    assert any(s.startswith("Chip race: T25 coloured up to T100") for s in sentences)
+    assert {line["tournament"] for line in lines if line["kind"] != "technical"} == \
+        {"Friday PLO"}
+    page = client.get("/director/log", headers=auth).get_data(as_text=True)
+    assert 'class="event-name"' in page and "Friday PLO" in page
+
+
+def test_the_log_shows_times_in_the_events_time_zone(make_event, client, login, csrf):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    event = make_event(("Ann", "Bo"))
+    login()
+    client.post(f"/director/{event.id}/time-zone", data={"csrf_token": csrf(),
+                                                         "time_zone": "Asia/Jakarta"})
+    line = next(e for e in log_lines(client) if e["sentence"] == "Buy-in: Ann, €110.00, "
+                "250,000 chips")
+    local = datetime.fromisoformat(line["at"]).astimezone(ZoneInfo("Asia/Jakarta"))
+    page = client.get("/director/log").get_data(as_text=True)
+    assert local.strftime("%Y-%m-%d %H:%M:%S") in page
+
+
+def test_the_log_filter_finds_words_in_the_readers_language(make_event, client, login):
+    event = make_event()
+    event.bust("Eve")
+    login()
+    client.get("/language/sv")
+    found = [e["sentence"] for e in log_lines(client, "?q=utslagen")]
+    assert found == ["Eve utslagen på plats 5"]
+    client.get("/language/id")
+    assert [e["sentence"] for e in log_lines(client, "?q=tersingkir")] == \
+        ["Eve tersingkir di posisi 5"]
