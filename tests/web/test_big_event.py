@@ -355,3 +355,17 @@ def test_the_backups_page_lists_the_backups_with_their_total_and_the_rule(
     assert f'data-total="{total}"' in html
     assert 'id="backup-rule"' in html
     assert client.get("/director/").get_data(as_text=True).count('href="/director/backups"') == 1
+
+
+def test_the_money_api_answers_the_ledgers_newest_lines_and_the_way_to_older_ones(
+        growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.services import money
+    monkeypatch.setattr(money, "LEDGER_ROWS", 10, raising=False)
+    growing.grow(25)
+    url = f"/api/tournaments/{growing.id}/money"
+    newest = growing.client.get(url, headers=growing.auth).get_json()
+    assert newest["entries"] == 25
+    assert [line["id"] for line in newest["ledger"]] == list(range(16, 26))
+    older = growing.client.get(f"{url}?before={newest['ledger_older']}",
+                               headers=growing.auth).get_json()
+    assert [line["id"] for line in older["ledger"]] == list(range(6, 16))
