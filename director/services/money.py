@@ -29,7 +29,7 @@ import functools
 import io
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -1267,6 +1267,14 @@ def _bounties_and_seats(view: Money, players: list[Player], rows: list[ResultRow
 
 
 def results_csv(tournament_id: int) -> str:
+    return "".join(results_csv_chunks(tournament_id))
+
+
+CSV_CHUNK_CHARS = 64 * 1024      # a CSV export is sent in pieces of about this size
+
+
+def results_csv_chunks(tournament_id: int) -> Iterator[str]:
+    """The results CSV in pieces of about ``CSV_CHUNK_CHARS`` (the export streams them)."""
     view, rows = results(tournament_id)
     out = io.StringIO()
     writer = csv.writer(out)
@@ -1277,13 +1285,13 @@ def results_csv(tournament_id: int) -> str:
     # whether a deal paid it, counted from the ledger (undone lines left out), so the
     # column adds up to the event's entries.
     bought: dict[tuple[int | None, str], int] = {}
-    for payment in view.payments:
-        if payment.undone:
-            continue
-        if payment.kind in ENTRY_KINDS or payment.kind in ("rebuy", "add-on"):
-            kind = "entry" if payment.kind in ENTRY_KINDS else payment.kind
-            key = (payment.player_id, kind)
-            bought[key] = bought.get(key, 0) + 1
+    for player_id, payment_kind, count in db.session.execute(
+            select(Payment.player_id, Payment.kind, func.count(Payment.id)).where(
+                Payment.tournament_id == tournament_id, Payment.undone_at.is_(None),
+                Payment.kind.in_((*ENTRY_KINDS, "rebuy", "add-on")))
+            .group_by(Payment.player_id, Payment.kind)):
+        kind = "entry" if payment_kind in ENTRY_KINDS else payment_kind
+        bought[(player_id, kind)] = bought.get((player_id, kind), 0) + int(count)
     writer.writerow(["place", "name", "prize", "currency", "paid"]
                     + (["bounties", "knocked_out_by"] if bounties else [])
                     + (["seat"] if seats else [])
@@ -1300,7 +1308,11 @@ def results_csv(tournament_id: int) -> str:
                            bought.get((row.player_id, "rebuy"), 0),
                            bought.get((row.player_id, "add-on"), 0),
                            "yes" if row.deal else "no"])
-    return out.getvalue()
+        if out.tell() > CSV_CHUNK_CHARS:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 def _csv_safe(text: str) -> str:
@@ -1615,9 +1627,9 @@ def stop_at_the_seats(tournament_id: int, now: datetime | None = None) -> list[s
     if decided is None:
         return []
     lifecycle_service.stop_clock(tournament_id, now or utcnow())
-    return [_("%(players)s players left for %(seats)s seats: every one of them wins a seat. "
-              "The clock is paused: give everyone left a seat on the deal page",
-              players=decided["players"], seats=decided["seats"])]
+    return [audit.Said(N_("%(players)s players left for %(seats)s seats: every one of them wins "
+                          "a seat. The clock is paused: give everyone left a seat on the deal "
+                          "page"), players=decided["players"], seats=decided["seats"])]
 
 
 def last_player_left(tournament_id: int, now: datetime | None = None) -> list[str]:
@@ -1632,7 +1644,7 @@ def last_player_left(tournament_id: int, now: datetime | None = None) -> list[st
     if row is not None:
         late_open = late_registration(tournament, rules_from(settings_dict(row)), now).open
     if not ends_with_one_player_left(late_registration_open=late_open):
-        return [_("Late registration is still open: the event goes on")]
+        return [audit.Said(N_("Late registration is still open: the event goes on"))]
     return [lifecycle_service.finish_event(tournament_id, now)]
 
 

@@ -26,7 +26,7 @@ import io
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -534,19 +534,33 @@ def _amounts(bucket: Mapping[str, int]) -> tuple[str, str]:
 
 def export_csv() -> str:
     """Every record with its totals (the import reads the same file back: see above)."""
+    return "".join(export_csv_chunks())
+
+
+CSV_CHUNK_CHARS = 64 * 1024      # the export is sent in pieces of about this size
+
+
+def export_csv_chunks() -> Iterator[str]:
+    """``export_csv`` in pieces of about 64 KB (the download streams them); the
+    records are read in one query, the totals once per event, before the first piece."""
     totals = all_totals()
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(EXPORT_COLUMNS)
     columns = [getattr(Person, name) for name in FIELDS]
-    for person_id, *cells in db.session.execute(select(Person.id, *columns).order_by(Person.key)):
+    records = db.session.execute(select(Person.id, *columns).order_by(Person.key)).all()
+    for person_id, *cells in records:
         t = totals.get(person_id, Totals())
         currency, paid = _amounts(t.paid)
         won, bounties = _amounts(t.won)[1], _amounts(t.bounties)[1]
         writer.writerow([person_id] + [csv_guard(cell or "") for cell in cells]
                         + [t.events, t.entries, t.rebuys, t.add_ons, t.best or "", t.wins,
                            currency, paid, won, bounties])
-    return out.getvalue()
+        if out.tell() > CSV_CHUNK_CHARS:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 @dataclass

@@ -14,12 +14,23 @@ Each view parses the request, calls one service and renders.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask_babel import gettext as _
 
 from director.i18n import N_, money_filter, number_filter
@@ -286,7 +297,11 @@ def results(tournament_id: int) -> str:
 @bp.get("/results/<int:tournament_id>.csv")
 def results_csv(tournament_id: int) -> Response:
     # A byte-order mark first, so that Excel reads the UTF-8 (Öberg, not Ã–berg).
-    body = "\ufeff" + money_service.results_csv(tournament_id)
+    # Streamed: the rows are worked out first (a 404 before anything is sent), then
+    # sent in pieces.
+    chunks = money_service.results_csv_chunks(tournament_id)
+    first = "\ufeff" + next(chunks)
+    body = stream_with_context(itertools.chain([first], chunks))
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="results-{tournament_id}.csv"'})
 

@@ -11,9 +11,21 @@ Each view parses the request, calls one service and renders.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask_babel import gettext as _
 
 from director.models.people import Person
@@ -46,10 +58,12 @@ def record_json(person: Person) -> dict[str, Any]:
             "created_at": person.created_at.isoformat().replace("+00:00", "Z")}
 
 
-def _csv_response(body: str) -> Response:
-    # A byte-order mark first, so that Excel reads the UTF-8 (Öberg, not Ã–berg).
-    return Response("\ufeff" + body, mimetype="text/csv", headers={
-        "Content-Disposition": 'attachment; filename="players.csv"'})
+def _csv_response(chunks: Iterator[str]) -> Response:
+    # A byte-order mark first, so that Excel reads the UTF-8 (Öberg, not Ã–berg).  The
+    # first piece is made before the answer starts (its errors answer as errors).
+    first = "\ufeff" + next(chunks)
+    return Response(stream_with_context(itertools.chain([first], chunks)), mimetype="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="players.csv"'})
 
 
 def _upload() -> bytes:
@@ -93,7 +107,7 @@ def create() -> Any:
 @bp.get("/director/players.csv")
 @director_required
 def export() -> Response:
-    return _csv_response(players_service.export_csv())
+    return _csv_response(players_service.export_csv_chunks())
 
 
 @bp.post("/director/players/import")
@@ -248,7 +262,7 @@ def api_edit(person_id: int) -> Response:
 @bp.get("/api/players.csv")
 @director_required
 def api_export() -> Response:
-    return _csv_response(players_service.export_csv())
+    return _csv_response(players_service.export_csv_chunks())
 
 
 @bp.post("/api/players/import")

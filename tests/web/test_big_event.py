@@ -369,3 +369,19 @@ def test_the_money_api_answers_the_ledgers_newest_lines_and_the_way_to_older_one
     older = growing.client.get(f"{url}?before={newest['ledger_older']}",
                                headers=growing.auth).get_json()
     assert [line["id"] for line in older["ledger"]] == list(range(6, 16))
+
+
+def test_the_results_and_players_exports_are_sent_in_pieces(
+        growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.services import money, players
+    growing.grow(12, busts=6)
+    whole = {path: growing.client.get(path).get_data(as_text=True)
+             for path in (f"/results/{growing.id}.csv", "/director/players.csv")}
+    monkeypatch.setattr(money, "CSV_CHUNK_CHARS", 40, raising=False)
+    monkeypatch.setattr(players, "CSV_CHUNK_CHARS", 40, raising=False)
+    for path, text in whole.items():
+        r = growing.client.get(path)
+        pieces = [piece for piece in r.response if piece]
+        assert r.is_streamed and len(pieces) > 2, path
+        assert b"".join(pieces).decode() == text and text.startswith("\ufeff")
+        assert len(text.splitlines()) == (1 + 6 if path.startswith("/results") else 1 + 12)
