@@ -12,6 +12,7 @@ other) and the signal the live screens of other processes watch for.
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
 from typing import Any
 
@@ -100,7 +101,14 @@ class Tournament(Base):
 
     @property
     def structure(self) -> Structure:
-        return Structure(levels=parse_levels(self.levels), name=self.name)
+        """The levels parsed, once for as long as they and the name stay the same (a bust
+        parsed them 13-17 times: each parse is 0.3 ms for 30 levels, a comparison 5 µs)."""
+        cached = self.__dict__.get("_structure")
+        if cached is not None and cached[0] == self.levels and cached[1].name == self.name:
+            return cached[1]
+        structure = Structure(levels=parse_levels(self.levels), name=self.name)
+        self.__dict__["_structure"] = (copy.deepcopy(self.levels), structure)
+        return structure
 
     @property
     def started(self) -> bool:

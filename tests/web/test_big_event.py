@@ -385,3 +385,26 @@ def test_the_results_and_players_exports_are_sent_in_pieces(
         assert r.is_streamed and len(pieces) > 2, path
         assert b"".join(pieces).decode() == text and text.startswith("\ufeff")
         assert len(text.splitlines()) == (1 + 6 if path.startswith("/results") else 1 + 12)
+
+
+def test_a_bust_and_a_confirm_parse_the_structure_once(
+        growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.models import tournament as tournament_model
+    growing.grow(30)
+    real = tournament_model.parse_levels
+    parsed: list[int] = []
+
+    def counted(levels: Any) -> Any:
+        parsed.append(1)
+        return real(levels)
+
+    monkeypatch.setattr(tournament_model, "parse_levels", counted)
+    seating = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()
+    table = min(seating["tables"], key=lambda t: len(t["seats"]))
+    parsed.clear()
+    answer = growing.api.eliminate(table["seats"][0]["player_id"]).get_json()
+    assert len(parsed) <= 1
+    parsed.clear()
+    assert growing.api.post(f"seating/plans/{answer['pending_plan']['id']}/confirm"
+                            ).status_code == 200
+    assert len(parsed) <= 1
