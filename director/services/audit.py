@@ -52,7 +52,7 @@ from sqlalchemy import String, cast
 from werkzeug.wrappers import Response
 
 from director.db import DriverInsert, db, group_commit, utcnow
-from director.i18n import N_, gettext, money_filter, number_filter
+from director.i18n import N_, gettext, money_filter, number_filter, seating_text
 from director.models.audit import AuditEntry
 from director.models.tournament import Tournament
 from director.services import house_rules
@@ -264,6 +264,74 @@ def _param(value: Any) -> Any:
         if word in value and isinstance(value[word], int):
             return counted(value[word])
     return json.dumps(value, default=str)
+
+
+class Said(str):
+    """A log's sentence, said now in the reader's language, that keeps its English msgid
+    and its parameters: a log stores it language-neutral (:meth:`stored`) and says it
+    again in each reader's own language when read (:func:`said_again`), as the log of
+    changes does.  It is a ``str``, so the callers that show it now are unchanged.
+
+    The parameters are those :func:`_param` puts into words (a number, money, a counted
+    word), a nested ``Said``, ``{"seating": <an engine sentence>}`` (``seating_text``),
+    or plain text (a name), kept as it is.
+
+    >>> Said("%(name)s eliminated in place %(place)s", name="Ann", place=5).stored()
+    '{"said": "%(name)s eliminated in place %(place)s", "params": {"name": "Ann", "place": 5}}'
+    """
+
+    msgid: str
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, **params: Any) -> Said:
+        said = super().__new__(cls, _say(msgid, params))
+        said.msgid, said.params = msgid, params
+        return said
+
+    def to_json(self) -> dict[str, Any]:
+        return {"said": self.msgid, "params": {name: _stored(value)
+                                               for name, value in self.params.items()}}
+
+    def stored(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, default=str)
+
+
+def _stored(value: Any) -> Any:
+    if isinstance(value, Said):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_stored(item) for item in value]
+    return value
+
+
+def _say(msgid: str, params: dict[str, Any]) -> str:
+    values = {}
+    for name, value in params.items():
+        if isinstance(value, list | tuple):       # several, joined: "Ann €25.00, Bo €25.00"
+            value = ", ".join(_say("%(item)s", {"item": item}) for item in value)
+        elif isinstance(value, dict) and "said" in value:
+            value = _say(str(value["said"]), dict(value.get("params") or {}))
+        elif isinstance(value, dict) and "seating" in value:
+            value = seating_text(value["seating"])
+        values[name] = value if isinstance(value, Said) else _param(value)
+    for template in (gettext(msgid), msgid):
+        try:
+            return template % values
+        except (KeyError, TypeError, ValueError):
+            continue
+    return msgid
+
+
+def said_again(text: str) -> str:
+    """A stored log line in the reader's language: a :class:`Said` stored by
+    :meth:`Said.stored` is said again; any other line (older, or plain) as it is."""
+    if not text.startswith('{"said"'):
+        return text
+    try:
+        data = json.loads(text)
+        return _say(str(data["said"]), dict(data.get("params") or {}))
+    except (ValueError, KeyError, TypeError):
+        return text
 
 
 def sentence(message: str | None, params: dict[str, Any] | None) -> str:

@@ -23,19 +23,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import select
 
 from director.db import db
-from director.i18n import money_filter, translate_violation
+from director.i18n import N_, translate_violation
 from director.models.money import MoneySettings
 from director.models.seating import Player, Seat, SeatingTable
 from director.poker.errors import RuleViolation
 from director.services import Invalid, audit
 from director.services import money as money_service
+from director.services.audit import Said
 from director.tournament import bounties as rules
 from director.tournament.bounties import BountyKind, PotWon
 
@@ -72,9 +72,9 @@ def head(player: Player, event: Setting) -> int:
     return int(player.bounty) if player.bounty is not None else event.amount
 
 
-def _money(amount: int, currency: str) -> str:
-    """Minor units in the user's locale: 2500 EUR -> "€25.00"."""
-    return money_filter(Decimal(amount).scaleb(-money_service.precision(currency)), currency)
+def _money_param(amount: int, currency: str) -> dict[str, str]:
+    """Minor units as a log parameter, put into words when read (``audit.money_param``)."""
+    return audit.money_param(money_service.major(amount, currency), currency)
 
 
 def _pick(tournament_id: int, value: Any, busted: Sequence[Player]) -> Player | None:
@@ -166,19 +166,20 @@ def knock_out(tournament_id: int, busted: Sequence[Player], by: Any) -> list[str
             players[pid].bounty = head(players[pid], event) + added
         names = ", ".join(players[pid].name for pid in ko.by)
         _log(tournament_id, names, player.name, ko, players, event.currency)
-        if ko.paid:
-            paid = ", ".join(_("%(name)s %(amount)s", name=players[pid].name,
-                               amount=_money(cash, event.currency))
-                             for pid, cash in ko.paid.items())
-            line = _("%(names)s knocked out %(busted)s: bounty paid %(paid)s", names=names,
-                     busted=player.name, paid=paid)
+        if ko.paid:     # said in the reader's language when the seating log is read
+            paid = [Said(N_("%(name)s %(amount)s"), name=players[pid].name,
+                         amount=_money_param(cash, event.currency))
+                    for pid, cash in ko.paid.items()]
+            lines.append(Said(N_("%(names)s knocked out %(busted)s: bounty paid %(paid)s"),
+                              names=names, busted=player.name, paid=paid))
             if ko.head:
-                line += "; " + _("added to their own bounty: %(added)s", added=", ".join(
-                    _("%(name)s %(amount)s", name=players[pid].name,
-                      amount=_money(added, event.currency)) for pid, added in ko.head.items()))
+                lines.append(Said(N_("added to their own bounty: %(added)s"), added=[
+                    Said(N_("%(name)s %(amount)s"), name=players[pid].name,
+                         amount=_money_param(added, event.currency))
+                    for pid, added in ko.head.items()]))
         else:
-            line = _("%(names)s knocked out %(busted)s", names=names, busted=player.name)
-        lines.append(line)
+            lines.append(Said(N_("%(names)s knocked out %(busted)s"), names=names,
+                              busted=player.name))
     return lines
 
 

@@ -41,7 +41,6 @@ from director.i18n import (
     move_text,
     number_filter,
     place_label,
-    plan_lines,
     seating_text,
     translate_violation,
 )
@@ -62,6 +61,7 @@ from director.services import Invalid, NotFound, all_or_nothing, audit, get_tour
 from director.services import bounties as bounty_service
 from director.services import clock as clock_service
 from director.services import money as money_service
+from director.services.audit import Said
 from director.services.events import events
 from director.tournament import clock as clock_rules
 from director.tournament.button import seat_status
@@ -328,8 +328,43 @@ def policy_for(tournament_id: int) -> SeatingPolicy:
 
 
 def _log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
+    """The seating log's lines, stored language-neutral when they are ``audit.Said``
+    sentences (read in each reader's language: ``audit.said_again``)."""
     for line in lines:
-        db.session.add(SeatingLogEntry(tournament_id=tournament_id, action=action, text=line))
+        db.session.add(SeatingLogEntry(tournament_id=tournament_id, action=action,
+                                       text=line.stored() if isinstance(line, Said) else line))
+
+
+def _place(player: Player) -> Any:
+    """A finishing place as a log parameter: 3, or "3–4 (shared)" said when read."""
+    if player.place_last and player.place_last != player.place:
+        return Said(N_("%(first)s–%(last)s (shared)"), first=player.place,
+                    last=player.place_last)
+    return player.place
+
+
+def _said_move(move: Move) -> Said:
+    """``i18n.move_text`` kept language-neutral for the log."""
+    to = Said(N_("table %(table)s seat %(seat)s"), table=move.to_table, seat=move.to_seat)
+    note = Said(" (%(note)s)", note={"seating": move.note}) if move.note else ""
+    if move.from_table is None:
+        return Said("%(name)s: %(to)s%(note)s", name=move.name, to=to, note=note)
+    return Said("%(name)s: %(from)s → %(to)s%(note)s", name=move.name, to=to, note=note,
+                **{"from": Said(N_("table %(table)s seat %(seat)s"), table=move.from_table,
+                                seat=move.from_seat)})
+
+
+def _said_plan(plan: SeatingPlan) -> list[Said]:
+    """``i18n.plan_lines`` kept language-neutral for the log."""
+    lines = [Said("%(note)s", note={"seating": plan.note})] if plan.note else []
+    lines += [Said(N_("Floor: %(note)s"), note={"seating": text}) for text in plan.floor_notes]
+    lines += [Said(N_("Open table %(table)s (%(size)s seats)"), table=n, size=size)
+              for n, size in sorted(plan.open_tables.items())]
+    lines += [_said_move(m) for m in plan.moves]
+    lines += [Said(N_("Table %(table)s: button starts in seat %(seat)s"), table=n, seat=seat)
+              for n, seat in sorted(plan.buttons.items())]
+    lines += [Said(N_("Close table %(table)s"), table=n) for n in plan.close_tables]
+    return lines
 
 
 def _commit(tournament_id: int, settings: SeatingSettings, *, tell: bool = True,
@@ -793,9 +828,9 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
     policy = _policy(settings)
     if layout.tables and policy != was:
         _replan(tournament_id, layout, policy)
-    _log(tournament_id, "settings", [_("Seating settings saved: %(size)s-handed, balance within "
-                                       "%(threshold)s", size=policy.table_size,
-                                       threshold=policy.balance_threshold)])
+    _log(tournament_id, "settings", [Said(N_("Seating settings saved: %(size)s-handed, balance "
+                                             "within %(threshold)s"), size=policy.table_size,
+                                          threshold=policy.balance_threshold)])
     _commit(tournament_id, settings)
     return policy
 
@@ -889,15 +924,15 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
         layout = _rule("name", lambda: apply_plan(layout, plan))
         store_layout(tournament_id, layout, stored=stored)
         move = plan.moves[0]
-        _log(tournament_id, "register", plan_lines(plan))
+        _log(tournament_id, "register", _said_plan(plan))
         if chosen is not None:
-            _log(tournament_id, "register", [_(
-                "Seat chosen by the director for %(name)s: %(reason)s", name=clean,
-                reason=chosen.reason or _("no reason given"))])
+            _log(tournament_id, "register", [Said(N_(
+                "Seat chosen by the director for %(name)s: %(reason)s"), name=clean,
+                reason=chosen.reason or Said(N_("no reason given")))])
         _replan(tournament_id, layout, policy, rng)
     else:
-        _log(tournament_id, "register", [_("%(name)s registered (%(chips)s chips)", name=clean,
-                                           chips=number_filter(stack))])
+        _log(tournament_id, "register", [Said(N_("%(name)s registered (%(chips)s chips)"),
+                                              name=clean, chips=int(stack))])
     if commit:
         _commit(tournament_id, settings, tell=False)
     else:
@@ -965,7 +1000,7 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
         status="confirmed", **dict(zip(("layout_before", "layout_after"),
                                        _changes(Layout(()), layout), strict=True)),
         decided_at=now))
-    _log(tournament_id, "draw", [seating_text(plan.note)])
+    _log(tournament_id, "draw", [Said("%(note)s", note={"seating": plan.note})])
     _commit(tournament_id, settings)
     audit.change("seats drawn", tournament_id, players={"players": len(players)},
                  tables={"tables": len(layout.tables)})
@@ -1051,21 +1086,21 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         player.eliminated_at = moment
         player.out_table, player.out_seat = layout.where(player.id) if player.id in where \
             else (None, None)
-        lines.append(_("%(name)s eliminated in place %(place)s", name=player.name,
-                       place=place_label(player)))
+        lines.append(Said(N_("%(name)s eliminated in place %(place)s"), name=player.name,
+                          place=_place(player)))
     lines.extend(bounty_service.knock_out(tournament_id, players, by))  # who knocked them out
     for _bust, other in earlier.values():
         other.eliminated_at = moment
         if other in moved:
             other.place, other.place_last = places[other.id]
-            lines.append(_("%(name)s now finishes in place %(place)s", name=other.name,
-                           place=place_label(other)))
+            lines.append(Said(N_("%(name)s now finishes in place %(place)s"), name=other.name,
+                              place=_place(other)))
     if h4h.on or h4h.announced:
         settings.hand_for_hand = replace(h4h, busts=tuple(round_busts)).to_json()
     if left - len(players) == 1:
         winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
         winner.place = 1
-        lines.append(_("%(name)s wins the tournament", name=winner.name))
+        lines.append(Said(N_("%(name)s wins the tournament"), name=winner.name))
         lines.extend(money_service.last_player_left(tournament_id, now))  # the event ends, the clock stops
     else:
         lines.extend(money_service.stop_at_the_seats(tournament_id, now))  # a satellite's seats
@@ -1191,11 +1226,12 @@ def _back_in(tournament_id: int, settings: SeatingSettings, players: list[Player
         if other.id in changed:
             first, last = changed[other.id]
             other.place, other.place_last = first, (last if last != first else None)
-            lines.append(_("%(name)s now finishes in place %(place)s", name=other.name,
-                           place=place_label(other)))
+            lines.append(Said(N_("%(name)s now finishes in place %(place)s"), name=other.name,
+                              place=_place(other)))
     for winner in crowned:
         winner.place = winner.place_last = None
-        lines.append(_("%(name)s has not won yet: the tournament goes on", name=winner.name))
+        lines.append(Said(N_("%(name)s has not won yet: the tournament goes on"),
+                          name=winner.name))
     h4h = HandForHand.from_json(settings.hand_for_hand or {})
     if any(b.player_id in by_id for b in h4h.busts):     # never out: not a bust of the round
         settings.hand_for_hand = replace(
@@ -1239,12 +1275,13 @@ def undo_elimination(tournament_id: int, player_id: Any,
             layout, player.id, player.name, player.out_table, player.out_seat, policy, rng))
         layout = _rule("player_id", lambda: apply_plan(layout, plan))
         move = plan.moves[0]
-        line = _("%(name)s is back in play at table %(table)s seat %(seat)s (%(status)s): the "
-                 "director undid the elimination", name=player.name, table=move.to_table,
-                 seat=move.to_seat, status=seating_text(move.status.value))
+        line = Said(N_("%(name)s is back in play at table %(table)s seat %(seat)s (%(status)s): "
+                       "the director undid the elimination"), name=player.name,
+                    table=move.to_table, seat=move.to_seat,
+                    status={"seating": move.status.value})
     else:
-        line = _("%(name)s is back in play: the director undid the elimination",
-                 name=player.name)
+        line = Said(N_("%(name)s is back in play: the director undid the elimination"),
+                    name=player.name)
     lines = _back_in(tournament_id, settings, [player], {player.id: line})
     if layout.tables:
         store_layout(tournament_id, layout)
@@ -1358,8 +1395,8 @@ def confirm_plan(tournament_id: int, plan_id: Any,
     record.status = "confirmed"
     record.decided_at = utcnow()
     record.layout_before, record.layout_after = _changes(layout, after)
-    _log(tournament_id, "confirm", [_("Confirmed: %(line)s", line=line)
-                                    for line in plan_lines(plan)])
+    _log(tournament_id, "confirm", [Said(N_("Confirmed: %(line)s"), line=line)
+                                    for line in _said_plan(plan)])
     nxt = _replan(tournament_id, after, policy, rng)
     _commit(tournament_id, settings)
     _log_plan(tournament_id, plan, after)
@@ -1390,8 +1427,8 @@ def discard_plan(tournament_id: int, plan_id: Any) -> None:
                                     status=seating_text(record.status))})
     record.status = "discarded"
     record.decided_at = utcnow()
-    _log(tournament_id, "discard", [_("Discarded: %(plan)s", plan=seating_text(
-        SeatingPlan.from_json(record.plan).note or record.kind))])
+    _log(tournament_id, "discard", [Said(N_("Discarded: %(plan)s"), plan={
+        "seating": SeatingPlan.from_json(record.plan).note or record.kind})])
     _commit(tournament_id, settings)
 
 
@@ -1423,7 +1460,8 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     record.decided_at = now
     record.layout_after = None
     record.status = "undone" if plan.kind is PlanKind.DRAW else "pending"
-    _log(tournament_id, "undo", [_("Undone: %(plan)s", plan=seating_text(plan.note or plan.kind.value))])
+    _log(tournament_id, "undo", [Said(N_("Undone: %(plan)s"),
+                                      plan={"seating": plan.note or plan.kind.value})])
     _commit(tournament_id, settings)
     audit.change("seating undone", tournament_id)
     return plan
@@ -1448,7 +1486,7 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None) -> Se
     plan = _rule("table", lambda: break_table(layout, number, policy, rng, resize=resize))
     record = _propose(tournament_id, layout, plan)
     assert record is not None
-    _log(tournament_id, "break", [_("Proposed: break table %(table)s", table=number)])
+    _log(tournament_id, "break", [Said(N_("Proposed: break table %(table)s"), table=number)])
     _commit(tournament_id, settings)
     return record
 
@@ -1509,8 +1547,8 @@ def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
         db.session.rollback()
         raise Invalid({"player_id": _("%(name)s is out of the tournament", name=player.name)})
     player.chips = count
-    _log(tournament_id, "chips", [_("%(name)s: %(chips)s chips", name=player.name,
-                                    chips=number_filter(count))])
+    _log(tournament_id, "chips", [Said(N_("%(name)s: %(chips)s chips"), name=player.name,
+                                       chips=int(count))])
     _commit(tournament_id, settings)
     return player
 
@@ -1641,10 +1679,11 @@ def colour_up(tournament_id: int, stacks: Mapping[int, int], smallest_chip: int)
                                           player=player_id)})
         count = _required_int({"chips": chips}, "chips", low=0, high=MAX_CHIPS, label=_("Chips"))
         if count != player.chips:
-            lines.append(_("%(name)s: %(chips)s chips", name=player.name,
-                           chips=number_filter(count)))
+            lines.append(Said(N_("%(name)s: %(chips)s chips"), name=player.name,
+                              chips=int(count)))
         player.chips = count
     settings.policy = replace(_stored_policy(settings), smallest_chip=smallest_chip).to_json()
-    lines.append(_("Colour-up: the smallest chip in play is T%(chip)s", chip=smallest_chip))
+    lines.append(Said(N_("Colour-up: the smallest chip in play is T%(chip)s"),
+                      chip=str(smallest_chip)))
     _log(tournament_id, "chips", lines)
     _commit(tournament_id, settings)

@@ -30,7 +30,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
 from director.db import db, utcnow, write_lock
-from director.i18n import LANGUAGES, translate_errors, translate_violation
+from director.i18n import LANGUAGES, N_, translate_errors, translate_violation
 from director.models import Tournament
 from director.models.house import HouseRules
 from director.models.money import MoneySettings
@@ -270,7 +270,7 @@ def finish_event(tournament_id: int, now: datetime | None = None) -> str:
     tournament.finished_at = now
     _stop_clock(tournament, now)
     audit.change("event finished", tournament_id)
-    return _("The event is finished: the clock is stopped")
+    return audit.Said(N_("The event is finished: the clock is stopped"))
 
 
 def _change_status(tournament_id: int, change: str) -> Tournament:

@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
 from director.schemas import SEATING_SETTINGS, form_body, json_body
-from director.services import Invalid, dealer_hold, get_tournament
+from director.services import Invalid, audit, dealer_hold, get_tournament
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -302,6 +302,12 @@ def cards(tournament_id: int) -> str:
 def find_index() -> str:
     return render_template("seating/find_index.html",
                            tournaments=tournament_service.list_events())   # archived: hidden
+
+
+@bp.app_template_filter("said")
+def said(text: str) -> str:
+    """A seating log line in the reader's language, whoever wrote it (``audit.said_again``)."""
+    return audit.said_again(text)
 
 
 def _listed(tournament_id: int) -> None:

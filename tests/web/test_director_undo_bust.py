@@ -18,6 +18,7 @@ from sqlalchemy import select
 from director.db import db
 from director.models.seating import Player, SeatingLogEntry
 from director.services import Invalid, seating
+from director.services.audit import said_again
 
 
 def seated(tid: int, number: int, index: int = 0) -> tuple[int, int]:
@@ -49,8 +50,8 @@ def test_undo_elimination_puts_the_player_back_in_his_seat_and_later_places_move
     name = player.name
     assert lines[0].startswith(f"{name} is back in play at table 1 seat {seat} (")
     assert f"{db.session.get(Player, bo).name} now finishes in place 12" in lines
-    logged = db.session.scalars(select(SeatingLogEntry.text).where(
-        SeatingLogEntry.tournament_id == tid, SeatingLogEntry.action == "reinstate")).all()
+    logged = [said_again(text) for text in db.session.scalars(select(SeatingLogEntry.text).where(
+        SeatingLogEntry.tournament_id == tid, SeatingLogEntry.action == "reinstate")).all()]
     assert lines[0] in logged
 
 

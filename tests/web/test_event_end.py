@@ -343,3 +343,22 @@ def test_the_log_filter_finds_words_in_the_readers_language(make_event, client, 
     client.get("/language/id")
     assert [e["sentence"] for e in log_lines(client, "?q=tersingkir")] == \
         ["Eve tersingkir di posisi 5"]
+
+
+def test_the_seating_log_is_read_in_the_readers_language_whoever_wrote_it(make_event, client,
+                                                                            login):
+    event = make_event(bounty_kind="fixed", bounty="50")
+    event.post("seating/draw")
+    event.bust("Eve", by=event.ids["Ann"])                 # written by the API, in English
+    event.bust("Dan")
+    login()
+    for language, words in (("sv", ("Eve utslagen på plats 5", "Ann slog ut Eve")),
+                            ("id", ("Eve tersingkir di posisi 5", "Ann menyingkirkan Eve"))):
+        client.get(f"/language/{language}")
+        page = client.get(f"/director/{event.id}/seating").get_data(as_text=True)
+        log = page[page.index('id="log"'):]
+        assert "eliminated in place" not in log, language
+        assert all(word in log for word in words), (language, log[:2000])
+    client.get("/language/en")
+    page = client.get(f"/director/{event.id}/seating").get_data(as_text=True)
+    assert "Eve eliminated in place 5" in page[page.index('id="log"'):]

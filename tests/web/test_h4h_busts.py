@@ -22,6 +22,7 @@ from director.db import db, utcnow
 from director.models.money import Payment
 from director.models.seating import Player, SeatingLogEntry, SeatingSettings, SeatingTable
 from director.services import Invalid, seating
+from director.services.audit import said_again
 from director.tournament.seating import Bust, HandForHand
 from tests.web.test_dealer_undo_elimination import bust_the_short_stack, player_json
 
@@ -53,9 +54,9 @@ def h4h(tid: int) -> HandForHand:
 
 
 def log(tid: int) -> list[str]:
-    return list(db.session.scalars(select(SeatingLogEntry.text).where(
+    return [said_again(text) for text in db.session.scalars(select(SeatingLogEntry.text).where(
         SeatingLogEntry.tournament_id == tid, SeatingLogEntry.action == "eliminate")
-        .order_by(SeatingLogEntry.id)))
+        .order_by(SeatingLogEntry.id))]
 
 
 def name(player_id: int) -> str:

@@ -19,6 +19,7 @@ from director.db import db
 from director.models.seating import Player, Seat, SeatingPlanRecord, SeatingTable
 from director.services import Invalid, money, seating
 from director.services import clock as clock_service
+from director.services.audit import said_again
 from director.services.events import events
 from director.tournament.seating import (
     Layout,
@@ -136,7 +137,7 @@ def test_register_before_the_draw_waits_and_after_it_gets_a_random_open_seat(
     assert move.status.value in {"dealt in now", "waits for the button to pass",
                                  "posts the big blind now", "posts the small blind now"}
     assert late.chips == 20_000                     # the event's stack (money settings)
-    lines = [e.text for e in seating.overview(tid).log]
+    lines = [said_again(e.text) for e in seating.overview(tid).log]
     assert any(line.startswith(f"Bo Ek: table {table} seat {seat} (") for line in lines)
 
 

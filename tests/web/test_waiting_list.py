@@ -17,6 +17,7 @@ from director.models.money import Payment
 from director.models.seating import Player, SeatingLogEntry
 from director.models.waiting_list import WaitingEntry
 from director.services import audit, tournaments
+from director.services.audit import said_again
 from tests.conftest import EventApi
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim", "Liv"]
@@ -238,7 +239,7 @@ def test_a_seat_chosen_with_its_reason_is_given_and_logged(
     assert f"Seat chosen by the director: Mo, table {table} seat {seat} (wheelchair access)" \
         in changes(client.application)
     with client.application.app_context():
-        log = [e.text for e in db.session.scalars(select(SeatingLogEntry))]
+        log = [said_again(e.text) for e in db.session.scalars(select(SeatingLogEntry))]
     assert "Seat chosen by the director for Mo: wheelchair access" in log
 
 
