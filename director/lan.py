@@ -153,4 +153,5 @@ def ca_certificate(instance_path: str | Path) -> tuple[Path, str] | None:
     from cryptography.hazmat.primitives import hashes  # noqa: PLC0415
 
     digest = x509.load_pem_x509_certificate(path.read_bytes()).fingerprint(hashes.SHA256())
-    return path, ":".join(f"{byte:02X}" for byte in digest)
+    pairs = [f"{byte:02X}" for byte in digest]     # in groups of four: it wraps on a phone
+    return path, " ".join(":".join(pairs[i:i + 4]) for i in range(0, len(pairs), 4))
