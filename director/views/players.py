@@ -177,12 +177,20 @@ def create_league() -> Any:
     return redirect(url_for("players.league", league_id=league.id))
 
 
+STANDINGS_PAGE = 100    # lines of a league's standings on its page (the API has them all)
+
+
 def _league_page(league_id: int, errors: dict[str, str] | None = None,
                  status: int = 200) -> tuple[str, int]:
     view = players_service.league_view(league_id)
     picked = set(request.form.getlist("tournament_ids")) if errors else \
         {str(t) for t in view["league"].tournament_ids}
-    return render_template("players/league.html", **view,
+    lines = view.pop("lines")
+    pages = max(1, -(-len(lines) // STANDINGS_PAGE))
+    page = min(max(1, request.args.get("page", 1, type=int) or 1), pages)
+    return render_template("players/league.html", **view, page=page, pages=pages,
+                           total=len(lines),
+                           lines=lines[(page - 1) * STANDINGS_PAGE:page * STANDINGS_PAGE],
                            all_events=players_service.events_to_pick(),
                            formulas=players_service.formula_labels(), errors=errors or {},
                            form=request.form.to_dict() if errors else {}, picked=picked), status

@@ -408,3 +408,20 @@ def test_a_bust_and_a_confirm_parse_the_structure_once(
     assert growing.api.post(f"seating/plans/{answer['pending_plan']['id']}/confirm"
                             ).status_code == 200
     assert len(parsed) <= 1
+
+
+def test_a_leagues_standings_are_shown_a_page_at_a_time(
+        growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.views import players as players_views
+    monkeypatch.setattr(players_views, "STANDINGS_PAGE", 5, raising=False)
+    growing.grow(12, busts=8)
+    r = growing.client.post("/api/players/leagues", headers=growing.auth, json={
+        "name": "Season", "formula": "linear", "tournament_ids": [growing.id]})
+    assert r.status_code == 201, r.get_json()
+    league = r.get_json()["id"]
+    first = growing.client.get(f"/director/players/leagues/{league}").get_data(as_text=True)
+    assert first.count("<tr data-person=") == 5 and "page=2" in first
+    last = growing.client.get(f"/director/players/leagues/{league}?page=2").get_data(as_text=True)
+    assert last.count("<tr data-person=") == 3 and "page=1" in last
+    api = growing.client.get(f"/api/players/leagues/{league}", headers=growing.auth).get_json()
+    assert len(api["standings"]) == 8
