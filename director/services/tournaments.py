@@ -414,7 +414,10 @@ def duplicate(tournament_id: int, name: Any = None) -> Tournament:
         db.session.add(MoneySettings(tournament_id=copy.id, settings=dict(money.settings or {})))
     seating = db.session.get(SeatingSettings, tournament_id)
     if seating is not None:
-        db.session.add(SeatingSettings(tournament_id=copy.id, policy=dict(seating.policy or {}),
+        # A colour-up made the next chip the smallest in play: the copy starts from the
+        # chip set's own smallest chip again (the default), as the original did.
+        policy = {k: v for k, v in (seating.policy or {}).items() if k != "smallest_chip"}
+        db.session.add(SeatingSettings(tournament_id=copy.id, policy=policy,
                                        starting_chips=seating.starting_chips, hand_for_hand={}))
     rules = db.session.get(HouseRules, tournament_id)
     if rules is not None:

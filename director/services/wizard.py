@@ -11,15 +11,18 @@ into one.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime
 from typing import Any
 
 from flask_babel import gettext as _
 
-from director.db import utcnow
+from director.db import db, utcnow
 from director.i18n import translate_errors
-from director.models.tournament import check_limits
+from director.models.tournament import MAX_CHIPS, Tournament, check_limits
+from director.poker.errors import RuleViolation
 from director.services import Invalid
+from director.tournament import chip_race as chip_rules
 from director.tournament import wizard as rules
 from director.tournament.structure import Kind, Level, Structure, StructureError
 
@@ -41,6 +44,41 @@ def colour_up_note(removed: tuple[int, ...]) -> str:
     """The break's note in the director's language."""
     chips = _(" and ").join(f"T{chip}" for chip in removed)
     return _("Colour-up: remove %(chips)s chips (chip race)", chips=chips)
+
+
+def carried(wizard: Any) -> dict[str, Any]:
+    """The facts of a proposal that the event made of it keeps: ``{"chips",
+    "starting_stack"}`` from its ``wizard`` block, each only when it is sound (a
+    structure file edited by hand may carry anything there); ``{}`` otherwise."""
+    if not isinstance(wizard, dict):
+        return {}
+    out: dict[str, Any] = {}
+    with contextlib.suppress(RuleViolation, TypeError, ValueError):
+        out["chips"] = list(chip_rules.parse_chip_set(wizard.get("chips")))
+    stack = wizard.get("starting_stack")
+    if isinstance(stack, int) and not isinstance(stack, bool) and 0 < stack <= MAX_CHIPS:
+        out["starting_stack"] = stack
+    return out
+
+
+def carry(tournament_id: int, wizard: Any) -> dict[str, Any]:
+    """Keep a proposal's chip set in the event made of it (its chip race and colour-ups
+    start from it).  No commit: part of the creating unit of work.  Returns what was
+    carried (the starting stack goes to the money settings form, which needs the buy-in
+    too before it saves anything)."""
+    facts = carried(wizard)
+    if facts.get("chips"):
+        tournament = db.session.get(Tournament, tournament_id)
+        if tournament is not None:
+            tournament.chip_set = facts["chips"]
+    return facts
+
+
+def keep(tournament_id: int, wizard: Any) -> dict[str, Any]:
+    """:func:`carry` as a unit of work of its own (an event just created from a proposal)."""
+    facts = carry(tournament_id, wizard)
+    db.session.commit()
+    return facts
 
 
 FIELDS = ("starting_stack", "chips", "players", "duration_minutes", "games", "level_minutes",

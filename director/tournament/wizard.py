@@ -114,6 +114,7 @@ class Proposal:
     growth_percent: int
     colour_ups: tuple[ColourUp, ...]
     chips: tuple[int, ...]
+    starting_stack: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The structure export format (``name``, ``levels``) plus ``wizard``: the
@@ -126,6 +127,7 @@ class Proposal:
             "level_minutes": self.level_minutes,
             "growth_percent": self.growth_percent,
             "chips": list(self.chips),
+            "starting_stack": self.starting_stack,
             "colour_ups": [up.to_json() for up in self.colour_ups],
         }}
 
@@ -411,6 +413,7 @@ def propose(inputs: WizardInput, start: datetime) -> Proposal:
         growth_percent=round((best.growth - 1) * 100),
         colour_ups=ups,
         chips=inputs.chips,
+        starting_stack=inputs.starting_stack,
     )
 
 

@@ -35,6 +35,7 @@ from director.schemas import N_, Any_, Int, List, Schema, Str, json_body
 from director.services import clock as clock_service
 from director.services import event_file
 from director.services import tournaments as tournament_service
+from director.services import wizard as wizard_service
 from director.views.auth import director_required
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -65,6 +66,7 @@ def create_tournament() -> tuple[Response, int]:
     data = json_body(NEW_TOURNAMENT)
     tournament = tournament_service.create_tournament(data["name"], data["levels"],
                                                       data["language"])
+    wizard_service.keep(tournament.id, data["wizard"])     # a wizard's chip set (issue 30)
     return jsonify({"id": tournament.id}), 201
 
 

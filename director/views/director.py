@@ -22,6 +22,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
+from director.i18n import number_filter
 from director.local_time import event_zone_name, zone
 from director.poker.games import Game
 from director.schemas import Choice, Int, Schema, Str, form_body
@@ -29,6 +30,7 @@ from director.services import Invalid, audit, event_file
 from director.services import backup as backup_service
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
+from director.services import wizard as wizard_service
 from director.tournament.structure import AMOUNT_FIELDS, Kind
 from director.views.auth import director_required
 
@@ -138,8 +140,16 @@ def new() -> Any:
             form = form_body(NEW_FORM)
             name, source = form["name"], form["template"]
             if source == "import":
-                event = event_file.read(_uploaded_json())
+                raw = _uploaded_json()
+                event = event_file.read(raw)
                 tournament = event_file.create_event(name, event)   # all or nothing
+                facts = wizard_service.keep(tournament.id, _wizard_block(raw))
+                if facts.get("starting_stack"):     # the money form, with the wizard's stack
+                    flash(_("Created “%(name)s” with the wizard's chip set. Give the buy-in "
+                            "to keep its starting stack of %(chips)s chips.",
+                            name=tournament.name, chips=number_filter(facts["starting_stack"])))
+                    return redirect(url_for("money.settings", tournament_id=tournament.id,
+                                            starting_stack=facts["starting_stack"]))
             elif source == "scratch":
                 tournament = tournament_service.create_tournament(name, [_blank_level()])
             else:
@@ -151,6 +161,16 @@ def new() -> Any:
                 name=tournament.name))
         return redirect(url_for("director.tournament", tournament_id=tournament.id))
     return render_template("director/new.html", templates=templates, errors={}, form={})
+
+
+def _wizard_block(raw: str | bytes) -> Any:
+    """The ``wizard`` block of a structure file (the wizard's proposal), else None; the
+    file was read (and its depth checked) by ``event_file.read`` already."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, TypeError):
+        return None
+    return data.get("wizard") if isinstance(data, dict) else None
 
 
 def _blank_level() -> dict[str, Any]:

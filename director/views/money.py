@@ -34,6 +34,7 @@ from flask import (
 from flask_babel import gettext as _
 
 from director.i18n import N_, money_filter, number_filter
+from director.models.tournament import MAX_CHIPS
 from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body
 from director.services import Invalid
 from director.services import bounties as bounty_service
@@ -106,6 +107,15 @@ def undo_question(payment: Any, currency: str) -> str:
 
 # ---------------------------------------------------------------- settings
 
+def _proposed_stack() -> Any:
+    """The starting stack before the money settings are saved: the structure wizard's
+    (``?starting_stack=``, carried from the event it made), else the default."""
+    given = request.args.get("starting_stack", type=int)
+    if given is not None and 0 < given <= MAX_CHIPS:
+        return given
+    return money_service.DEFAULTS["starting_stack"]
+
+
 def _settings_page(tournament_id: int, errors: dict[str, str] | None = None,
                    form: dict[str, Any] | None = None, status: int = 200) -> tuple[str, int]:
     view = money_service.money(tournament_id)
@@ -113,7 +123,7 @@ def _settings_page(tournament_id: int, errors: dict[str, str] | None = None,
     values = {
         "currency": s["currency"], "unit": view.fmt(s["unit"]),
         "buy_in": view.fmt(s["buy_in_prize"]), "fee": view.fmt(s["buy_in_fee"]),
-        "starting_stack": s["starting_stack"],
+        "starting_stack": _proposed_stack() if not view.configured else s["starting_stack"],
         "late_registration_level": s["late_registration_level"],
         "re_entry": s["re_entry"], "re_entry_max": s["re_entry_max"] or "",
         "re_entry_until": s["re_entry_until"] or "",

@@ -5,7 +5,9 @@ a split pot's knockout shares the bounty, and the log tells it all."""
 from __future__ import annotations
 
 import csv
+import html
 import io
+import re
 from typing import Any
 
 import pytest
@@ -362,3 +364,50 @@ def test_the_seating_log_is_read_in_the_readers_language_whoever_wrote_it(make_e
     client.get("/language/en")
     page = client.get(f"/director/{event.id}/seating").get_data(as_text=True)
     assert "Eve eliminated in place 5" in page[page.index('id="log"'):]
+
+
+# ---------------------------------------------------------------- 7. the wizard's facts, duplicates
+
+WIZARD = {"starting_stack": 30_000, "chips": [25, 100, 500, 1000, 5000], "players": 40,
+          "duration_minutes": 300, "games": ["PO"]}
+
+
+def test_the_wizard_carries_its_chip_set_and_starting_stack_into_the_event(client, auth,
+                                                                          login, csrf):
+    proposal = client.post("/api/structures/wizard", json=WIZARD, headers=auth).get_json()
+    assert proposal["wizard"]["starting_stack"] == 30_000
+    made = client.post("/api/tournaments", json=proposal, headers=auth)
+    assert made.status_code == 201, made.get_json()
+    chips = client.get(f"/api/tournaments/{made.get_json()['id']}/chips").get_json()
+    assert chips["chip_set"] == WIZARD["chips"]
+    login()
+    page = client.post("/director/wizard", data={
+        "csrf_token": csrf(), "starting_stack": "30000", "chips": "25, 100, 500, 1000, 5000",
+        "players": "40", "duration": "5", "games": "PO", "name": "Wizard PLO"})
+    structure = re.search(r'name="structure_json" value="([^"]*)"',
+                          page.get_data(as_text=True))
+    assert structure is not None
+    created = client.post("/director/new", data={
+        "csrf_token": csrf(), "template": "import", "name": "Wizard PLO",
+        "structure_json": html.unescape(structure[1])})
+    assert created.status_code == 302
+    money_page = client.get(created.headers["Location"], follow_redirects=True)
+    text = money_page.get_data(as_text=True)
+    assert 'name="starting_stack"' in text and 'value="30000"' in text
+    tid = int(re.search(r"/director/(\d+)/", created.headers["Location"])[1])
+    assert client.get(f"/api/tournaments/{tid}/chips").get_json()["chip_set"] == WIZARD["chips"]
+
+
+def test_a_duplicate_after_a_colour_up_starts_with_the_original_smallest_chip(
+        make_event, client, auth):
+    event = make_event(("Ann", "Bo", "Cia"))
+    client.put(f"/api/tournaments/{event.id}/chips",
+               json={"chip_set": [25, 100, 500, 1000, 5000]}, headers=auth)
+    event.post("seating/draw")
+    event.post("clock/pause")
+    assert event.post("chip-race", counts={}, confirm=True).status_code == 200
+    assert client.get(f"/api/tournaments/{event.id}/chips").get_json()["smallest_chip"] == 100
+    copy = event.post("duplicate")
+    assert copy.status_code == 201, copy.get_json()
+    chips = client.get(f"/api/tournaments/{copy.get_json()['id']}/chips").get_json()
+    assert (chips["chip_set"][0], chips["smallest_chip"]) == (25, 25)
