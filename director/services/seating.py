@@ -320,7 +320,18 @@ def _policy(row: SeatingSettings | None, tournament_id: int | None = None) -> Se
     if tid is None:
         return stored
     policy = seats_for_game(stored, stud_levels=has_stud_levels(tid))
+    if not policy.stud_only and stud_only_structure(tid):
+        # Every level is stud: no button, no blinds (RULES.md §1.6, TDA 11-A stud
+        # balancing), whatever was stored, so no move mentions them.
+        policy = replace(policy, stud_only=True)
     return redraw_points(policy, entrants(tid)) if policy.redraw_big_field else policy
+
+
+def stud_only_structure(tournament_id: int) -> bool:
+    """Whether every level of the structure (breaks aside) is seven-card stud."""
+    games = [level.game for level in get_tournament(tournament_id).structure.levels
+             if not level.is_break]
+    return bool(games) and all(game is not None and game.is_stud for game in games)
 
 
 def policy_for(tournament_id: int) -> SeatingPolicy:

@@ -60,7 +60,8 @@ SQUARE_ROOT_SCALE = 10
 
 
 def points(formula: str, entrants: int, place: int) -> float:
-    """The points of one place in an event of ``entrants`` entries.
+    """The points of one place in an event of ``entrants`` entries (exact: a league
+    rounds once, to 0.01, where it shows a figure; see :func:`standings`).
 
     >>> points("linear", 20, 1), points("linear", 20, 20)
     (20.0, 1.0)
@@ -74,7 +75,7 @@ def points(formula: str, entrants: int, place: int) -> float:
     if kind is Formula.LINEAR:
         return float(entrants - place + 1)
     if kind is Formula.SQUARE_ROOT:
-        return round(SQUARE_ROOT_SCALE * math.sqrt(entrants / place), 2)
+        return SQUARE_ROOT_SCALE * math.sqrt(entrants / place)
     return float(FIXED_TABLE[place - 1]) if place <= len(FIXED_TABLE) else 0.0
 
 
@@ -89,7 +90,7 @@ class Finish:
 
 
 def event_points(formula: str, entrants: int, finishes: Iterable[Finish]) -> dict[Hashable, float]:
-    """Each finisher's points; tied players share the average of their places' points.
+    """Each finisher's points, exact; tied players share the average of their places' points.
 
     >>> event_points("linear", 5, [Finish("a", 4, 5), Finish("b", 4, 5)])
     {'a': 1.5, 'b': 1.5}
@@ -98,7 +99,7 @@ def event_points(formula: str, entrants: int, finishes: Iterable[Finish]) -> dic
     for finish in finishes:
         last = max(finish.place_last or finish.place, finish.place)
         shared = [points(formula, entrants, place) for place in range(finish.place, last + 1)]
-        result[finish.who] = round(sum(shared) / len(shared), 2)
+        result[finish.who] = sum(shared) / len(shared)
     return result
 
 
@@ -135,7 +136,7 @@ def standings(formula: str, events: Sequence[LeagueEvent]) -> list[Standing]:
     [('ann', 1, 18.0), ('bo', 1, 18.0), ('cy', 3, 12.0)]
     """
     Formula(formula)                     # an unknown formula fails before any sum
-    totals: dict[Hashable, list[float | None]] = {}
+    totals: dict[Hashable, list[float | None]] = {}      # exact: rounded once, below
     best: dict[Hashable, int] = {}
     for index, event in enumerate(events):
         for who, value in event_points(formula, event.entrants, event.finishes).items():
@@ -146,8 +147,9 @@ def standings(formula: str, events: Sequence[LeagueEvent]) -> list[Standing]:
         -round(sum(v or 0.0 for v in item[1]), 2), best[item[0]]))
     table: list[Standing] = []
     for position, (who, by_event) in enumerate(lines, start=1):
-        total = round(sum(v or 0.0 for v in by_event), 2)
+        total = round(sum(v or 0.0 for v in by_event), 2)     # the formula's sum, then 0.01
         rank = table[-1].rank if table and table[-1].points == total else position
         table.append(Standing(who, rank, total, sum(v is not None for v in by_event),
-                              best[who], tuple(by_event)))
+                              best[who], tuple(None if v is None else round(v, 2)
+                                               for v in by_event)))
     return table

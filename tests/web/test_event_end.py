@@ -411,3 +411,36 @@ def test_a_duplicate_after_a_colour_up_starts_with_the_original_smallest_chip(
     assert copy.status_code == 201, copy.get_json()
     chips = client.get(f"/api/tournaments/{copy.get_json()['id']}/chips").get_json()
     assert (chips["chip_set"][0], chips["smallest_chip"]) == (25, 25)
+
+
+# ---------------------------------------------------------------- 10. stud moves, points
+
+STUD = level(0, 0, game="F7S", ante=25, bring_in=25, small_bet=100, big_bet=200)
+
+
+def test_seat_moves_in_a_stud_event_never_mention_the_button_or_the_big_blind(
+        client, auth, make_tournament, login):
+    tid = make_tournament(levels=[STUD, STUD], name="Stud night")
+    event = Event(client, auth, tid)
+    assert event.post("money/settings", **SETTINGS).status_code == 200
+    assert event.post("seating/settings", table_size=6).status_code == 200
+    for i in range(12):
+        event.buy_in(f"P{i:02d}")
+    drawn = event.post("seating/draw").get_json()
+    words: list[str] = list(drawn.get("lines") or [])
+    seating = client.get(f"/api/tournaments/{tid}/seating").get_json()
+    table_one = [p for p in seating["players"] if p["table"] == 1]
+    for player in table_one[:2]:
+        answer = event.post("seating/eliminate", player_ids=[player["id"]]).get_json()
+        if answer.get("pending_plan"):
+            words += [m.get("text", "") for m in answer["pending_plan"].get("moves", [])]
+            words += answer["pending_plan"].get("lines") or []
+    late = event.post("money/entries", kind="buy-in", name="Late")   # a seat at a stud table
+    words.append(str(late.get_json().get("seat")))
+    login()
+    page = client.get(f"/director/{tid}/seating").get_data(as_text=True)
+    log = page[page.index('id="log"'):]
+    words.append(re.sub(r"<[^>]+>", " ", log[:log.index("</section>")]))
+    text = " ".join(words).lower()
+    assert "table 1" in text
+    assert "big blind" not in text and "button" not in text
