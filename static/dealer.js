@@ -238,6 +238,21 @@
     return box;
   }
 
+  /* A dead button (TDA 34: its seat is empty since the last hand) is drawn in its seat's
+   * place among the seats, marked, so the dealer knows where to put the button. */
+  function deadButton(view, seats) {
+    var pos = (hand && hand.positions) || (next && next.positions) || {};
+    var at = pos.button;
+    if (!at || seats.some(function (s) { return s.seat === at; })) { return; }
+    var box = el("div", {className: "seat empty dead-button", id: "dead-button", "data-seat": at}, [
+      el("div", {className: "seat-head"}, [el("span", {className: "seat-no", text: T.seat + " " + at}),
+        el("span", {className: "mark button-mark", text: T.badge_button})]),
+      el("div", {className: "seat-name", text: T.dead_button}),
+    ]);
+    var later = Array.prototype.filter.call(view.children, function (c) { return Number(c.dataset.seat) > at; })[0];
+    view.insertBefore(box, later || null);
+  }
+
   function cardNode(c) {
     if (!c || c === "??") { return el("span", {className: "card back", text: "??"}); }
     return el("span", {className: "card suit-" + c.slice(-1), "data-card": c, text: L.card(c)});
@@ -258,6 +273,7 @@
       else if (s.waiting) { box.appendChild(el("div", {className: "seat-status", text: T.status_waiting})); }
       view.appendChild(box);
     });
+    deadButton(view, next ? next.seats : []);
     $("board").innerHTML = ""; $("pots").innerHTML = ""; $("awards").innerHTML = "";
     var controls = $("controls");
     controls.innerHTML = "";
@@ -311,6 +327,7 @@
     data.seats.slice().sort(function (a, b) { return a.seat - b.seat; }).forEach(function (s) {
       view.appendChild(seatBox(s, s.seat === data.to_act ? " to-act" : ""));
     });
+    deadButton(view, data.seats);
     var board = $("board");
     board.innerHTML = "";
     data.board.forEach(function (c) { board.appendChild(cardNode(c)); });
@@ -366,7 +383,7 @@
         c.appendChild(actionButton({className: "big action-" + b.action, text: b.label}, seat,
           {action: b.action, amount: b.amount}, who + ": " + b.label));
       });
-      if (data.legal.min_to !== null && data.legal.max_to !== null && data.legal.min_to !== data.legal.max_to) {
+      if (data.any_amount) {      // never in fixed limit: its bets are the buttons
         // before Fold: Fold stays last, on a row of its own, away from Check and Call
         c.insertBefore(el("button", {className: "big", id: "amount-button",
           text: (data.current_bet > 0 ? T.amount : T.amount_bet) + " …",
@@ -388,8 +405,11 @@
     if (data.awaiting === "street") {
       // An absent seat still gets its door card on third street: it counts for the
       // bring-in (TDA RP-10-C); its hand is dead.
+      // A seat whose card of the street is in already (an exposed down-card ruled his
+      // up-card, TDA RP-10-A) is not asked again: its card is on the table.
       var live = data.seats.filter(function (s) {
-        return s.status === "active" || s.status === "all_in" || (s.status === "dead" && data.street === "third street");
+        return !s.street_dealt && (s.status === "active" || s.status === "all_in" ||
+          (s.status === "dead" && data.street === "third street"));
       });
       if (data.street === "seventh street") {
         c.appendChild(el("button", {className: "big primary", text: T.seventh,
@@ -671,7 +691,7 @@
         } else if (f[1] === "exposed") {
           input = exposedRows();
         } else if (f[1] === "cards") {
-          input = cardGrid(3, f[0]);
+          input = cardGrid(3, f[0], fields);
         } else if (f[1] === "bool") {
           input = el("input", {type: "checkbox", name: f[0]});
           if (f[0] === "burned") { input.checked = true; }
@@ -748,9 +768,25 @@
 
   /* The card picker inside a dialog (a modal dialog leaves the page's own picker inert):
    * tap up to ``max`` cards; the chosen codes are kept in ``data-cards``. */
-  function cardGrid(max, name) {
+  function cardGrid(max, name, form) {
     var box = el("div", {className: "card-grid mini", name: name, "data-cards": "[]"});
     var used = usedCards();
+    /* A stud exposed down-card ruled after the street was entered: the card the dealer
+     * entered as that seat's up-card may be the exposed one (TDA RP-10-A made it his
+     * up-card), so the chosen seat's own up-cards stay tappable. */
+    var own = function () {
+      var pick = form && form.querySelector("select[name=seat]");
+      var seat = pick ? Number(pick.value) : null;
+      var s = hand && hand.seats.filter(function (x) { return x.seat === seat; })[0];
+      return (s && s.up_cards) || [];
+    };
+    var mark = function () {
+      var mine = own();
+      Array.prototype.forEach.call(box.querySelectorAll("button"), function (b) {
+        b.disabled = used.indexOf(b.dataset.card) >= 0 && mine.indexOf(b.dataset.card) < 0;
+      });
+    };
+    if (form) { form.addEventListener("change", mark); }
     "shdc".split("").forEach(function (suit) {
       "AKQJT98765432".split("").forEach(function (rank) {
         var code = rank + suit;
@@ -770,6 +806,7 @@
         box.appendChild(b);
       });
     });
+    if (form) { setTimeout(mark, 0); }       // once the seat field above it is drawn
     return box;
   }
 

@@ -125,6 +125,9 @@ class Muck:
     type: ClassVar[str] = "muck"
 
 
+
+FOLD_OUT_OF_TURN = "fold out of turn"   # a Kill that is the player's binding fold (TDA 53), not a dead hand
+
 @dataclass(frozen=True, slots=True)
 class Kill:
     """The floor kills a hand: absent player (TDA 30), clock expired facing a bet

@@ -48,6 +48,7 @@ from typing import Any, ClassVar
 from director.poker.cards import Card
 from director.poker.errors import N_, RuleViolation
 from director.poker.events import (
+    FOLD_OUT_OF_TURN,
     Action,
     ActionKind,
     CheckByClock,
@@ -1072,6 +1073,25 @@ def clock_expired(called_at: datetime, now: datetime,
     return now > clock_ends_at(called_at, policy)
 
 
+def verify_in_time(ends_at: datetime, now: datetime, *, player: int,
+                   seats: Sequence[int] | None = None) -> None:
+    """An action of a player on the clock is taken only while his time lasts (TDA 29):
+    once the countdown has run out his hand is dead (or checked), so his later action is
+    refused and the clock's ruling is due.  A tie goes to the player.  ``now`` is an
+    argument: the engine reads no clock.
+
+    >>> from datetime import UTC, datetime, timedelta
+    >>> end = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> verify_in_time(end, end, player=0) is None
+    True
+    """
+    if ends_at.tzinfo is None or now.tzinfo is None:
+        raise RuleViolation("Times must be timezone-aware (UTC)")
+    if now > ends_at:
+        raise RuleViolation("The clock on seat {seat} ran out before he acted: his hand is dead or "
+                            "checked (TDA 29). Rule it with Clock expired", seat=_seat(player, seats))
+
+
 def clock_expiry(facing_bet: bool, *, player: int, seats: Sequence[int] | None = None) -> Ruling:
     """The clock ran out before the player acted (TDA 29).
 
@@ -1151,7 +1171,7 @@ def action_out_of_turn(
             return Ruling(Decision.BINDING, "TDA 53",
                           N_("Seat {seat} folded out of turn: a fold out of turn is always binding, his "
                              "hand is dead. The action backs up to seat {to_act}"),
-                          params, Kill(player, "fold out of turn"))
+                          params, Kill(player, FOLD_OUT_OF_TURN))
         return Ruling(
             Decision.BACKS_UP, "TDA 53",
             N_("The action backs up to seat {to_act}. Seat {seat}'s {action} to {amount} out of turn "

@@ -44,6 +44,7 @@ from director.poker import hands
 from director.poker.cards import Card, check_no_duplicates
 from director.poker.errors import CardError, RuleViolation
 from director.poker.events import (
+    FOLD_OUT_OF_TURN,
     Action,
     ActionKind,
     CheckByClock,
@@ -661,6 +662,17 @@ class Hand:
     @property
     def folded(self) -> tuple[bool, ...]:
         return tuple(self._folded)
+
+    @property
+    def killed(self) -> tuple[bool, ...]:
+        """Hands declared dead by a ruling (the clock, TDA 29; an absent player, TDA 30; a
+        wrong number of cards), not folded by their players: the tablet and the API call
+        them "dead".  A fold out of turn is binding (TDA 53) and is his fold, so not here."""
+        dead = [False] * self._n
+        for e in self._events:
+            if isinstance(e, Kill) and e.reason != FOLD_OUT_OF_TURN and self._killed[e.player]:
+                dead[e.player] = True
+        return tuple(dead)
 
     @property
     def all_in(self) -> tuple[bool, ...]:

@@ -71,7 +71,7 @@ from director.poker.events import (
 from director.poker.games import Betting, Game
 from director.poker.phh import to_phh
 from director.poker.policy import DEFAULT_POLICY, Policy
-from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy, clock_time
+from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy, clock_time, verify_in_time
 from director.poker.state import Hand, HandConfig, Phase
 from director.services import Invalid, NotFound, app_key, dealer_hold, get_tournament, house_rules
 from director.services import bounties as bounty_service
@@ -330,7 +330,7 @@ def _card_words(card: Card | None) -> str:
 def _seat_status(hand: Hand, i: int, dead: set[int]) -> str:
     if hand.misdealt:
         return "misdeal"
-    if i in dead:                      # absent when the deal ended: dead from the start (TDA 30)
+    if i in dead or hand.killed[i]:    # absent (TDA 30) or killed by a ruling (the clock, TDA 29)
         return "dead"
     if hand.folded[i]:
         return "folded"
@@ -594,6 +594,8 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
             "cards": cards,
             "up_cards": [_card(c) for c in hand.up_cards(i)] if hand.config.game.is_stud else [],
         }
+        if hand.awaiting == "street" and hand.dealt_this_street[i]:
+            seat["street_dealt"] = True      # his cards of this street are in (an exposed down-card ruled)
         posted = posts[i]
         if posted is not None:
             seat["posted"] = posted
@@ -630,6 +632,9 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         "misdeal": hand.misdealt, "pot_total": sum(pot["amount"] for pot in pots),
         "current_bet": hand.current_bet,
         "buttons": _buttons(hand),
+        # fixed limit has no free amount anywhere: its bets are the buttons (RULES.md §2.3)
+        "any_amount": hand.config.game.betting is not Betting.FIXED_LIMIT and legal.min_to is not None
+        and legal.max_to is not None and legal.min_to != legal.max_to,
         "prompt": _prompt(hand, seating, row),
         "showdown_order": order,
         "showdown_at_once": bool(order) and hand.showdown_at_once,
@@ -637,7 +642,7 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         "returned": _returned(hand, seating)[0],
         "shown_text": _shown(hand, seating),
         "can_muck": hand.awaiting == "showdown" and not hand.hands_face_up,
-        "clock_call": row.clock_call,
+        "clock_call": live_clock_call(row),
         "can_undo": can_undo,
         "undo_label": _undo_label(row, hand, seating, last_tap) if can_undo else None,
         "log": recent_log(row.id, row.version) if log is None else log,
@@ -785,6 +790,23 @@ def _deal_context(table_id: int) -> _DealContext:
         else DEFAULT_RULING_POLICY)
 
 
+def _dealt_in(table: Any, seated: dict[int, tuple[Any, bool]], last: Any, game: Game
+              ) -> tuple[dict[str, Any], dict[int, tuple[Any, bool]]]:
+    """The one answer to "who is dealt in, and where are the button and blinds", for the
+    tablet's next-hand screen and for the deal alike: a redeal after a misdeal keeps the
+    button and the seats as they were (TDA 35); a stud hand has no button; else the
+    button moves on (TDA 32) and a new player waits only while he sits between the
+    button and the small blind (``seating.deal_hand``)."""
+    if last is not None and last.status == "misdeal":
+        return dict(last.positions or {}), seated
+    if game.is_stud:
+        return {}, seated
+    dealt = deal_hand(_table_state(table, seated))
+    positions = {"button": dealt.button_seat, "small_blind": dealt.sb_seat, "big_blind": dealt.bb_seat}
+    return positions, {s: (pl, dealt.seats[s].waiting if s in dealt.seats else w)
+                       for s, (pl, w) in seated.items()}
+
+
 def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
     """Deal the next hand at the table: seats and button from the seating, forced
     bets from the clock's current level (TDA RP-7); absent seats are dead (TDA 30).
@@ -808,22 +830,12 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     held = dealer_hold.hold(table, len(seat_rows), last, deal.policy, deal.hand_for_hand, deal.most)
     if held is not None:
         raise Illegal(held)
-    seated = _seated(table, seat_rows)
     redeal = last is not None and last.status == "misdeal"
-    if redeal and last is not None:
-        positions = dict(last.positions or {})
-    elif game.is_stud:
-        positions = {}
-    else:
-        try:
-            dealt = deal_hand(_table_state(table, seated))
-        except (RuleViolation, KeyError, ValueError) as exc:
-            raise Invalid({"table": str(exc)}) from None
-        positions = {"button": dealt.button_seat, "small_blind": dealt.sb_seat,
-                     "big_blind": dealt.bb_seat}
-        waiting = {s: (dealt.seats[s].waiting if s in dealt.seats else w)
-                   for s, (pl, w) in seated.items()}
-        seated = {s: (pl, waiting[s]) for s, (pl, w) in seated.items()}
+    try:
+        positions, seated = _dealt_in(table, _seated(table, seat_rows), last, game)
+    except (RuleViolation, KeyError, ValueError) as exc:
+        raise Invalid({"table": str(exc)}) from None
+    waiting = {s: w for s, (pl, w) in seated.items()}
     playing = {s: pl for s, (pl, waiting) in seated.items() if not waiting and pl.chips > 0
                and pl.status == "active"}
     for number in absent_seats:
@@ -887,13 +899,11 @@ def next_hand(table_id: int) -> dict[str, Any]:
     level = clock_service.level_at(deal.structure, deal.clock, utcnow()) or {}
     seated = _seated(table)
     positions: dict[str, Any] = {}
-    if last is not None and last.status == "misdeal":
-        positions = dict(last.positions or {})
-    elif level.get("game") and not Game(level["game"]).is_stud:
-        upcoming = _table_state(table, seated).upcoming()
-        if upcoming is not None:
-            positions = {"button": upcoming.button, "small_blind": upcoming.small_blind,
-                         "big_blind": upcoming.big_blind}
+    if level.get("game"):
+        try:
+            positions, seated = _dealt_in(table, seated, last, Game(level["game"]))
+        except (RuleViolation, KeyError, ValueError):
+            positions = {}          # the deal itself says why (fewer than two players)
     seats = [{"seat": s, "name": p.name, "chips": p.chips, "waiting": w}
              for s, (p, w) in sorted(seated.items()) if p.status == "active" and p.chips > 0]
     label = ""
@@ -1139,7 +1149,7 @@ def _write_new_hand(row: HandRow, moves: tuple[tuple[int, int, int], list[tuple[
 
 
 def apply_events(table_id: int, make: Any, *, version: int | None, key: str | None,
-                 who: str = "dealer", note: str | None = None) -> Answer:
+                 who: str = "dealer", note: str | None = None, check: Any = None) -> Answer:
     """Apply the events ``make(hand, seating)`` returns, as one write.
 
     The events are committed before the answer is returned; the answer is
@@ -1165,6 +1175,8 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     new_events: list[Event] = list(make(hand, seating))
     new = hand
     try:
+        if check is not None:
+            check(row, hand, seating)
         for event in new_events:
             new = new.apply(event)
     except RuleViolation as exc:
@@ -1181,7 +1193,8 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
         texts += _awards(new, seating)[1]
     entries = [(who if i < len(new_events) + bool(note) else "engine", t) for i, t in enumerate(texts)]
     log = ([_log_line(now, w, t) for w, t in reversed(entries)] + log)[:LOG_SHOWN]
-    after = row if finish is None else replace(row, status=finish.status, clock_call=None)
+    after = replace(row, last_seq=row.last_seq + len(new_events)) if finish is None \
+        else replace(row, status=finish.status, clock_call=None)
     body = hand_json(after, new, log, version=row.version + 1,
                      last_tap="; ".join(texts[:len(new_events)]))
     text = _encode(body)
@@ -1342,7 +1355,28 @@ def act(table_id: int, seat: int, kind: ActionKind, amount: int | None, *,
         if kind in (ActionKind.BET, ActionKind.RAISE) and to is None:
             raise Invalid({"amount": _("Say the amount: a bet or raise is to a total")})
         return [Action(p, kind, to)]
-    return apply_events(table_id, make, version=version, key=key, who=who)
+
+    def in_time(row: AnyRow, hand: Hand, seating: Seating) -> None:
+        call = live_clock_call(row)
+        if call is not None and int(call["seat"]) == seat and call.get("ends_at"):
+            verify_in_time(_utc(call["ends_at"]), utcnow(), player=seating.index(seat),
+                           seats=hand.config.seats or None)
+    return apply_events(table_id, make, version=version, key=key, who=who, check=in_time)
+
+
+def _utc(text: str) -> datetime:
+    return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+
+
+def live_clock_call(row: AnyRow) -> dict[str, Any] | None:
+    """The clock called in this hand while it still stands: until the player it was called
+    on acts (any event recorded after the call ends it; a call stored before calls kept
+    their event count lasts while he is to act)."""
+    call = row.clock_call
+    if not call or row.status != "playing":
+        return None
+    at = call.get("at_seq")
+    return call if at is None or int(at) == row.last_seq else None
 
 
 def deal_board(table_id: int, cards: tuple[Card | None, ...] | None, *,
@@ -1536,7 +1570,8 @@ def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key:
         seconds = clock_time(house_rules.ruling_policy(row.tournament_id)).total
         ends = now + timedelta(seconds=seconds)
         row.clock_call = {"seat": seat, "called_at": now.isoformat().replace("+00:00", "Z"),
-                          "ends_at": ends.isoformat().replace("+00:00", "Z"), "seconds": seconds}
+                          "ends_at": ends.isoformat().replace("+00:00", "Z"), "seconds": seconds,
+                          "at_seq": row.last_seq}
         text = _("Clock called on %(who)s: %(seconds)s seconds (TDA 29)", who=seating.label(p),
                  seconds=seconds)
     try:

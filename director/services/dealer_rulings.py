@@ -35,6 +35,7 @@ from director.services.dealer import (
     _open_hand,
     apply_events,
     hand_json,
+    live_clock_call,
     log_note,
 )
 
@@ -340,7 +341,7 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
     hand = _cached(row)
     seating = Seating(row.players)
     try:
-        ruling = build(kind, data, hand, seating, now, row.clock_call)
+        ruling = build(kind, data, hand, seating, now, live_clock_call(row))
     except RuleViolation as exc:
         raise Illegal(_violation(exc, seating)) from None
     blocked: str | None = None

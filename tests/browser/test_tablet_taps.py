@@ -383,7 +383,7 @@ def test_TDA_RP_10_A_a_stud_exposed_down_card_is_tapped_in_the_picker_without_un
     page.click("#rulings-button")
     page.select_option("#ruling-kind", "stud_exposed_downcards")
     page.select_option(".ruling-fields select[name=seat]", str(seat))
-    assert page.locator(".ruling-fields .card-grid .pick[data-card='9d']").is_disabled()   # on the table
+    assert page.locator(".ruling-fields .card-grid .pick[data-card='Kh']").is_disabled()   # another seat's
     page.click(".ruling-fields .card-grid .pick[data-card='Ah']")
     page.click("#ruling-preview")
     page.wait_for_selector(".ruling-text")

@@ -140,8 +140,8 @@ def test_clock_expiry_kills_a_hand_facing_a_bet(app: Flask, client: FlaskClient,
                                      who="dealer", now=utcnow() + timedelta(seconds=31))
     assert answer.body["ruling"]["rule"] == "TDA 29" and answer.body["ruling"]["decision"] == "hand_dead"
     after = client.get(f"{url}/hand").get_json()
-    assert {s["seat"]: s for s in after["seats"]}[seat]["status"] == "folded"
-    assert after["to_act"] != seat and after["clock_call"] is not None
+    assert {s["seat"]: s for s in after["seats"]}[seat]["status"] == "dead"    # killed, not folded
+    assert after["to_act"] != seat and after["clock_call"] is None              # the ruling ended it
 
 
 def test_a_player_with_no_chips_left_is_eliminated(

@@ -1,0 +1,142 @@
+"""The tablet, round two (issue 31), in a real browser: what the dealer sees and taps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Server
+from tests.browser.test_dealer_browser import call, hand, setup, tablet, wait_prompt
+from tests.browser.test_tablet_hand_view import action_labels, stud_to_fourth
+from tests.browser.test_tablet_taps import shown
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+STUD = {"game": "F7S", "ante": 10, "bring_in": 25, "small_bet": 100, "big_bet": 200}
+HOLDEM = {"game": "NO", "small_blind": 100, "big_blind": 200}
+
+
+def api(server: Server, table_id: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    status, answer = call(server, "POST", f"/api/tables/{table_id}/hand{path}",
+                          {**body, "version": hand(server, table_id)["version"]})
+    assert status == 200, answer
+    return dict(answer)
+
+
+def test_TDA_RP_10_A_an_exposed_down_card_ruled_first_is_his_up_card_and_the_picker_skips_him(
+        chromium: Any, live_server: Server, artifacts: Path) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy"], STUD)
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    wait_prompt(page, "Deal third street")
+    seats = sorted(s["seat"] for s in hand(live_server, t["table_id"])["seats"])
+    exposed = seats[1]
+    dealt = hand(live_server, t["table_id"])["version"]
+    page.click("#rulings-button")
+    page.select_option("#ruling-kind", "stud_exposed_downcards")
+    page.select_option(".ruling-fields select[name=seat]", str(exposed))
+    page.click(".ruling-fields .card-grid .pick[data-card='2c']")
+    page.click("#ruling-preview")
+    page.wait_for_selector(".ruling-text")
+    page.click("#ruling-confirm")
+    shown(page, live_server, t["table_id"], dealt)
+    page.click("#up-cards")
+    titles = []
+    for card in ["9d", "Kh"]:
+        titles.append(page.locator("#picker h2").inner_text())
+        assert page.locator("#picker .pick[data-card='2c']").is_disabled()      # on the table
+        page.click(f"#picker .pick[data-card='{card}']")
+    page.wait_for_function("() => document.getElementById('picker').hidden")
+    after = hand(live_server, t["table_id"])
+    assert not any(f"Seat {exposed} " in title for title in titles), titles
+    assert [s["up_cards"] for s in after["seats"]] == [["9d"], ["2c"], ["Kh"]]
+    assert after["to_act"] == exposed                                 # the 2♣ brings in
+    page.screenshot(path=str(artifacts / "tablet-stud-exposed-first.png"))
+
+
+def test_TDA_RP_10_A_an_exposed_down_card_entered_as_his_up_card_can_still_be_ruled(
+        chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy"], STUD)
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    wait_prompt(page, "Deal third street")
+    seats = sorted(s["seat"] for s in hand(live_server, t["table_id"])["seats"])
+    dealt = hand(live_server, t["table_id"])["version"]
+    page.click("#up-cards")
+    for card in ["9d", "2c", "Kh"]:
+        page.click(f"#picker .pick[data-card='{card}']")
+    shown(page, live_server, t["table_id"], dealt)
+    before = hand(live_server, t["table_id"])
+    page.click("#rulings-button")
+    page.select_option("#ruling-kind", "stud_exposed_downcards")
+    page.select_option(".ruling-fields select[name=seat]", str(seats[1]))
+    page.wait_for_function("() => !document.querySelector(\".ruling-fields .pick[data-card='2c']\").disabled")
+    assert page.locator(".ruling-fields .card-grid .pick[data-card='Kh']").is_disabled()  # another seat's
+    page.click(".ruling-fields .card-grid .pick[data-card='2c']")
+    page.click("#ruling-preview")
+    page.wait_for_selector(".ruling-text")
+    assert page.locator(".ruling-rule").inner_text().startswith("TDA RP-10-A")
+    page.click("#ruling-confirm")
+    shown(page, live_server, t["table_id"], before["version"])
+    after = hand(live_server, t["table_id"])
+    assert after["to_act"] == before["to_act"] and not after["misdeal"]
+    assert any("Ruling" in line["text"] for line in after["log"])
+
+
+def test_fixed_limit_stud_with_an_open_pair_offers_no_free_amount(
+        chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy"], STUD)
+    status, body = call(live_server, "POST", f"/api/tournaments/{t['tournament_id']}/house-rules",
+                        {"stud_4th_street_double": True})
+    assert status == 200, body
+    page = tablet(chromium, live_server, t["code"])
+    stud_to_fourth(live_server, page, t, ["2c", "Qs", "9h"], ["3d", "Qd", "Js"])
+    assert action_labels(page) == ["Check", "Bet 100", "Bet 200 (open pair)", "Fold"]
+    assert page.locator("#amount-button").count() == 0
+
+
+def test_TDA_29_a_hand_killed_by_the_clock_reads_dead_hand_not_folded(
+        chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy"], HOLDEM)
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    wait_prompt(page, "to act")
+    first = hand(live_server, t["table_id"])
+    api(live_server, t["table_id"], "/actions", {"seat": first["to_act"], "action": "raise", "amount": 600})
+    killed = hand(live_server, t["table_id"])["to_act"]
+    api(live_server, t["table_id"], "/rulings", {"ruling": "absent_player", "seat": killed, "back": None,
+                                                 "confirm": True})
+    page.wait_for_selector(f".seat.dead[data-seat='{killed}']")
+    status = page.locator(f".seat[data-seat='{killed}'] .seat-status").inner_text()
+    assert status.lower() == "dead hand"
+
+
+def test_TDA_34_a_dead_button_is_drawn_in_its_empty_seat(chromium: Any, live_server: Server,
+                                                          artifacts: Path) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], HOLDEM)
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    wait_prompt(page, "to act")
+    first = hand(live_server, t["table_id"])
+    small_blind = first["positions"]["small_blind"]
+    out = next(s for s in first["seats"] if s["seat"] == small_blind)
+    while not hand(live_server, t["table_id"])["finished"]:
+        now = hand(live_server, t["table_id"])
+        api(live_server, t["table_id"], "/actions", {"seat": now["to_act"], "action": "fold"})
+    # the small blind is knocked out: the big blind moves on, the button goes to his empty seat
+    status, body = call(live_server, "POST", f"/api/tournaments/{t['tournament_id']}/seating/eliminate",
+                        {"player_id": out["player_id"]})
+    assert status == 200, body
+    upcoming = call(live_server, "GET", f"/api/tables/{t['table_id']}/next")[1]
+    button = upcoming["positions"]["button"]
+    assert button not in [s["seat"] for s in upcoming["seats"]]
+    page.click("#next-hand")
+    page.wait_for_selector("#dead-button")
+    assert page.locator("#dead-button").get_attribute("data-seat") == str(button)
+    page.screenshot(path=str(artifacts / "tablet-dead-button-idle.png"))
+    page.click("#deal-button")
+    wait_prompt(page, "to act")
+    assert page.locator("#dead-button .button-mark").is_visible()
+    page.screenshot(path=str(artifacts / "tablet-dead-button.png"))

@@ -1,0 +1,116 @@
+"""The tablet, round two (issue 31): who is dealt in, a called clock that ran out, killed
+hands, fixed limit, a paired tablet coming back, the hand's log, the reminder of TDA 53,
+a redeal's number and the shot clock, through the dealer JSON API and pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from director.db import db
+from director.models.seating import Player, Seat
+from tests.conftest import level
+from tests.web.test_dealer_helpers import play, seat_table
+
+
+def _fold_to_the_end(client: FlaskClient, url: str, auth: dict[str, str], hand: dict[str, Any]) -> None:
+    while not hand["finished"]:
+        hand = play(client, url, auth, hand, ["fold"])
+
+
+def test_who_is_dealt_in_is_the_same_on_the_next_hand_screen_and_in_the_deal_as_the_button_moves(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    """A new player waits for the button only while he sits between the button and the small
+    blind (TDA 32): hand after hand, the seats the tablet shows as waiting are exactly the
+    seats the deal leaves out, and the button it shows is the one dealt."""
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"], table_size=9)
+    url = f"/api/tables/{t['id']}"
+    seated = False
+    waited = dealt_after_waiting = 0
+    for _ in range(12):
+        shown = client.get(f"{url}/next").get_json()
+        if not seated:
+            button, small = shown["positions"]["button"], shown["positions"]["small_blind"]
+            between = [(button + k - 1) % 9 + 1 for k in range(1, (small - button) % 9)]
+            if between:       # a newcomer sits down between the coming button and small blind
+                with app.app_context():
+                    player = Player(tournament_id=t["tournament_id"], name="Newcomer", chips=10_000,
+                                    entry_chips=10_000)
+                    db.session.add(player)
+                    db.session.flush()
+                    db.session.add(Seat(tournament_id=t["tournament_id"], table_id=t["id"],
+                                        seat=between[0], player_id=player.id, waiting=True))
+                    db.session.commit()
+                seated = True
+                shown = client.get(f"{url}/next").get_json()
+        expected = sorted(s["seat"] for s in shown["seats"] if not s["waiting"])
+        waited += sum(1 for s in shown["seats"] if s["waiting"])
+        r = client.post(f"{url}/hands", json={}, headers=auth)
+        assert r.status_code == 201, r.get_json()
+        hand = r.get_json()
+        assert sorted(s["seat"] for s in hand["seats"]) == expected
+        assert hand["positions"] == shown["positions"]
+        dealt_after_waiting += waited > 0 and len(hand["seats"]) == 5
+        _fold_to_the_end(client, url, auth, hand)
+    assert waited and dealt_after_waiting       # both states were seen as the button went round
+
+
+def _run_the_clock_out(app: Flask, hand_id: int) -> None:
+    """The called clock's end moved a minute into the past (as if the player sat on it)."""
+    from director.models.hands import DealerHand
+    from director.services import dealer
+    with app.app_context():
+        row = db.session.get(DealerHand, hand_id)
+        assert row is not None and row.clock_call
+        call = dict(row.clock_call)
+        ends = dealer._utc(call["ends_at"]) - timedelta(seconds=call["seconds"] + 60)
+        call["ends_at"] = ends.isoformat().replace("+00:00", "Z")
+        row.clock_call = call
+        db.session.commit()
+        dealer.forget_cached_hands()
+
+
+def test_TDA_29_an_action_after_the_called_clock_ran_out_is_refused_and_the_ruling_kills_the_hand(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    seat = hand["to_act"]
+    called = client.post(f"{url}/hand/clock", json={"seat": seat, "version": hand["version"]},
+                         headers=auth).get_json()
+    _run_the_clock_out(app, called["hand_id"])
+    late = client.post(f"{url}/hand/actions", json={"seat": seat, "action": "call",
+                                                     "version": called["version"]}, headers=auth)
+    assert late.status_code == 422
+    assert "ran out before he acted" in late.get_json()["error"] and "TDA 29" in late.get_json()["error"]
+    assert client.get(f"{url}/hand").get_json()["version"] == called["version"]      # nothing applied
+    ruled = client.post(f"{url}/hand/rulings", json={"ruling": "clock_expired", "confirm": True,
+                                                      "version": called["version"]}, headers=auth)
+    assert ruled.status_code == 200, ruled.get_json()
+    after = ruled.get_json()["hand"]
+    assert next(s for s in after["seats"] if s["seat"] == seat)["status"] == "dead"
+    assert after["clock_call"] is None and after["to_act"] != seat
+
+
+def test_TDA_29_a_clock_the_player_beat_does_not_follow_him_to_his_next_turn(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    seat = hand["to_act"]
+    called = client.post(f"{url}/hand/clock", json={"seat": seat, "version": hand["version"]},
+                         headers=auth).get_json()
+    hand = play(client, url, auth, called, ["call"])            # in time
+    _run_the_clock_out(app, hand["hand_id"])
+    hand = play(client, url, auth, hand, ["check"])
+    hand = client.post(f"{url}/hand/board", json={"cards": None, "version": hand["version"]},
+                       headers=auth).get_json()
+    assert hand["clock_call"] is None
+    if hand["to_act"] != seat:
+        hand = play(client, url, auth, hand, ["check"])
+    assert hand["to_act"] == seat
+    play(client, url, auth, hand, ["check"])                   # his own turn again: accepted
