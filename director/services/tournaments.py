@@ -34,7 +34,7 @@ from director.i18n import LANGUAGES, N_, translate_errors, translate_violation
 from director.models import Tournament
 from director.models.house import HouseRules
 from director.models.money import MoneySettings
-from director.models.seating import SeatingSettings
+from director.models.seating import Player, SeatingSettings
 from director.models.tournament import NAME_MAX, check_limits
 from director.poker.errors import RuleViolation
 from director.schemas import load_json
@@ -249,6 +249,13 @@ def _stop_clock(tournament: Tournament, now: datetime) -> None:
     structure = tournament.structure
     state = clock.advance_due(tournament.clock, structure, now)
     tournament.clock = clock.pause(state, now) if state.running else state
+
+
+def players_in(tournament_id: int) -> list[Any]:
+    """The players still in, by name (``id``, ``name``, ``chips``): the phone's bust form."""
+    return list(db.session.execute(select(Player.id, Player.name, Player.chips).where(
+        Player.tournament_id == tournament_id, Player.status == "active")
+        .order_by(Player.name, Player.id)))
 
 
 def stop_clock(tournament_id: int, now: datetime) -> None:

@@ -201,6 +201,17 @@ def _tournament_page(record: Any, errors: dict[str, str], rows: list[dict[str, A
     ), status
 
 
+@bp.get("/<int:tournament_id>/phone")
+@director_required
+def phone(tournament_id: int) -> str:
+    """The director's own controls on a phone (360 px and up): the clock (pause, resume,
+    levels, time), the announcement, a bust and a seat sold; its forms come back here."""
+    record = clock_service.get_tournament(tournament_id)
+    return render_template("director/phone.html", tournament=record,
+                           clock=clock_service.clock_state(record.id),
+                           players=tournament_service.players_in(tournament_id))
+
+
 def _games() -> list[tuple[str, str]]:
     return [(game.value, game.label) for game in Game]
 

@@ -23,6 +23,7 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
+    abort,
     flash,
     jsonify,
     redirect,
@@ -187,15 +188,34 @@ def desk(tournament_id: int) -> Any:
 
 
 def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> Any:
+    phone = request.form.get("back") == "phone"     # the director's phone page sent it
     try:
         message, ticket = action()
     except Invalid as exc:
+        if phone:
+            flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())))
+            return redirect(url_for("director.phone", tournament_id=tournament_id))
         return _desk_page(tournament_id, exc.errors, 400, request.form.to_dict())
     flash(message)
+    if phone:
+        return redirect(url_for("director.phone", tournament_id=tournament_id))
     args: dict[str, Any] = {"tournament_id": tournament_id}
     if ticket:
         args["ticket"] = ticket
     return redirect(url_for("money.desk", **args) + ("#ticket" if ticket else "#ledger"))
+
+
+@bp.get("/director/<int:tournament_id>/money/receipts/<int:payment_id>")
+@director_required
+def receipt(tournament_id: int, payment_id: int) -> str:
+    """A printable receipt for one line of the ledger (a buy-in, re-entry, rebuy, add-on,
+    or a prize paid): the event, the player, each part paid and its total."""
+    payment = money_service.payment_of(tournament_id, payment_id)
+    if payment is None:
+        abort(404)
+    view = money_service.money(tournament_id)
+    return render_template("money/receipt.html", view=view, payment=payment,
+                           kind=kind_labels().get(payment.kind, payment.kind))
 
 
 @bp.post("/director/<int:tournament_id>/desk/sell")

@@ -38,6 +38,8 @@ def announcement(tournament_id: int) -> Any:
     else:
         flash(_("The announcement is on the screens.") if text.strip()
               else _("The announcement is cleared."))
+    if request.form.get("back") == "phone":          # the director's phone page
+        return redirect(url_for("director.phone", tournament_id=tournament_id))
     return redirect(url_for("director.tournament", tournament_id=tournament_id) + "#ticker")
 
 

@@ -113,12 +113,18 @@ def _page(tournament_id: int, errors: dict[str, str] | None = None, status: int 
 
 def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:
     """Run a form's service; come back with its message, or the errors inline (400)."""
+    phone = request.form.get("back") == "phone"     # the director's phone page sent it
     try:
         message = action()
     except Invalid as exc:
+        if phone:
+            flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())))
+            return redirect(url_for("director.phone", tournament_id=tournament_id))
         return _page(tournament_id, exc.errors, 400, request.form)
     if message:
         flash(message)
+    if phone:
+        return redirect(url_for("director.phone", tournament_id=tournament_id))
     return redirect(url_for("seating.page", tournament_id=tournament_id) + "#chart")
 
 
@@ -294,6 +300,20 @@ def cards(tournament_id: int) -> str:
     seated = sorted(((number, seat, names[pid]) for pid, (number, seat) in view.where.items()),
                     key=lambda row: (row[0], row[1]))
     return render_template("seating/cards.html", view=view, seated=seated)
+
+
+@bp.get("/director/<int:tournament_id>/seating/sign-in")
+@director_required
+def sign_in(tournament_id: int) -> str:
+    """The printable registration sheet: one page per table, every seat with its player
+    (an open seat left blank for a late entry), his chips and a line to sign."""
+    view = seating_service.overview(tournament_id)
+    names = {p.id: p for p in view.players}
+    tables = [(table.number, [(seat, names.get(table.seats[seat].player_id)
+                               if seat in table.seats else None)
+                              for seat in range(1, table.size + 1)])
+              for table in sorted(view.layout.tables, key=lambda t: t.number)]
+    return render_template("seating/sign_in.html", view=view, tables=tables)
 
 
 # ---------------------------------------------------------------- public pages

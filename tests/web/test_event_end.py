@@ -444,3 +444,79 @@ def test_seat_moves_in_a_stud_event_never_mention_the_button_or_the_big_blind(
     text = " ".join(words).lower()
     assert "table 1" in text
     assert "big blind" not in text and "button" not in text
+
+
+# ---------------------------------------------------------------- sign-in sheets and receipts
+
+def test_the_sign_in_sheet_lists_every_table_with_its_seats_and_a_signature_line(
+        make_event, client, login):
+    event = make_event(("Ann", "Bo", "Cia", "Dan"))
+    event.post("seating/draw")
+    login()
+    page = client.get(f"/director/{event.id}/seating/sign-in")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert text.count('class="sign-in-sheet"') == 1           # 4 players: one table
+    assert all(f"<td class=\"who\">{name}</td>" in text for name in ("Ann", "Bo", "Cia", "Dan"))
+    assert 'class="signature"' in text and "Friday PLO" in text
+    seating = client.get(f"/director/{event.id}/seating").get_data(as_text=True)
+    assert f"/director/{event.id}/seating/sign-in" in seating
+
+
+def test_a_buy_in_receipt_shows_what_was_paid_and_is_linked_from_the_ledger(
+        make_event, client, auth, login):
+    event = make_event(("Ann", "Bo"), buy_in="50", bounty_kind="pko", bounty="50")
+    ledger = client.get(f"/api/tournaments/{event.id}/money", headers=auth).get_json()["ledger"]
+    ann = next(p for p in ledger if p["player_name"] == "Ann" and p["kind"] == "buy-in")
+    login()
+    receipt = client.get(f"/director/{event.id}/money/receipts/{ann['id']}")
+    assert receipt.status_code == 200
+    text = receipt.get_data(as_text=True)
+    for words in ("Friday PLO", "Ann", "€50.00", "€10.00", "€50.00", "€110.00", "250,000"):
+        assert words in text, words
+    assert f"No. {event.id}-{ann['id']}" in text
+    desk = client.get(f"/director/{event.id}/desk").get_data(as_text=True)
+    assert f"/director/{event.id}/money/receipts/{ann['id']}" in desk
+    assert client.get(f"/director/{event.id}/money/receipts/99999").status_code == 404
+
+
+# ---------------------------------------------------------------- the director's phone
+
+def test_the_phone_page_has_the_directors_own_controls(make_event, client, login, csrf):
+    event = make_event(("Ann", "Bo", "Cia"), late_registration_level=2)
+    login()
+    page = client.get(f"/director/{event.id}/phone")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    for control in ('data-control="pause"', 'data-control="resume"', 'data-control="previous"',
+                    'data-control="next"', 'data-adjust="60"', 'id="phone-announce"',
+                    'id="phone-bust"', 'id="phone-sell"'):
+        assert control in text, control
+    bust = client.post(f"/director/{event.id}/seating/eliminate", data={
+        "csrf_token": csrf(), "player_ids": [str(event.ids["Cia"])], "back": "phone"})
+    assert bust.status_code == 302 and bust.headers["Location"].endswith(
+        f"/director/{event.id}/phone")
+    sold = client.post(f"/director/{event.id}/desk/sell", data={
+        "csrf_token": csrf(), "kind": "buy-in", "name": "Dee", "back": "phone"})
+    assert sold.status_code == 302 and sold.headers["Location"].endswith(
+        f"/director/{event.id}/phone"), sold.headers["Location"]
+    assert any(p["name"] == "Dee" for p in client.get(
+        f"/api/tournaments/{event.id}/seating").get_json()["players"])
+    tournament_page = client.get(f"/director/{event.id}").get_data(as_text=True)
+    assert f"/director/{event.id}/phone" in tournament_page
+
+
+# ---------------------------------------------------------------- every screen kept awake
+
+def test_the_projector_the_room_screen_and_the_tablet_ask_to_keep_the_screen_awake(
+        make_event, client):
+    event = make_event(("Ann", "Bo"))
+    for path in (f"/clock/{event.id}", "/room"):
+        page = client.get(path).get_data(as_text=True)
+        assert "wakelock.js" in page and "data-wake-lock" in page, path
+        assert "Screen may sleep" in page and "switch its sleep off" in page, path
+    from pathlib import Path
+    tablet = (Path(__file__).resolve().parents[2] / "templates/dealer/tablet.html").read_text()
+    assert "wakelock.js" in tablet and "data-wake-lock" in tablet
+    script = client.get("/static/wakelock.js").get_data(as_text=True)
+    assert 'navigator.wakeLock.request("screen")' in script and "visibilitychange" in script
