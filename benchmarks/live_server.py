@@ -40,7 +40,9 @@ def start_server(folder: Path, port: int, token: str, server: str = "uvicorn",
     env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(folder), "DIRECTOR_TOKEN": token,
            "DIRECTOR_SCHEDULER": "off", "HOST": "127.0.0.1", "PORT": str(port),
            "FLOOR_SQLITE": str(folder / "floor.sqlite"), "PYTHONUNBUFFERED": "1",
-           "PYTHONPATH": os.pathsep.join([str(BENCHMARKS.parent), str(BENCHMARKS)]), **(env or {})}
+           "PYTHONPATH": os.pathsep.join(part for part in (
+               os.environ.get("PYTHONPATH"), str(BENCHMARKS.parent), str(BENCHMARKS)) if part),
+           **(env or {})}
     env.pop("DIRECTOR_DATABASE_URL", None)
     run = [sys.executable, "-c", "from director.cli import main; main()"]
     if app == "director":

@@ -49,8 +49,9 @@ def director_app() -> Any:
 
 def flask_floor(kind: str) -> Any:
     """``insert`` or ``json``: a bare Flask app on the project's a2wsgi mount."""
-    from a2wsgi import WSGIMiddleware
     from flask import Flask, jsonify, request
+
+    from director.asgi import Pages
 
     app = Flask("floor")
     path = os.environ.get("FLOOR_SQLITE", "/tmp/floor.sqlite")
@@ -79,7 +80,7 @@ def flask_floor(kind: str) -> Any:
         return jsonify({"id": 0, "accepted": True, "echo": body})
 
     threads = int(os.environ.get("DIRECTOR_THREADS", "32"))
-    return WSGIMiddleware(app, workers=threads, send_queue_size=threads)  # type: ignore[arg-type]
+    return Pages(app, workers=threads)  # type: ignore[arg-type]
 
 
 def broadcast_floor() -> Any:

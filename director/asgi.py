@@ -35,13 +35,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import functools
 import gc
 import logging
 import os
+import re
 import sys
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,7 @@ HEAD_LIMIT = 8192        # bytes of a request head
 BACKLOG = 4096           # connections the system queues before they are accepted
 SWITCH_SECONDS = 0.001   # the GIL's switch interval while screens are served
 CA_PATH = "/ca.crt"
+_STARLETTE_PATHS = re.compile(r"/clock/\d+/events$|/ca\.crt$")
 
 _tally = Tally(log)      # what the door turned away, and why (one per process)
 _live: weakref.WeakSet[LiveScreens] = weakref.WeakSet()
@@ -234,8 +235,8 @@ class _Responder(WSGIResponder):
         self._out_bytes = 0
         sender = self.loop.create_task(self.sender(send))
         try:
-            work = functools.partial(contextvars.copy_context().run, self.wsgi)
-            await self.loop.run_in_executor(self.executor, work, environ, self.start_response)
+            await self.loop.run_in_executor(self.executor, contextvars.copy_context().run,
+                                            self.wsgi, environ, self.start_response)
             await self.send_queue.put(None)
             await sender
             if self.exc_info is not None:
@@ -278,7 +279,7 @@ class Pages(WSGIMiddleware):
         await super().__call__(scope, receive, send)
 
 
-def build(app: Flask, *, serving: bool = True) -> Starlette:
+def build(app: Flask, *, serving: bool = True) -> Callable[..., Awaitable[None]]:
     """The ASGI application of ``app``.  ``serving``: its lifespan starts what a
     serving process runs (the checkpointer, the scheduler or its stand-by, the
     change feed) and stops it."""
@@ -308,11 +309,22 @@ def build(app: Flask, *, serving: bool = True) -> Starlette:
         return FileResponse(path, media_type="application/x-x509-ca-cert",
                             filename="director-ca.crt")
 
-    return Starlette(routes=[
+    served = Starlette(routes=[
         Route("/clock/{tournament_id:int}/events", screens),
         Route(CA_PATH, ca_certificate),
         Mount("/", app=pages),
     ], lifespan=lifespan)
+
+    async def app_or_pages(scope: Any, receive: Any, send: Any) -> None:
+        """A page or an API call goes straight to the pages' threads (starlette's
+        router and error middleware cost every tablet's write about 0.1 ms);
+        the streams, the root certificate and the lifespan go through starlette."""
+        if scope["type"] == "http" and not _STARLETTE_PATHS.match(scope["path"]):
+            await pages(scope, receive, send)
+        else:
+            await served(scope, receive, send)
+
+    return app_or_pages
 
 
 def _start(app: Flask) -> SchedulerStandby | None:

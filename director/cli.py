@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import click
@@ -21,7 +21,6 @@ import uvicorn
 import uvicorn.supervisors
 from flask import Flask
 from flask.cli import with_appcontext
-from starlette.applications import Starlette
 
 from director import asgi, create_app, migrations, replay, security
 from director.lan import lan_address, local_certificates
@@ -201,7 +200,7 @@ def serve_command(host: str, port: int, workers: int, tls: bool, stream_port: in
     uvicorn.Server(config).run(sockets=[sock])
 
 
-def served_app() -> Starlette:
+def served_app() -> Callable[..., Awaitable[None]]:
     """Each process of ``director serve --workers N`` (uvicorn's factory): the app
     from the environment, and its door's limits in this process."""
     app = _app()

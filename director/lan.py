@@ -120,11 +120,11 @@ def local_certificates(folder: Path, host: str = "", now: datetime | None = None
 
     key = ec.generate_private_key(ec.SECP256R1())
     alternatives: list[x509.GeneralName] = []
-    for name in names:
+    for one in names:
         try:
-            alternatives.append(x509.IPAddress(ipaddress.ip_address(name)))
+            alternatives.append(x509.IPAddress(ipaddress.ip_address(one)))
         except ValueError:
-            alternatives.append(x509.DNSName(name))
+            alternatives.append(x509.DNSName(one))
     cert = (x509.CertificateBuilder()
             .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[-1])]))
             .issuer_name(ca_cert.subject).public_key(key.public_key())
