@@ -6,7 +6,7 @@
  * <html data-wake-lock="on|refused|unsupported"> tells the tests what happened. */
 (function () {
   "use strict";
-  var note = document.querySelector("[data-wake-lock]");
+  var note = document.querySelector(".wake-lock-note[data-wake-lock]");
   var lock = null;
 
   function say(state, reason) {
