@@ -46,7 +46,11 @@ def test_the_director_builds_a_mixed_structure_and_creates_the_event(chromium: A
     assert page.locator("tr.wizard-end").count() == 1
     page.screenshot(path=str(artifacts / "wizard-proposal.png"), full_page=True)
     page.click("#wizard-create")
-    page.wait_for_url("**/director/*")
+    # The event has the wizard's chip set; its money settings form opens with the wizard's
+    # starting stack, waiting for the buy-in (issue 30).
+    page.wait_for_url("**/director/*/money?starting_stack=15000")
+    assert page.locator("#m-starting_stack").input_value() == "15000"
+    page.goto(page.url.split("/money")[0])
     assert page.locator("h1").inner_text() == "Friday mixed"
     games = page.locator("#structure-table select[name=game]")
     assert [games.nth(i).input_value() for i in range(3)] == ["PO", "FO/8", "F7S/8"]
