@@ -54,6 +54,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "director-seating": DESK,
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
     "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
+    "director-backups": DESK + ((360, 740),),    # the backups, their total and the rule
     "pair-form": TABLET + PHONE,                 # the pairing form: the table and its code
     # last: pairing a tablet turns the context's session into the table's (no director)
     "dealer-idle": TABLET,
@@ -237,6 +238,7 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "director-seating": f"/director/{world['big']}/seating",
         "director-money": f"/director/{world['big']}/money",
         "director-dealers": f"/director/{world['break']}/dealers",
+        "director-backups": "/director/backups",
         "pair-form": "/dealer/?table=12&code=123456",
     }[screen]
 
