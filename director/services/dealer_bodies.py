@@ -44,6 +44,7 @@ from director.schemas import (
     SeatCards,
     SeatGroups,
     Str,
+    unknown_fields,
 )
 from director.services import Invalid
 
@@ -215,6 +216,10 @@ def ruling_body(data: Any) -> dict[str, Any]:
         except Invalid as exc:
             for name, message in exc.errors.items():
                 errors.setdefault(name, message)
+        try:            # a field neither part knows is refused, named (issue 30)
+            unknown_fields(data, [*RULING.fields, *RULINGS[kind].fields])
+        except Invalid as exc:
+            errors.update(exc.errors)
     if errors:
         raise Invalid(errors)
     return {**own, **common}

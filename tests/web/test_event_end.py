@@ -520,3 +520,12 @@ def test_the_projector_the_room_screen_and_the_tablet_ask_to_keep_the_screen_awa
     assert "wakelock.js" in tablet and "data-wake-lock" in tablet
     script = client.get("/static/wakelock.js").get_data(as_text=True)
     assert 'navigator.wakeLock.request("screen")' in script and "visibilitychange" in script
+
+
+def test_a_ruling_with_a_field_it_does_not_know_is_refused_naming_it():
+    from director.services import Invalid
+    from director.services.dealer_bodies import ruling_body
+
+    with pytest.raises(Invalid) as refused:
+        ruling_body({"ruling": "clock_expired", "confirm": True, "sleep": 1})
+    assert "sleep" in refused.value.errors
