@@ -38,7 +38,6 @@ from sqlalchemy.orm.exc import StaleDataError
 from director.db import db, utcnow
 from director.i18n import (
     N_,
-    move_text,
     number_filter,
     place_label,
     seating_text,
@@ -1541,7 +1540,7 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
     policy = _policy(settings)
     layout = _rule("seat", lambda: apply_moves(layout, [move]))
     store_layout(tournament_id, layout)
-    _log(tournament_id, "reseat", [_("Reseated: %(move)s", move=move_text(move))])
+    _log(tournament_id, "reseat", [Said(N_("Reseated: %(move)s"), move=_said_move(move))])
     _replan(tournament_id, layout, policy)
     _commit(tournament_id, settings)
     return move
@@ -1613,25 +1612,26 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
             db.session.rollback()
             raise Invalid({"action": _("Hand-for-hand is already announced")})
         state = announce_hand_for_hand(state, now)
-        line = _("Hand-for-hand announced: finish the current hand, then hold")
+        line = Said(N_("Hand-for-hand announced: finish the current hand, then hold"))
     elif action == "start":
         if state.on:
             db.session.rollback()
             raise Invalid({"action": _("Hand-for-hand is already on")})
         state = start_hand_for_hand(state, now)
-        line = _("Hand-for-hand: every table deals one hand and waits; the clock is paused")
+        line = Said(N_("Hand-for-hand: every table deals one hand and waits; the clock is "
+                       "paused"))
     elif action == "finish":
         state, seconds = _rule("action", lambda: finish_hand_for_hand_hand(state, policy, now))
-        line = _("Hand-for-hand hand %(hand)s finished: %(seconds)s s off the clock",
-                 hand=state.hands_played, seconds=seconds)
+        line = Said(N_("Hand-for-hand hand %(hand)s finished: %(seconds)s s off the clock"),
+                    hand=state.hands_played, seconds=seconds)
     else:
         if not (state.on or state.announced):
             db.session.rollback()
             raise Invalid({"action": _("Hand-for-hand is not on")})
         resume = state.paused_clock
         state = end_hand_for_hand(state)
-        line = _("Hand-for-hand is over: the clock runs again") if resume \
-            else _("Hand-for-hand is over")
+        line = Said(N_("Hand-for-hand is over: the clock runs again")) if resume \
+            else Said(N_("Hand-for-hand is over"))
     tournament = get_tournament(tournament_id)
     structure = tournament.structure
     caught_up = clock_rules.advance_due(tournament.clock, structure, now)

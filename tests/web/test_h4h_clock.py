@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from director.db import db
 from director.models.seating import SeatingLogEntry
 from director.services import clock, seating
+from director.services.audit import said_again
 
 
 def running_and_left(tid: int) -> tuple[bool, float]:
@@ -59,7 +60,7 @@ def test_TDA_RP8_hand_for_hand_end_restarts_the_clock(field: Callable[..., int])
     running, now_left = running_and_left(tid)
     assert running is True and left - 5 < now_left <= left
     assert not seating.hand_for_hand_on(tid)
-    lines = [e.text for e in seating.overview(tid).log]
+    lines = [said_again(e.text) for e in seating.overview(tid).log]
     assert "Hand-for-hand is over: the clock runs again" in lines
     assert "Hand-for-hand: every table deals one hand and waits; the clock is paused" in lines
 
@@ -72,8 +73,8 @@ def test_a_clock_the_director_had_paused_stays_paused_after_hand_for_hand(
     seating.hand_for_hand(tid, "start")
     seating.hand_for_hand(tid, "stop")
     assert running_and_left(tid)[0] is False
-    assert db.session.query(SeatingLogEntry).filter_by(
-        tournament_id=tid, text="Hand-for-hand is over").count() == 1
+    assert [said_again(e.text) for e in db.session.query(SeatingLogEntry).filter_by(
+        tournament_id=tid)].count("Hand-for-hand is over") == 1
 
 
 def test_hand_for_hand_through_the_api_pauses_and_restarts_the_clock(
