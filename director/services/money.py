@@ -1615,6 +1615,8 @@ def seats_decided_in(view: Money) -> bool:
 def seats_decided(tournament_id: int) -> dict[str, int] | None:
     """``{"players", "seats"}`` once a satellite's seats are decided (the director's
     prompt: *Everyone left gets a seat*), else None."""
+    if not settings_dict(_settings_row(tournament_id)).get("satellite_seat"):
+        return None                      # not a satellite: no need to count the money
     view = money(tournament_id)
     if not seats_decided_in(view) or view.satellite is None:
         return None
