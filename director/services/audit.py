@@ -144,6 +144,8 @@ SENTENCES: dict[str, tuple[Kind, str]] = {
                                    "%(winner)s")),
     "pko bounty paid": (Kind.MONEY, N_("%(by)s knocked out %(name)s: bounty %(paid)s paid to "
                                        "%(winner)s, %(head)s onto %(winner)s's own bounty")),
+    "own bounty": (Kind.MONEY, N_("%(name)s is still in at the end and collects his own bounty, "
+                                  "%(amount)s")),
     "chip race": (Kind.SEATING, N_("Chip race: T%(removed)s coloured up to T%(new)s, "
                                    "%(players)s won a chip in the race")),
     "payment undone": (Kind.MONEY, N_("Payment undone: %(what)s of %(name)s, %(amount)s")),

@@ -183,6 +183,19 @@ def knock_out(tournament_id: int, busted: Sequence[Player], by: Any) -> list[str
     return lines
 
 
+def collected_at_the_end(tournament_id: int, players: Iterable[Player]) -> None:
+    """Log the bounty each player still in at the end collects on his own head (the winner,
+    or everyone in a deal that finished the event)."""
+    event = setting(tournament_id)
+    if not event.on:
+        return
+    for player in players:
+        own = head(player, event)
+        if own:
+            audit.change("own bounty", tournament_id, name=player.name,
+                         amount=_money_param(own, event.currency))
+
+
 def _log(tournament_id: int, names: str, busted: str, ko: rules.Knockout,
          players: Mapping[int, Player], currency: str) -> None:
     """The knockout in the log of changes: who knocked out whom, and each bounty paid

@@ -1597,6 +1597,8 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
     audit.change("deal saved", tournament_id, method={"msgid": label},
                  players={"players": len(quote.players)},
                  amount=_money_param(tournament_id, sum(agreed)))
+    if not quote.left_to_play:          # the event is over: each keeps the bounty on his head
+        bounty_service.collected_at_the_end(tournament_id, quote.players)
     _publish(tournament_id)
     return deal
 

@@ -1111,6 +1111,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
         winner.place = 1
         lines.append(Said(N_("%(name)s wins the tournament"), name=winner.name))
+        bounty_service.collected_at_the_end(tournament_id, [winner])
         lines.extend(money_service.last_player_left(tournament_id, now))  # the event ends, the clock stops
     else:
         lines.extend(money_service.stop_at_the_seats(tournament_id, now))  # a satellite's seats

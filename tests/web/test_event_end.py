@@ -314,6 +314,9 @@ def test_knockouts_bounty_payments_and_chip_races_are_logged_with_their_tourname
     assert "Ann knocked out Cia: bounty €25.00 paid to Ann, €25.00 onto Ann's own bounty" \
         in sentences
     assert any(s.startswith("Chip race: T25 coloured up to T100") for s in sentences)
+    event.bust("Bo", by=event.ids["Ann"])                  # Ann wins, and keeps her head
+    sentences = [line["sentence"] for line in log_lines(client)]
+    assert "Ann is still in at the end and collects his own bounty, €100.00" in sentences
     assert {line["tournament"] for line in lines if line["kind"] != "technical"} == \
         {"Friday PLO"}
     page = client.get("/director/log", headers=auth).get_data(as_text=True)
