@@ -57,6 +57,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0005": {},    # a new table (the change feed, empty)
     "0006": {},    # two columns dropped (REMOVED)
     "0007": {},    # new tables (guess limits, director sessions); SQLite: AUTOINCREMENT ids
+    "0008": {},    # seating plans rewritten to keep what they change (no column)
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
