@@ -63,6 +63,11 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
 REMOVED: dict[str, dict[str, set[str]]] = {
     "0006": {"seating_table": {"break_position", "halted"}},
 }
+# What each revision writes in another form (the rows stay, these values change; the
+# revision's own test checks them): 0008 keeps what a seating plan changed, not the room.
+REWRITTEN: dict[str, dict[str, set[str]]] = {
+    "0008": {"seating_plan": {"layout_before", "layout_after"}},
+}
 
 
 # ---------------------------------------------------------------- helpers
@@ -139,16 +144,19 @@ def columns_of(app: Flask) -> dict[str, set[str]]:
 def assert_every_row_survives(before: dict[str, list[dict[str, Any]]],
                               after: dict[str, list[dict[str, Any]]],
                               added: dict[str, dict[str, Any]],
-                              removed: dict[str, set[str]] | None = None) -> None:
+                              removed: dict[str, set[str]] | None = None,
+                              rewritten: dict[str, set[str]] | None = None) -> None:
     """Each row is still there with every value it had, but in the columns dropped
-    (``removed``); each new column holds its default."""
+    (``removed``) or written in another form (``rewritten``); each new column holds its
+    default."""
     for table, rows in before.items():
         assert len(after[table]) == len(rows), table
         gone = (removed or {}).get(table, set())
+        other = gone | (rewritten or {}).get(table, set())
         for old, new in zip(rows, after[table], strict=True):
             assert not gone & new.keys(), table
-            assert {key: new[key] for key in old if key not in gone} == \
-                {key: value for key, value in old.items() if key not in gone}, table
+            assert {key: new[key] for key in old if key not in other} == \
+                {key: value for key, value in old.items() if key not in other}, table
             assert {key: new[key] for key in new if key not in old} == added.get(table, {}), table
 
 
@@ -251,7 +259,7 @@ def test_each_revision_keeps_every_row_written_before_it(
     done = migrations.migrate(empty_app, revision, backup=False)
     assert (done.before, done.after) == (script.down_revision, revision)
     assert_every_row_survives(release, rows_of(empty_app), added_up_to(revision),
-                              removed_up_to(revision))
+                              removed_up_to(revision), _up_to(REWRITTEN, revision))
 
 
 def test_0003_keeps_every_entry_unlinked_and_the_next_buy_in_gets_a_record(
@@ -280,7 +288,8 @@ def test_a_downgrade_drops_the_new_columns_and_keeps_every_row(
     migrations.migrate(empty_app, "head", backup=False)
     done = migrations.migrate(empty_app, migrations.FIRST, down=True, backup=False)
     assert (done.before, done.after) == (migrations.head(), migrations.FIRST)
-    assert rows_of(empty_app) == release
+    assert_every_row_survives(release, rows_of(empty_app), {}, {},
+                              _up_to(REWRITTEN, migrations.head()))
     assert "status" not in columns_of(empty_app)["tournament"]
 
 
@@ -357,6 +366,58 @@ def test_0007_gives_every_id_autoincrement_and_never_reuses_a_deleted_event_s_id
     assert autoincrement_tables(empty_app) == {"change_feed"}
 
 
+def test_0008_rewrites_the_plans_written_before_and_their_undo_still_works(
+        empty_app: Flask) -> None:
+    """A plan confirmed before the upgrade (the whole room before and after it) keeps the
+    tables it changed; undoing it after the upgrade gives the room back as it was, and
+    the downgrade writes the pending plan's room back for the earlier code."""
+    from director.models.seating import SeatingPlanRecord
+    from director.tournament.seating import Layout
+    migrations.migrate(empty_app, "0007", backup=False)
+    client, auth = empty_app.test_client(), {"Authorization": f"Bearer {TOKEN}"}
+    tid = client.post("/api/tournaments", headers=auth, json={"name": "Before", "levels": [
+        {"game": "PO", "duration_seconds": 1200, "small_blind": 100, "big_blind": 200}]}
+    ).get_json()["id"]
+    assert client.post(f"/api/tournaments/{tid}/money/settings", headers=auth, json={
+        "buy_in": "100", "starting_stack": 20_000, "late_registration_level": 6}).status_code == 200
+    for i in range(30):
+        assert client.post(f"/api/tournaments/{tid}/money/entries", headers=auth, json={
+            "kind": "buy-in", "name": f"Player {i:02d}"}).status_code == 201
+    assert client.post(f"/api/tournaments/{tid}/seating/draw", headers=auth).status_code == 200
+
+    def room() -> Any:
+        with empty_app.app_context():
+            return seating.load_layout(tid)
+
+    tables = client.get(f"/api/tournaments/{tid}/seating").get_json()["tables"]
+    short = min(tables, key=lambda t: len(t["seats"]))
+    plan = client.post(f"/api/tournaments/{tid}/seating/eliminate", headers=auth, json={
+        "player_ids": [short["seats"][0]["player_id"]]}).get_json()["pending_plan"]
+    before = room()
+    assert client.post(f"/api/tournaments/{tid}/seating/plans/{plan['id']}/confirm",
+                       headers=auth).status_code == 200
+    after = room()
+    with empty_app.app_context():     # the record as the code before this revision wrote it
+        record = db.session.get(SeatingPlanRecord, plan["id"])
+        record.layout_before, record.layout_after = before.to_json(), after.to_json()
+        db.session.commit()
+    migrations.migrate(empty_app, "0008", backup=False)
+    with empty_app.app_context():
+        record = db.session.get(SeatingPlanRecord, plan["id"])
+        changed = record.layout_after["numbers"]
+        assert record.layout_after["digest"] == seating.layout_digest(after)
+        assert 0 < len(changed) < len(after.tables)
+        assert [t["number"] for t in record.layout_before["tables"]] == \
+            [n for n in changed if n in before.numbers]
+    assert client.post(f"/api/tournaments/{tid}/seating/undo", headers=auth).status_code == 200
+    assert room() == before
+    migrations.migrate(empty_app, "0007", down=True, backup=False)
+    with empty_app.app_context():
+        record = db.session.get(SeatingPlanRecord, plan["id"])
+        assert record.status == "pending"
+        assert Layout.from_json(record.layout_before) == before
+
+
 # ---------------------------------------------------------------- the event goes on
 
 def test_an_event_mid_level_goes_on_after_the_upgrade_to_the_head(
@@ -365,7 +426,8 @@ def test_an_event_mid_level_goes_on_after_the_upgrade_to_the_head(
     done = migrations.prepare(empty_app, backup=False)
     assert (done.before, done.after) == (migrations.FIRST, migrations.head())
     assert_every_row_survives(release, rows_of(empty_app), added_up_to(migrations.head()),
-                              removed_up_to(migrations.head()))
+                              removed_up_to(migrations.head()),
+                              _up_to(REWRITTEN, migrations.head()))
 
     client: FlaskClient = empty_app.test_client()
     money = client.get("/api/tournaments/1/money", headers=auth).get_json()
