@@ -260,6 +260,7 @@
 
   function renderIdle() {
     hand = null;
+    root.classList.remove("hand-over");
     $("hand-title").textContent = "";
     $("prompt").textContent = next ? (next.hold ? T.hold : T.mark_absent) : T.no_hand;
     var view = $("table-view");
@@ -318,6 +319,9 @@
     hand = data;
     nextSeen = null;
     root.dataset.version = data.hand_id + "/" + data.version;   // what the screen shows
+    // the hand is over: Deal next comes first and the pots' lines scroll in their own box,
+    // so Deal next and Undo stay on screen after a showdown with several pots
+    root.classList.toggle("hand-over", !!data.finished);
     closeKeypad(); closePicker();
     $("hand-title").textContent = "#" + data.hand_number + " · " + (L.gameName(data.game) || data.game_label);
     $("level").textContent = data.level && data.level.stakes_label ? data.level.stakes_label : "";
@@ -334,10 +338,10 @@
     var pots = $("pots");
     pots.innerHTML = "";
     pots.appendChild(el("div", {className: "pot-total", text: T.pot + " " + chips(data.pot_total)}));
-    if (data.pots.length > 1) {
+    if (data.pots.length > 1 && !data.finished) {      // at the end the award lines name every pot
       data.pots.forEach(function (p, i) {
         pots.appendChild(el("div", {className: "side-pot",
-          text: potName(i) + " " + chips(p.amount) + " · " + T.seat + " " + p.eligible.join(", ")}));
+          text: potName(i) + ": " + chips(p.amount) + " · " + T.seat + " " + p.eligible.join(", ")}));
       });
     }
     var awards = $("awards");
@@ -910,16 +914,31 @@
     ]));
     dlg.showModal();
   });
-  $("log-button").addEventListener("click", function () {
+  /* The hand's log, oldest first.  The hand carries its last lines: the dialog says so and
+   * offers the rest (GET .../hand/log). */
+  function drawLog(lines, partial) {
     var dlg = $("log");
     dlg.innerHTML = "";
+    var actions = [el("button", {className: "big", text: T.close})];
+    if (partial) {
+      dlg.appendChild(el("p", {className: "log-partial", id: "log-partial", text: fill(T.log_last, {n: lines.length})}));
+      actions.unshift(el("button", {className: "big", type: "button", id: "log-all", text: T.log_all, onclick: function () {
+        request("GET", "/hand/log").then(function (res) {
+          if (res.status === 200) { drawLog(res.data.log, false); }
+        }).catch(function () { showError(T.offline); });
+      }}));
+    }
     var list = el("ol", {className: "log-list"});
-    ((hand && hand.log) || []).slice().reverse().forEach(function (e) {
+    lines.slice().reverse().forEach(function (e) {
       list.appendChild(el("li", {text: e.at.slice(11, 19) + " · " + word("who_", e.who) + " · " + e.text}));
     });
     dlg.appendChild(list);
-    dlg.appendChild(el("form", {method: "dialog"}, [el("button", {className: "big", text: T.close})]));
-    dlg.showModal();
+    dlg.appendChild(el("form", {method: "dialog", className: "dialog-actions"}, actions));
+    if (!dlg.open) { dlg.showModal(); }
+    list.scrollTop = list.scrollHeight;        // the newest line in view
+  }
+  $("log-button").addEventListener("click", function () {
+    drawLog((hand && hand.log) || [], !!(hand && hand.log_partial));
   });
 
   // ------------------------------------------------------------ push, with polling as the fallback

@@ -318,7 +318,7 @@ def _card(card: Card | None) -> str:
     return "??" if card is None else str(card)
 
 
-_SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+_SUITS = {"c": N_("clubs"), "d": N_("diamonds"), "h": N_("hearts"), "s": N_("spades")}
 
 
 def _card_words(card: Card | None) -> str:
@@ -531,6 +531,18 @@ def recent_log(hand_id: int, version: int | None = None) -> list[dict[str, Any]]
                                         .order_by(HandLogEntry.id.desc()).limit(LOG_SHOWN)).all())
 
 
+def full_log(table_id: int) -> dict[str, Any]:
+    """The whole log of the table's current hand, newest first (the hand JSON carries its
+    last ``LOG_SHOWN`` lines and ``log_partial`` when there may be more)."""
+    get_table_or_history(table_id)
+    row = latest_hand(table_id)
+    if row is None:
+        raise NotFound(_("No hand has been dealt at this table yet"))
+    lines = _log_json(db.session.scalars(select(HandLogEntry).where(HandLogEntry.hand_id == row.id)
+                                         .order_by(HandLogEntry.id.desc())).all())
+    return {"hand_id": row.id, "hand_number": row.number, "log": lines, "partial": False}
+
+
 def _last_tap(hand_id: int) -> list[HandEvent]:
     """The events the last tap on the tablet recorded, newest first: one write's events
     share its moment and follow each other (``_write_known``), e.g. all the up-cards of
@@ -607,6 +619,7 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
     order = [seating.seat(i) for i in hand.showdown_order()] \
         if hand.awaiting == "showdown" else []
     level = row.level or {}
+    shown_log = recent_log(row.id, row.version) if log is None else log
     return {
         "hand_id": row.id,
         "version": row.version if version is None else version,
@@ -645,7 +658,9 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         "clock_call": live_clock_call(row),
         "can_undo": can_undo,
         "undo_label": _undo_label(row, hand, seating, last_tap) if can_undo else None,
-        "log": recent_log(row.id, row.version) if log is None else log,
+        "log": shown_log,
+        # the log above is its last LOG_SHOWN lines: GET .../hand/log has them all
+        "log_partial": len(shown_log) >= LOG_SHOWN,
     }
 
 

@@ -41,7 +41,16 @@ def qr_svg(url: str) -> Markup:
 
 
 @bp.get("/dealer/")
-def pair_page() -> str:
+def pair_page() -> Any:
+    """The pairing form; a tablet still paired (not revoked) goes straight to its table,
+    unless it came with a code (a QR code of another table: it is paired again)."""
+    paired = security.dealer_table_id()
+    if paired is not None and not request.args.get("code"):
+        try:
+            if dealer_role(paired) == "dealer":
+                return redirect(url_for("dealer.tablet", table_id=paired))
+        except Forbidden:
+            pass
     return render_template("dealer/pair.html", table=request.args.get("table", ""),
                            code=request.args.get("code", ""), errors={})
 

@@ -136,6 +136,12 @@ def current_hand(table_id: int) -> tuple[Response, int]:
     return _answer(Answer(dealer_service.current(table_id)))
 
 
+@bp.get("/tables/<int:table_id>/hand/log")
+def hand_log(table_id: int) -> Response:
+    """The current hand's whole log, newest first (the hand JSON has its last lines)."""
+    return jsonify(dealer_service.full_log(table_id))
+
+
 @bp.get("/tables/<int:table_id>/next")
 def next_hand(table_id: int) -> Response:
     return jsonify(dealer_service.next_hand(table_id))

@@ -140,3 +140,49 @@ def test_TDA_34_a_dead_button_is_drawn_in_its_empty_seat(chromium: Any, live_ser
     wait_prompt(page, "to act")
     assert page.locator("#dead-button .button-mark").is_visible()
     page.screenshot(path=str(artifacts / "tablet-dead-button.png"))
+
+
+SIZES = [(1024, 768), (1280, 800), (768, 1024)]
+
+
+def _on_screen(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    view = page.viewport_size
+    assert box is not None, selector
+    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= view["width"] + 1, (selector, box, view)
+    assert box["y"] + box["height"] <= view["height"] + 1, (selector, box, view)
+
+
+@pytest.mark.parametrize("language", ["en", "id", "sv"])
+def test_after_a_showdown_with_several_pots_deal_next_and_undo_are_above_the_fold(
+        chromium: Any, live_server: Server, artifacts: Path, language: str) -> None:
+    from tests.browser.test_tablet_taps import seats_with_stacks
+    names = ["Annabelle", "Bartholomew", "Cyrille", "Dominique", "Evangeline", "Fitzgerald"]
+    t = seats_with_stacks(live_server, names, [1000, 2500, 4000, 6000, 10_000, 10_000])
+    page = tablet(chromium, live_server, t["code"], viewport={"width": 1024, "height": 768})
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+        page.wait_for_selector("#deal-button")
+    page.click("#deal-button")
+    page.wait_for_selector("#controls .action-fold")
+    h = hand(live_server, t["table_id"])
+    while h["to_act"] is not None:
+        kind = "all_in" if h["legal"]["all_in_to"] is not None else "call"
+        h = api(live_server, t["table_id"], "/actions", {"seat": h["to_act"], "action": kind})
+    boards = [["2c", "3d", "8h"], ["Kc"], ["Ks"]]
+    while h["awaiting"] == "board":
+        h = api(live_server, t["table_id"], "/board", {"cards": boards.pop(0)})
+    hands = iter(["Kd7s9c9d", "As4cQdQh", "Ah4dJcJd", "5c6c7c8c", "TsTdJsJh", "2s3s4h5h"])
+    for seat in h["showdown_order"]:
+        h = api(live_server, t["table_id"], "/show", {"seat": seat, "cards": next(hands)})
+    assert h["finished"] and len(h["pots"]) >= 3, h["pots"]
+    page.wait_for_selector("#next-hand")
+    page.wait_for_function("() => !document.getElementById('undo-button').disabled")
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(artifacts / f"tablet-multi-pot-{language}-{width}x{height}.png"))
+        for selector in ("#next-hand", "#undo-button"):
+            _on_screen(page, selector)

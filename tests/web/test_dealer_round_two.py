@@ -114,3 +114,36 @@ def test_TDA_29_a_clock_the_player_beat_does_not_follow_him_to_his_next_turn(
         hand = play(client, url, auth, hand, ["check"])
     assert hand["to_act"] == seat
     play(client, url, auth, hand, ["check"])                   # his own turn again: accepted
+
+
+def test_the_hand_says_its_log_is_only_the_last_lines_and_the_whole_log_is_offered(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert hand["log_partial"] is False
+    hand = play(client, url, auth, hand, ["call", "call", "call", "check"])
+    for _ in range(3):
+        hand = client.post(f"{url}/hand/board", json={"cards": None, "version": hand["version"]},
+                           headers=auth).get_json()
+        hand = play(client, url, auth, hand, ["check"] * 4)
+    assert hand["log_partial"] is True and len(hand["log"]) == 12
+    whole = client.get(f"{url}/hand/log").get_json()
+    assert whole["partial"] is False and len(whole["log"]) > 12
+    assert whole["log"][:12] == hand["log"]                              # newest first, the same lines
+    assert whole["log"][-1]["text"].startswith("Hand 1 dealt")
+
+
+def test_a_paired_tablet_opening_the_dealer_page_again_gets_its_table_until_it_is_revoked(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"])
+    tablet = app.test_client()
+    assert tablet.get("/dealer/").status_code == 200                          # not paired: the form
+    paired = tablet.post("/dealer/pair", data={"table": str(t["number"]), "code": t["code"]})
+    assert paired.status_code == 302
+    again = tablet.get("/dealer/")
+    assert again.status_code == 302 and again.headers["Location"].endswith(f"/dealer/table/{t['id']}")
+    # a QR code with a code (another table's, or this one's again) still shows the form
+    assert tablet.get(f"/dealer/?table={t['number']}&code={t['code']}").status_code == 200
+    assert client.post(f"/api/tables/{t['id']}/dealer/revoke", headers=auth).status_code == 200
+    assert tablet.get("/dealer/").status_code == 200                          # revoked: the form
