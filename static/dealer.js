@@ -132,7 +132,11 @@
    * at once when the browser says the network is back).  ``what`` names the tap for
    * the lost-connection banner. */
   function send(path, body, after, what) {
-    if (busy) { return; }
+    if (busy) {
+      // a tap while the last one is still on its way (offline: waiting) is not taken: say so
+      showError(pending ? fill(T.tap_not_taken_pending, {what: pending.what}) : T.tap_not_taken);
+      return;
+    }
     busy = true;
     body = Object.assign({}, body);
     if (hand && body.version === undefined && path !== "/hands") { body.version = hand.version; }
@@ -180,7 +184,9 @@
   function actionButton(attrs, seat, body, what) {
     var version = hand.version;
     attrs.onclick = function () {
-      if (busy || arming || !hand || hand.version !== version) { return; }
+      if (arming) { tooSoon(); return; }
+      if (busy) { send(); return; }             // says why the tap is not taken
+      if (!hand || hand.version !== version) { return; }
       send("/hand/actions", Object.assign({seat: seat, version: version}, body), null, what);
     };
     attrs["data-seat"] = String(seat);
@@ -290,6 +296,7 @@
   }
 
   function deal() {
+    if (arming) { tooSoon(); return; }
     var seats = Object.keys(absent).filter(function (k) { return absent[k]; }).map(Number);
     send("/hands", {absent_seats: seats}, function () { absent = {}; dismissed = null; previous = null; });
   }
@@ -313,6 +320,13 @@
       if (!b.disabled) { b.disabled = true; b.classList.add("arming"); }
     });
   }
+  function tooSoon() { showError(T.tap_too_soon); }
+  /* A disabled button swallows its click without a word, but the finger's pointerdown still
+   * reaches the page: a tap on a button that waits to be armed is not taken, and said so. */
+  root.addEventListener("pointerdown", function (event) {
+    var b = event.target && event.target.closest && event.target.closest("button.arming");
+    if (b && arming) { tooSoon(); }
+  }, true);
 
   function render(data) {
     var changed = !hand || hand.version !== data.version || hand.hand_id !== data.hand_id;
@@ -354,6 +368,7 @@
     });
     renderControls(data);
     renderClock(data);
+    renderShotClock(data);
     undoButton(data);
     arm(changed);
   }
@@ -372,7 +387,7 @@
       c.appendChild(el("button", {className: "big primary", id: "next-hand",
         text: data.misdeal ? T.misdeal_redeal : T.start_hand,
         onclick: function () {
-          if (arming) { return; }
+          if (arming) { tooSoon(); return; }
           dismissed = data.hand_id; previous = data; hand = null; absent = {}; arm(true); loadNext();
         }}));
       return;
@@ -882,10 +897,56 @@
     clockTimer = setInterval(tick, 250);
   }
 
+  // ------------------------------------------------------------ the shot clock (house rule)
+
+  /* The time of the player to act, large for the table: it counts from the moment the
+   * server says the action reached him, turns orange at the warning, offers his time-bank
+   * cards, and when it has run out asks the server to apply the house rule (once; the
+   * server checks the time itself). */
+  var shotTimer = null;
+  var shotSent = null;
+  function renderShotClock(data) {
+    var box = $("shot-clock");
+    if (shotTimer) { clearInterval(shotTimer); shotTimer = null; }
+    var shot = data.shot_clock;
+    if (!shot || data.finished || data.to_act !== shot.seat) { box.hidden = true; box.innerHTML = ""; return; }
+    box.hidden = false;
+    // counted on the server's clock: the tablet's own may be off by seconds
+    var ends = Date.parse(shot.ends_at) - (Date.parse(shot.now) - Date.now());
+    var mark = data.hand_id + "/" + shot.seat + "/" + shot.ends_at;
+    var who = T.seat + " " + shot.seat;
+    var tick = function () {
+      var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      box.innerHTML = "";
+      box.className = "shot-clock" + (left === 0 ? " expired" : (left <= shot.warn_seconds ? " warn" : ""));
+      box.appendChild(el("span", {className: "shot-seat", text: who}));
+      box.appendChild(el("span", {className: "shot-left", id: "shot-left", text: String(left)}));
+      box.appendChild(el("span", {className: "shot-unit", text: T.seconds_left}));
+      if (left > 0) {
+        var bank = el("button", {className: "big", id: "time-bank", type: "button",
+          text: fill(T.time_bank, {n: shot.cards_left}), onclick: function () {
+            send("/hand/shot-clock", {seat: shot.seat, use: "time_bank"}, null, fill(T.time_bank, {n: shot.cards_left}));
+          }});
+        bank.disabled = shot.cards_left <= 0;
+        box.appendChild(bank);
+      } else {
+        box.appendChild(el("span", {className: "shot-rule", text: shot.expiry === "dead" ? T.shot_dead : T.shot_check_fold}));
+        clearInterval(shotTimer); shotTimer = null;
+        if (shotSent !== mark && !busy) {
+          shotSent = mark;
+          send("/hand/shot-clock", {seat: shot.seat, use: "expired"}, null, T.shot_expired);
+        }
+      }
+    };
+    tick();
+    if (box.className.indexOf("expired") < 0) { shotTimer = setInterval(tick, 250); }
+  }
+
   // ------------------------------------------------------------ tools
 
   $("undo-button").addEventListener("click", function () {
-    if (busy || arming) { return; }
+    if (arming) { tooSoon(); return; }
+    if (busy) { send(); return; }
     if (hand) { send("/hand/undo", {}, null, hand.undo_label || T.undo); return; }
     if (previous && previous.can_undo) {          // idle after a finished hand: it comes back
       var back = previous;

@@ -60,6 +60,12 @@ from director.poker.events import (
 from director.poker.games import Game
 from director.poker.hands import bring_in_order
 from director.poker.policy import FlagSet
+from director.poker.shot_clock import (
+    EXPIRY_CHOICES,
+    SHOT_CLOCK_CHOICES,
+    TIME_BANK_CARD_CHOICES,
+    TIME_BANK_PER_CHOICES,
+)
 from director.poker.state import Hand, Street
 
 OMAHA_HOLE_CARDS = 4
@@ -75,6 +81,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "absent_player_kill_point": ("end-of-deal", "first-card", "action"),
     "clock_seconds": ("25+5", "60+10"),
     "premature_turn_procedure": ("reshuffle", "set-aside"),
+    "shot_clock": SHOT_CLOCK_CHOICES,
+    "shot_clock_expiry": EXPIRY_CHOICES,
+    "time_bank_cards": TIME_BANK_CARD_CHOICES,
+    "time_bank_per": TIME_BANK_PER_CHOICES,
 }
 
 
@@ -91,6 +101,9 @@ class RulingPolicy(FlagSet):
       (TDA 2013, some houses) or "action" (cash: killed when the action reaches him).
     * ``clock_seconds``: "25+5" (TDA 29, 2024) or "60+10" (older TDA, WSOP-LA).
     * ``premature_turn_procedure``: "reshuffle" (TDA RP-5) or "set-aside" (RRP).
+    * ``shot_clock``: seconds per action, "off" (TDA has none), "30", "45" or "60";
+      ``shot_clock_expiry`` "dead" or "check-fold"; ``time_bank_cards`` per player
+      ("0" to "4") per ``time_bank_per`` "level" or "day" (``director.poker.shot_clock``).
 
     >>> RulingPolicy.from_json({"clock_seconds": "60+10"}).clock_seconds
     '60+10'
@@ -101,6 +114,10 @@ class RulingPolicy(FlagSet):
     absent_player_kill_point: str = "end-of-deal"
     clock_seconds: str = "25+5"
     premature_turn_procedure: str = "reshuffle"
+    shot_clock: str = "off"
+    shot_clock_expiry: str = "dead"
+    time_bank_cards: str = "0"
+    time_bank_per: str = "level"
 
     CHOICES: ClassVar[dict[str, tuple[str, ...]]] = _CHOICES
 

@@ -76,6 +76,7 @@ from director.poker.state import Hand, HandConfig, Phase
 from director.services import Invalid, NotFound, app_key, dealer_hold, get_tournament, house_rules
 from director.services import bounties as bounty_service
 from director.services import clock as clock_service
+from director.services import dealer_shot_clock as shot_clock
 from director.services import seating as seating_service
 from director.services.change_feed import Change
 from director.services.events import events as broker
@@ -540,7 +541,7 @@ def full_log(table_id: int) -> dict[str, Any]:
         raise NotFound(_("No hand has been dealt at this table yet"))
     lines = _log_json(db.session.scalars(select(HandLogEntry).where(HandLogEntry.hand_id == row.id)
                                          .order_by(HandLogEntry.id.desc())).all())
-    return {"hand_id": row.id, "hand_number": row.number, "log": lines, "partial": False}
+    return {"hand_id": row.id, "hand_number": _shown_number(row), "log": lines, "partial": False}
 
 
 def _last_tap(hand_id: int) -> list[HandEvent]:
@@ -563,7 +564,7 @@ def _undo_label(row: AnyRow, hand: Hand, seating: Seating, last_tap: str | None)
     ``last_tap``: the last write's events as the log says them, when the caller knows
     them (else they are read).  Right after the deal it is the deal itself (see :func:`undo`)."""
     if not hand.events:
-        return _("Undo the deal of hand %(n)s", n=row.number) if row.status == "playing" else None
+        return _("Undo the deal of hand %(n)s", n=_shown_number(row)) if row.status == "playing" else None
     if not last_tap:
         last_tap = "; ".join(describe_event(event_from_json(e.event), seating)
                              for e in reversed(_last_tap(row.id)))
@@ -579,7 +580,7 @@ def _posted(hand: Hand) -> list[dict[str, int] | None]:
 
 def hand_json(row: AnyRow, hand: Hand | None = None,
               log: list[dict[str, Any]] | None = None, version: int | None = None,
-              last_tap: str | None = None) -> dict[str, Any]:
+              last_tap: str | None = None, turn_started: datetime | None = None) -> dict[str, Any]:
     """The tablet's view of the hand (the API contract plus what the screen shows).
 
     ``pot_total`` is always the sum of ``pots`` (an uncalled bet is back in its
@@ -635,11 +636,12 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         "finished": hand.finished,
         "awards": awards,
         # beyond the contract: what the tablet shows
-        "table_id": row.table_id, "table_number": row.table_number, "hand_number": row.number,
+        "table_id": row.table_id, "table_number": row.table_number, "hand_number": _shown_number(row),
         "game_label": game_name(row.game),
         "level": {"level_number": level.get("level_number"), "stakes_label": stakes_label(level),
                   "index": level.get("index")},
-        "positions": row.positions or {},
+        "positions": {k: v for k, v in (row.positions or {}).items()
+                      if k in ("button", "small_blind", "big_blind")},
         "to_act_name": seating.name(p) if p is not None else None,
         "street": hand.street.value, "phase": hand.phase.value, "awaiting": hand.awaiting,
         "misdeal": hand.misdealt, "pot_total": sum(pot["amount"] for pot in pots),
@@ -656,6 +658,9 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         "shown_text": _shown(hand, seating),
         "can_muck": hand.awaiting == "showdown" and not hand.hands_face_up,
         "clock_call": live_clock_call(row),
+        # the shot clock of the player to act (house rule; ``turn_started``: when the action
+        # reached him, when the caller knows it)
+        "shot_clock": shot_clock.state(row, hand, turn_started),
         "can_undo": can_undo,
         "undo_label": _undo_label(row, hand, seating, last_tap) if can_undo else None,
         "log": shown_log,
@@ -813,13 +818,19 @@ def _dealt_in(table: Any, seated: dict[int, tuple[Any, bool]], last: Any, game: 
     button moves on (TDA 32) and a new player waits only while he sits between the
     button and the small blind (``seating.deal_hand``)."""
     if last is not None and last.status == "misdeal":
-        return dict(last.positions or {}), seated
+        return {k: v for k, v in (last.positions or {}).items() if k != "hand_number"}, seated
     if game.is_stud:
         return {}, seated
     dealt = deal_hand(_table_state(table, seated))
     positions = {"button": dealt.button_seat, "small_blind": dealt.sb_seat, "big_blind": dealt.bb_seat}
     return positions, {s: (pl, dealt.seats[s].waiting if s in dealt.seats else w)
                        for s, (pl, w) in seated.items()}
+
+
+def _shown_number(row: Any) -> int:
+    """The number the table counts a hand by (``positions["hand_number"]``; a hand dealt
+    before the count was kept: its row's number)."""
+    return int((row.positions or {}).get("hand_number") or row.number)
 
 
 def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> Answer:
@@ -872,7 +883,16 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     except RuleViolation as exc:
         raise Invalid({"level": translate_violation(exc)}) from None
     number = (last.number + 1) if last is not None else 1
-    text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=number,
+    # The hand's number as the table counts it: a redeal after a misdeal is the same hand
+    # (TDA 35), so it keeps the number the dealer and the log used (the row's own number
+    # stays unique: it is what another tablet's deal of the same hand collides on).
+    shown = _shown_number(last) if last is not None else 0
+    shown = shown if redeal else shown + 1
+    positions = {**positions, "hand_number": shown}
+    shot = shot_clock.settings(deal.house_rulings)
+    if shot is not None:
+        positions["shot_clock"] = shot
+    text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=shown,
              game=game_name(game.value), level=level.get("level_number"), stakes=stakes_label(level))
     if positions.get("button"):
         text += "; " + _("button seat %(seat)s", seat=positions["button"])
@@ -900,7 +920,7 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     log = [_log_line(now, who, text)]
     _remember(committed.id, committed.version, started, log)
     _publish(committed)
-    return Answer(hand_json(committed, started, log), 201)
+    return Answer(hand_json(committed, started, log, turn_started=now), 201)
 
 
 def next_hand(table_id: int) -> dict[str, Any]:
@@ -1211,7 +1231,8 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     after = replace(row, last_seq=row.last_seq + len(new_events)) if finish is None \
         else replace(row, status=finish.status, clock_call=None)
     body = hand_json(after, new, log, version=row.version + 1,
-                     last_tap="; ".join(texts[:len(new_events)]))
+                     last_tap="; ".join(texts[:len(new_events)]),
+                     turn_started=now if new_events else None)
     text = _encode(body)
     written = _write_known(row, new_events, key, text, entries, now, finish)
     if written is None:
@@ -1481,7 +1502,7 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
     if not taken:
         if row.status != "playing":
             raise Illegal(_("Nothing to undo: no action has been recorded in this hand"))
-        what = _("the deal (hand %(n)s is void; deal again with the same button)", n=row.number)
+        what = _("the deal (hand %(n)s is void; deal again with the same button)", n=_shown_number(row))
         return apply_events(table_id, lambda h, s: [Misdeal(DEAL_UNDONE)], version=row.version,
                             key=key, who=who, note=_("Undo: %(what)s", what=what))
     seating = Seating(row.players)
@@ -1548,6 +1569,27 @@ def correct_hand(hand_id: int, events_json: list[Any]) -> Answer:
         _after_finish(row, busted)
     else:
         _publish_chips(row.tournament_id)
+    _publish(row)
+    return Answer(body)
+
+
+def write_note(row: DealerHand, hand: Hand, who: str, text: str, key: str | None, *,
+               turn_started: datetime | None = None) -> Answer:
+    """A line in the hand's log that changes what the tablets show (a time-bank card):
+    the version moves on, every tablet of the table is told, the answer is kept for a
+    retry of ``key``; committed before the answer."""
+    try:
+        _bump(row)
+    except _Lost:
+        raise Conflict(hand_json(latest_hand(row.table_id) or row),
+                       _("The hand changed on another screen: here it is as it stands")) from None
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
+    db.session.flush()
+    body = hand_json(row, hand, turn_started=turn_started)
+    if key is not None:
+        db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body)))
+    db.session.commit()
+    _remember(body["hand_id"], body["version"], hand)
     _publish(row)
     return Answer(body)
 

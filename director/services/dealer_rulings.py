@@ -18,25 +18,35 @@ from typing import Any
 
 from flask_babel import pgettext
 
-from director.i18n import N_, current_language, number_filter, translate_template
+from director.i18n import (
+    N_,
+    current_language,
+    number_filter,
+    translate_template,
+    translate_violation,
+)
 from director.i18n import gettext as _
 from director.poker import rulings as R
+from director.poker import shot_clock as SC
 from director.poker.cards import Card, format_card, parse_card
 from director.poker.errors import RuleViolation
 from director.poker.events import Action, ActionKind, CheckByClock, Event, Kill, Misdeal
 from director.poker.state import Hand
 from director.services import Invalid, house_rules
 from director.services import dealer_bodies as body
+from director.services import dealer_shot_clock as shot_clock
 from director.services.dealer import (
     Answer,
     Illegal,
     Seating,
     _cached,
     _open_hand,
+    _stored_answer,
     apply_events,
     hand_json,
     live_clock_call,
     log_note,
+    write_note,
 )
 
 KINDS = body.KINDS
@@ -369,3 +379,44 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
         log_note(table_id, note, who)
         answer = Answer(hand_json(_open_hand(table_id, None)))
     return Answer({"ruling": shown, "hand": answer.body})
+
+
+def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, key: str | None,
+                   who: str, now: datetime) -> Answer:
+    """``what`` "time_bank": the player to act plays a time-bank card (logged, his time grows
+    by ``TIME_BANK_SECONDS``); "expired": his time has run out, the house rule is applied
+    (refused while he has time left)."""
+    stored = _stored_answer(key, table_id)
+    if stored is not None:
+        return stored
+    row = _open_hand(table_id, version)
+    setup = shot_clock.setup_of(row)
+    if setup is None:
+        raise Illegal(_("This hand is played without a shot clock"))
+    hand = _cached(row)
+    seating = Seating(row.players)
+    p = seating.index(seat)
+    if hand.to_act != p:
+        raise Illegal(_("%(who)s is not to act", who=seating.label(p)))
+    started = shot_clock.turn_started(row)
+    turn = shot_clock.turn(row, hand, setup, started)
+    assert turn is not None
+    if what == "expired":
+        try:
+            event = SC.expiry_event(turn, now, rule=str(setup["expiry"]), can_check=hand.can_check(),
+                                    seats=hand.config.seats or None)
+        except RuleViolation as exc:
+            raise Illegal(seating.words(translate_violation(exc))) from None
+
+        def make(h: Hand, s: Seating) -> list[Event]:
+            return [event]
+        note = _("Shot clock: the time of %(who)s ran out", who=seating.label(p))
+        return apply_events(table_id, make, version=row.version, key=key, who=who, note=note)
+    left = int(setup.get("cards") or 0) - shot_clock.cards_played(row, shot_clock.bank_key(row, p), setup)
+    try:
+        SC.verify_time_bank(left, player=p, seats=hand.config.seats or None)
+    except RuleViolation as exc:
+        raise Illegal(seating.words(translate_violation(exc))) from None
+    text = _("%(who)s plays a time-bank card: %(seconds)s seconds more (%(left)s left)",
+             who=seating.label(p), seconds=SC.TIME_BANK_SECONDS, left=left - 1)
+    return write_note(row, hand, shot_clock.bank_key(row, p), text, key, turn_started=started)

@@ -67,6 +67,7 @@ _POT = N_("Pot limit and antes (Omaha)")
 _STUD = N_("Seven-card stud")
 _SPLIT = N_("Split pots and odd chips")
 _FLOOR = N_("Floor rulings")
+_SHOT = N_("Shot clock")
 
 FLAGS: tuple[Flag, ...] = (
     Flag("limit_raise_cap", N_("Raises allowed after the bet (blank: no cap)"), _FIXED, (
@@ -143,10 +144,31 @@ FLAGS: tuple[Flag, ...] = (
         Option("reshuffle", N_("Reshuffle the stub and deal the turn again"), "TDA RP-5"),
         Option("set-aside", N_("Set the card aside (the RRP procedure)"), "RRP"),
     )),
+    Flag("shot_clock", N_("Shot clock: the time a player has for each action, run by the tablet"), _SHOT, (
+        Option("off", N_("Off: a player is timed only when the clock is called"), "TDA 29"),
+        Option("30", N_("30 seconds"), N_("televised events")),
+        Option("45", N_("45 seconds"), N_("some houses")),
+        Option("60", N_("60 seconds"), N_("some houses")),
+    )),
+    Flag("shot_clock_expiry", N_("When a player's shot clock runs out"), _SHOT, (
+        Option("dead", N_("His hand is dead"), N_("televised events")),
+        Option("check-fold", N_("He checks if he can, else folds"), N_("online poker")),
+    )),
+    Flag("time_bank_cards", N_("Time-bank cards per player (30 seconds each)"), _SHOT, (
+        Option("0", N_("None"), N_("no shot clock")),
+        Option("1", "1", N_("some houses")),
+        Option("2", "2", N_("televised events")),
+        Option("3", "3", N_("some houses")),
+        Option("4", "4", N_("some houses")),
+    )),
+    Flag("time_bank_per", N_("Time-bank cards are given"), _SHOT, (
+        Option("level", N_("For each level"), N_("televised events")),
+        Option("day", N_("For each day"), N_("some houses")),
+    )),
 )
 """Every flag the director sets (RULES.md §11.1), grouped as the page shows them."""
 
-GROUPS = (_FIXED, _POT, _STUD, _SPLIT, _FLOOR)
+GROUPS = (_FIXED, _POT, _STUD, _SPLIT, _FLOOR, _SHOT)
 _RULING_FLAGS = frozenset(RulingPolicy.CHOICES)
 assert {f.name for f in FLAGS} == set(HOUSE_RULES.fields)
 assert all(f.default == getattr(DEFAULT_RULING_POLICY if f.name in _RULING_FLAGS else DEFAULT_POLICY,

@@ -23,6 +23,7 @@ from director.schemas import form_body
 from director.services import Invalid, NotFound, dealer_bodies
 from director.services import dealer as dealer_service
 from director.services import dealer_pairing as pairing_service
+from director.services import dealer_shot_clock as shot_clock_service
 from director.services.clock import get_tournament
 from director.services.dealer import Illegal
 from director.views.auth import director_required
@@ -135,11 +136,12 @@ def _hands_page(tournament_id: int, table_id: int, errors: dict[int, str] | None
     before = request.args.get("before", type=int)
     rows = dealer_service.hands_of_table(table_id, newest=HANDS_SHOWN, before=before)
     hands = []
+    used = shot_clock_service.times_used(rows)
     for row in reversed(rows):
         data = dealer_service.hand_json(row)
         events = json.dumps(dealer_service.event_list(row), indent=1)
         hands.append({"row": row, "data": data, "events": (drafts or {}).get(row.id, events),
-                      "error": (errors or {}).get(row.id)})
+                      "error": (errors or {}).get(row.id), "time_used": used[row.id]})
     older = rows[0].number if len(rows) == HANDS_SHOWN and rows[0].number > 1 else None
     return render_template("dealer/hands.html", tournament=tournament, table_id=table_id,
                            table_number=rows[-1].table_number if rows else None, hands=hands,

@@ -28,6 +28,7 @@ from director.services import dealer as dealer_service
 from director.services import dealer_bodies as body
 from director.services import dealer_pairing as pairing_service
 from director.services import dealer_rulings as rulings_service
+from director.services import dealer_shot_clock as shot_clock_service
 from director.services.dealer import Answer, Conflict, Illegal
 
 bp = Blueprint("dealer_api", __name__, url_prefix="/api")
@@ -211,6 +212,16 @@ def ruling(table_id: int, who: str) -> tuple[Response, int]:
     return _answer(rulings_service.rule(table_id, json_body(), who=who, now=utcnow()))
 
 
+@bp.post("/tables/<int:table_id>/hand/shot-clock")
+@table_writer
+def shot_clock(table_id: int, who: str) -> tuple[Response, int]:
+    """The shot clock (house rule): a time-bank card, or the house rule at the time's end."""
+    data = json_body(body.SHOT_CLOCK)
+    return _answer(rulings_service.shot_clock_use(table_id, data["seat"], data["use"],
+                                                  version=data["version"],
+                                                  key=data["idempotency_key"], who=who, now=utcnow()))
+
+
 @bp.post("/tables/<int:table_id>/hand/clock")
 @table_writer
 def call_clock(table_id: int, who: str) -> tuple[Response, int]:
@@ -243,7 +254,8 @@ def hand(hand_id: int) -> Response:
     """The hand JSON plus its events (engine players: indices in PHH order) and players."""
     row = dealer_service.get_hand(hand_id)
     return jsonify({**dealer_service.hand_json(row), "status": row.status,
-                    "players": row.players, "events": dealer_service.event_list(row)})
+                    "players": row.players, "events": dealer_service.event_list(row),
+                    "time_used": shot_clock_service.time_used(row)})
 
 
 @bp.get("/hands/<int:hand_id>.phh")

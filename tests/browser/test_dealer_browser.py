@@ -312,7 +312,7 @@ def test_hand_for_hand_the_tablet_holds_until_every_table_has_played(
             "seat": other_hand["to_act"], "action": "fold", "version": other_hand["version"]})
         assert status == 200, other_hand
     hold.wait_for(state="detached")                     # the tablet is told of it
-    page.wait_for_selector("#deal-button:not([disabled])", timeout=2000)
+    page.wait_for_selector("#deal-button:not([disabled]):not(.arming)", timeout=2000)
     deal(page)                                          # hand-for-hand hand 2
 
 
@@ -591,7 +591,7 @@ def test_undo_after_moving_on_brings_the_finished_hand_back_until_the_next_deal(
     assert last["finished"]
     page.click("#next-hand")
     page.wait_for_selector("#deal-button")
-    page.wait_for_selector("#undo-button:not([disabled])", timeout=2000)   # armed after a moment
+    page.wait_for_selector("#undo-button:not([disabled]):not(.arming)", timeout=2000)   # armed after a moment
     tap(page, "#undo-button")
     back = hand(live_server, t["table_id"])
     assert not back["finished"] and back["hand_id"] == last["hand_id"]

@@ -58,7 +58,7 @@ def test_buttons_put_call_first_and_fold_at_the_far_end(chromium: Any, live_serv
     labels = action_labels(page)                      # the big blind's option
     assert labels[0] == "Check" and labels[-1] == "Fold" and labels[1] != "Fold", labels
     # on the screen: Fold is on a row of its own under every other button, away from Check
-    page.wait_for_selector("#controls button.action-check:not([disabled])")
+    page.wait_for_selector("#controls button.action-check:not([disabled]):not(.arming)")
     check = page.locator("#controls button.action-check").bounding_box()
     fold = page.locator("#controls button.action-fold").bounding_box()
     others = [b.bounding_box() for b in page.locator("#controls button:not(.action-fold)").all()]

@@ -186,3 +186,56 @@ def test_after_a_showdown_with_several_pots_deal_next_and_undo_are_above_the_fol
         page.screenshot(path=str(artifacts / f"tablet-multi-pot-{language}-{width}x{height}.png"))
         for selector in ("#next-hand", "#undo-button"):
             _on_screen(page, selector)
+
+
+def test_TDA_50_a_second_tap_as_the_screen_changes_is_not_taken_and_the_dealer_is_told(
+        chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    page.wait_for_selector("#controls button.action-call:not([disabled])")
+    before = hand(live_server, t["table_id"])
+    box = page.locator("#controls button.action-call").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    page.wait_for_function("v => document.getElementById('dealer').dataset.version.endsWith('/' + v)",
+                           arg=str(before["version"] + 1))
+    page.mouse.click(x, y)                     # the next player's Call, drawn under the finger
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").inner_text().startswith("Not taken: that tap came as the screen changed")
+    page.wait_for_timeout(900)
+    assert hand(live_server, t["table_id"])["version"] == before["version"] + 1     # one call only
+
+
+@pytest.mark.parametrize(("language", "size"), [("en", (1024, 768)), ("sv", (768, 1024)), ("id", (1280, 800))])
+def test_the_shot_clock_is_shown_large_warns_at_10_seconds_and_takes_a_time_bank_card(
+        chromium: Any, live_server: Server, artifacts: Path, language: str, size: tuple[int, int]) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    status, body = call(live_server, "POST", f"/api/tournaments/{t['tournament_id']}/house-rules",
+                        {"shot_clock": "30", "time_bank_cards": "2"})
+    assert status == 200, body
+    page = tablet(chromium, live_server, t["code"], viewport={"width": size[0], "height": size[1]})
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+        page.wait_for_selector("#deal-button")
+    page.clock.install()
+    page.click("#deal-button")
+    page.wait_for_selector("#shot-clock:not([hidden])")
+    dealt = hand(live_server, t["table_id"])
+    assert page.locator("#shot-clock .shot-seat").inner_text().endswith(str(dealt["to_act"]))
+    left = int(page.locator("#shot-left").inner_text())
+    assert 28 <= left <= 30
+    size_px = page.eval_on_selector("#shot-left", "e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size_px >= 48                                  # read from across the table
+    page.clock.run_for(21_000)                            # 21 s later: the warning
+    page.wait_for_selector("#shot-clock.warn")
+    page.screenshot(path=str(artifacts / f"tablet-shot-clock-warn-{language}-{size[0]}x{size[1]}.png"))
+    box = page.locator("#shot-clock").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+    page.locator("#time-bank").click()
+    page.wait_for_function("() => document.getElementById('shot-left') && "
+                           "Number(document.getElementById('shot-left').textContent) > 30")
+    after = hand(live_server, t["table_id"])["shot_clock"]
+    assert after["cards_left"] == 1 and after["seat"] == dealt["to_act"]

@@ -38,7 +38,7 @@ def seats_with_stacks(server: Server, names: list[str], chips: list[int]) -> dic
 
 def spot(page: Any, selector: str) -> tuple[float, float]:
     """Where a finger taps a button: the middle of it, once it is drawn and armed."""
-    page.wait_for_selector(f"{selector}:not([disabled])")
+    page.wait_for_selector(f"{selector}:not([disabled]):not(.arming)")
     box = page.locator(selector).first.bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -266,7 +266,7 @@ def test_a_lost_connection_is_shown_large_and_the_pending_tap_is_sent_once(
     page = tablet(chromium, live_server, t["code"])
     deal(page)
     before = hand(live_server, t["table_id"])
-    page.wait_for_selector("#controls button.action-call:not([disabled])")
+    page.wait_for_selector("#controls button.action-call:not(.arming)")
     page.context.set_offline(True)
     x, y = spot(page, "#controls button.action-call")
     page.mouse.click(x, y)
@@ -280,6 +280,10 @@ def test_a_lost_connection_is_shown_large_and_the_pending_tap_is_sent_once(
     title_size = page.eval_on_selector("#offline-title", "e => parseFloat(getComputedStyle(e).fontSize)")
     assert title_size >= 24                        # large: read from a step away
     page.mouse.click(x, y)                         # the dealer taps again: still one call
+    page.locator("#controls button.action-call").click()       # and Call again, where it is now
+    expect(page.locator("#error")).to_have_text(          # and he is told it was not taken
+        f"Not taken: Seat {before['to_act']} ({before['to_act_name']}): Call 200 is still waiting "
+        "to be sent. Tap again once it is through.")
     page.wait_for_timeout(1500)
     page.screenshot(path=str(artifacts / "tablet-offline.png"))
     page.context.set_offline(False)

@@ -86,7 +86,7 @@ def test_misdeal_ruling_then_redeal_with_the_same_button(
     assert voided["misdeal"] and voided["finished"] and voided["awards"] == []
     assert all(s["stack"] == 10_000 for s in voided["seats"])
     redeal = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    assert redeal["hand_number"] == hand["hand_number"] + 1
+    assert redeal["hand_number"] == hand["hand_number"]        # the same hand, dealt again (TDA 35)
     assert redeal["positions"] == hand["positions"]
     # after a normal hand the button moves on
     play(client, url, auth, redeal, ["fold", "fold", "fold"])

@@ -53,7 +53,7 @@ def test_who_is_dealt_in_is_the_same_on_the_next_hand_screen_and_in_the_deal_as_
         assert r.status_code == 201, r.get_json()
         hand = r.get_json()
         assert sorted(s["seat"] for s in hand["seats"]) == expected
-        assert hand["positions"] == shown["positions"]
+        assert {k: hand["positions"][k] for k in shown["positions"]} == shown["positions"]
         dealt_after_waiting += waited > 0 and len(hand["seats"]) == 5
         _fold_to_the_end(client, url, auth, hand)
     assert waited and dealt_after_waiting       # both states were seen as the button went round
@@ -147,3 +147,20 @@ def test_a_paired_tablet_opening_the_dealer_page_again_gets_its_table_until_it_i
     assert tablet.get(f"/dealer/?table={t['number']}&code={t['code']}").status_code == 200
     assert client.post(f"/api/tables/{t['id']}/dealer/revoke", headers=auth).status_code == 200
     assert tablet.get("/dealer/").status_code == 200                          # revoked: the form
+
+
+def test_TDA_35_a_redeal_after_a_misdeal_keeps_its_hand_number_and_the_next_hand_counts_on(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    first = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert first["hand_number"] == 1
+    misdeal = client.post(f"{url}/hand/rulings", json={"ruling": "misdeal", "confirm": True,
+                                                       "version": first["version"]}, headers=auth)
+    assert misdeal.status_code == 200 and misdeal.get_json()["hand"]["misdeal"]
+    redeal = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert redeal["hand_number"] == 1 and redeal["positions"]["button"] == first["positions"]["button"]
+    assert redeal["log"][-1]["text"].startswith("Hand 1 dealt") and "redeal" in redeal["log"][-1]["text"]
+    _fold_to_the_end(client, url, auth, redeal)
+    second = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert second["hand_number"] == 2

@@ -131,7 +131,7 @@ def test_RULES_11_1_page_shows_each_flag_its_TDA_default_and_the_alternative_sou
     assert "It becomes his up-card; his third card is dealt face down" in page
     assert "TDA RP-10-A, RRP" in page and "WSOP-T 88-a-6, TDA 2004" in page
     assert "60 seconds plus a 10-second countdown" in page and "older TDA, WSOP-LA" in page
-    assert page.count("TDA default") == 15              # every flag but the raise cap
+    assert page.count("TDA default") == 19              # every flag but the raise cap (the shot clock: 4)
     assert 'name="straddle_min_raise"' not in page
     assert 'value="25+5" checked' in page
     tournament = client.get(f"/director/{tid}").get_data(as_text=True)

@@ -1,0 +1,131 @@
+"""The shot clock run by the hand (issue 31): house rules, the time of the player to act,
+time-bank cards per player per level, the house rule at the end of his time, the time
+each player took."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from director.db import db
+from director.models.hands import DealerHand, HandEvent
+from director.services import dealer
+from tests.conftest import level
+from tests.web.test_dealer_helpers import play, seat_table
+
+
+def _shot_clock_table(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str],
+                      **rules: Any) -> dict[str, Any]:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[level(100, 200)])
+    r = client.post(f"/api/tournaments/{t['tournament_id']}/house-rules",
+                    json={"shot_clock": "30", "time_bank_cards": "1", **rules}, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    return t
+
+
+def _age(app: Flask, hand_id: int, seconds: int) -> None:
+    """The hand's writes moved ``seconds`` into the past (time has passed at the table)."""
+    with app.app_context():
+        for event in db.session.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)):
+            event.created_at -= timedelta(seconds=seconds)
+        row = db.session.get(DealerHand, hand_id)
+        assert row is not None
+        row.started_at -= timedelta(seconds=seconds)
+        db.session.commit()
+        dealer.forget_cached_hands()
+
+
+def test_the_shot_clock_is_off_by_default_as_TDA_has_none(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo"], levels=[level(100, 200)])
+    hand = client.post(f"/api/tables/{t['id']}/hands", json={}, headers=auth).get_json()
+    assert hand["shot_clock"] is None
+    r = client.post(f"/api/tables/{t['id']}/hand/shot-clock", json={"seat": hand["to_act"], "use": "time_bank"},
+                    headers=auth)
+    assert r.status_code == 422 and "without a shot clock" in r.get_json()["error"]
+
+
+def test_the_shot_clock_starts_when_the_action_reaches_a_player_and_a_time_bank_card_adds_30_seconds(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    clock = hand["shot_clock"]
+    assert clock["seat"] == hand["to_act"] and clock["seconds"] == 30 and clock["warn_seconds"] == 10
+    assert clock["cards_left"] == 1 and clock["expiry"] == "dead"
+    assert dealer._utc(clock["ends_at"]) - dealer._utc(clock["started_at"]) == timedelta(seconds=30)
+    after = play(client, url, auth, hand, ["call"])
+    assert after["shot_clock"]["seat"] == after["to_act"] != hand["to_act"]
+    assert after["shot_clock"]["started_at"] >= clock["started_at"]
+    seat = after["to_act"]
+    banked = client.post(f"{url}/hand/shot-clock", json={"seat": seat, "use": "time_bank",
+                                                          "version": after["version"]}, headers=auth)
+    assert banked.status_code == 200, banked.get_json()
+    now = banked.get_json()["shot_clock"]
+    assert now["cards_left"] == 0 and now["started_at"] == after["shot_clock"]["started_at"]
+    assert dealer._utc(now["ends_at"]) - dealer._utc(now["started_at"]) == timedelta(seconds=60)
+    assert any("time-bank card" in line["text"] for line in banked.get_json()["log"])
+    again = client.post(f"{url}/hand/shot-clock", json={"seat": seat, "use": "time_bank",
+                                                         "version": now and banked.get_json()["version"]},
+                        headers=auth)
+    assert again.status_code == 422 and "no time-bank card left" in again.get_json()["error"]
+
+
+def test_a_shot_clock_that_has_not_run_out_cannot_be_applied(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
+                                                     "version": hand["version"]}, headers=auth)
+    assert r.status_code == 422 and "still has" in r.get_json()["error"]
+
+
+def test_when_the_shot_clock_runs_out_the_house_rule_kills_the_hand(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    _age(app, hand["hand_id"], 31)
+    seat = hand["to_act"]
+    r = client.post(f"{url}/hand/shot-clock", json={"seat": seat, "use": "expired",
+                                                     "version": hand["version"]}, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    after = r.get_json()
+    assert next(s for s in after["seats"] if s["seat"] == seat)["status"] == "dead"
+    assert any("Shot clock" in line["text"] for line in after["log"])
+
+
+def test_with_the_check_or_fold_rule_a_player_out_of_time_checks_when_he_can(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth, shot_clock_expiry="check-fold")
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    hand = play(client, url, auth, hand, ["call", "call"])          # the big blind may check
+    _age(app, hand["hand_id"], 31)
+    r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
+                                                     "version": hand["version"]}, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    after = r.get_json()
+    assert after["awaiting"] == "board" and all(s["status"] == "active" for s in after["seats"])
+
+
+def test_the_time_each_player_took_is_kept_per_hand_and_shown_to_the_director(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    first = hand["to_act"]
+    _age(app, hand["hand_id"], 12)                  # he took 12 seconds
+    hand = play(client, url, auth, hand, ["fold"])
+    answer = client.get(f"/api/hands/{hand['hand_id']}").get_json()
+    used = {u["seat"]: u["seconds"] for u in answer["time_used"]}
+    assert used[first] in (12, 13)
+    page = client.get(f"/director/{t['tournament_id']}/dealers/{t['id']}/hands", headers=auth)
+    assert page.status_code == 200
+    assert "Time used" in page.get_data(as_text=True)
