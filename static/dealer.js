@@ -915,13 +915,15 @@
     var ends = Date.parse(shot.ends_at) - (Date.parse(shot.now) - Date.now());
     var mark = data.hand_id + "/" + shot.seat + "/" + shot.ends_at;
     var who = T.seat + " " + shot.seat;
+    var frozen = null;        // the tournament clock is paused: the shot clock stands still
     var tick = function () {
       var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      if (shot.paused) { frozen = frozen === null ? Math.max(1, left) : frozen; left = frozen; }
       box.innerHTML = "";
       box.className = "shot-clock" + (left === 0 ? " expired" : (left <= shot.warn_seconds ? " warn" : ""));
       box.appendChild(el("span", {className: "shot-seat", text: who}));
       box.appendChild(el("span", {className: "shot-left", id: "shot-left", text: String(left)}));
-      box.appendChild(el("span", {className: "shot-unit", text: T.seconds_left}));
+      box.appendChild(el("span", {className: "shot-unit", text: shot.paused ? T.shot_paused : T.seconds_left}));
       if (left > 0) {
         var bank = el("button", {className: "big", id: "time-bank", type: "button",
           text: fill(T.time_bank, {n: shot.cards_left}), onclick: function () {
@@ -939,7 +941,7 @@
       }
     };
     tick();
-    if (box.className.indexOf("expired") < 0) { shotTimer = setInterval(tick, 250); }
+    if (box.className.indexOf("expired") < 0 && !shot.paused) { shotTimer = setInterval(tick, 250); }
   }
 
   // ------------------------------------------------------------ tools
@@ -1022,7 +1024,8 @@
     });
     var idle = function () { if (!hand) { loadNext(); } };
     source.addEventListener("seating", idle);
-    source.addEventListener("clock", idle);
+    // the tournament clock paused or resumed: the shot clock stands still or starts again
+    source.addEventListener("clock", function () { if (hand && hand.shot_clock) { poll(); } else { idle(); } });
   }
   /* Read the hand unless the dealer is in the middle of something (it is read after). */
   function poll() {

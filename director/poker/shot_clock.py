@@ -93,10 +93,11 @@ def verify_time_bank(cards_left: int, *, player: int, seats: Sequence[int] | Non
 
 
 def expiry_event(turn: TurnClock, now: datetime, *, rule: str, can_check: bool,
-                 seats: Sequence[int] | None = None) -> Event:
+                 seats: Sequence[int] | None = None, paused: bool = False) -> Event:
     """What the house rule does when ``turn`` has run out at ``now``: "dead" kills his hand
     (his chips stay in the pot); "check-fold" checks if he may check, else folds.  Refused
-    while he has time left.
+    while he has time left, and while the tournament clock is paused (the shot clock stands
+    still with it; when play resumes his time starts again).
 
     >>> from datetime import UTC, datetime, timedelta
     >>> start = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
@@ -107,6 +108,8 @@ def expiry_event(turn: TurnClock, now: datetime, *, rule: str, can_check: bool,
     if rule not in EXPIRY_CHOICES:
         raise RuleViolation("The shot clock's rule is one of {choices}, not {rule}",
                             choices=", ".join(EXPIRY_CHOICES), rule=rule)
+    if paused:
+        raise RuleViolation("The tournament clock is paused: the shot clock stands still")
     if not turn.expired(now):
         raise RuleViolation("Seat {seat} still has {left} seconds to act",
                             seat=seats[turn.player] if seats else turn.player + 1, left=turn.left(now))

@@ -404,7 +404,8 @@ def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, 
     if what == "expired":
         try:
             event = SC.expiry_event(turn, now, rule=str(setup["expiry"]), can_check=hand.can_check(),
-                                    seats=hand.config.seats or None)
+                                    seats=hand.config.seats or None,
+                                    paused=shot_clock.clock_paused(row, started)[0])
         except RuleViolation as exc:
             raise Illegal(seating.words(translate_violation(exc))) from None
 

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from director.db import db, utcnow
+from director.models import Tournament
 from director.models.hands import DealerHand, HandEvent, HandLogEntry
 from director.poker import shot_clock as S
 from director.poker.errors import RuleViolation
@@ -75,11 +76,27 @@ def cards_played(row: AnyRow, who: str, setup: dict[str, Any], since: datetime |
     return count
 
 
+def clock_paused(row: AnyRow, started: datetime) -> tuple[bool, datetime]:
+    """Whether the tournament clock stands still (it ran before and is stopped: the shot
+    clock stands still with it), and when his time starts: a player whose turn began
+    before the clock was last started again gets his time from that moment."""
+    found = db.session.execute(select(Tournament.running, Tournament.started_at, Tournament.elapsed_before)
+                               .where(Tournament.id == row.tournament_id)).first()
+    if found is None:
+        return False, started
+    running, resumed, before = found
+    paused = not running and (resumed is not None or bool(before))
+    if running and resumed is not None and resumed > started:
+        started = resumed
+    return paused, started
+
+
 def turn(row: AnyRow, hand: Hand, setup: dict[str, Any], started: datetime) -> S.TurnClock | None:
     """The clock of the player to act, his time-bank cards of this turn counted."""
     p = hand.to_act
     if p is None or hand.finished:
         return None
+    started = clock_paused(row, started)[1]
     used = cards_played(row, bank_key(row, p), setup, since=started)
     return S.turn_clock(p, started, int(setup["seconds"]), cards_used=used)
 
@@ -91,14 +108,16 @@ def state(row: AnyRow, hand: Hand, started: datetime | None) -> dict[str, Any] |
     setup = setup_of(row)
     if setup is None or hand.to_act is None or hand.finished or row.status != "playing":
         return None
-    clock = turn(row, hand, setup, started or turn_started(row))
+    began = started or turn_started(row)
+    clock = turn(row, hand, setup, began)
     if clock is None:
         return None
+    paused = clock_paused(row, began)[0]
     left = int(setup.get("cards") or 0) - cards_played(row, bank_key(row, clock.player), setup)
     return {"seat": int(row.players[clock.player]["seat"]), "started_at": _iso(clock.started_at),
             "ends_at": _iso(clock.ends_at), "seconds": clock.seconds, "warn_seconds": S.WARN_SECONDS,
             "bank_seconds": S.TIME_BANK_SECONDS, "cards_left": max(0, left), "expiry": setup["expiry"],
-            "now": _iso(utcnow())}
+            "now": _iso(utcnow()), "paused": paused}
 
 
 def _iso(at: datetime) -> str:

@@ -129,3 +129,28 @@ def test_the_time_each_player_took_is_kept_per_hand_and_shown_to_the_director(
     page = client.get(f"/director/{t['tournament_id']}/dealers/{t['id']}/hands", headers=auth)
     assert page.status_code == 200
     assert "Time used" in page.get_data(as_text=True)
+
+
+def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_and_starts_again_on_resume(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    clock = f"/api/tournaments/{t['tournament_id']}/clock"
+    assert client.post(f"{clock}/start", headers=auth).status_code == 200
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert hand["shot_clock"]["paused"] is False
+    assert client.post(f"{clock}/pause", headers=auth).status_code == 200
+    _age(app, hand["hand_id"], 31)                        # his 30 s would have run out
+    paused = client.get(f"{url}/hand").get_json()
+    assert paused["shot_clock"]["paused"] is True
+    r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
+                                                     "version": hand["version"]}, headers=auth)
+    assert r.status_code == 422 and "paused" in r.get_json()["error"]
+    assert client.post(f"{clock}/resume", headers=auth).status_code == 200
+    resumed = client.get(f"{url}/hand").get_json()["shot_clock"]
+    assert resumed["paused"] is False
+    left = dealer._utc(resumed["ends_at"]) - dealer._utc(resumed["now"])
+    assert timedelta(seconds=28) <= left <= timedelta(seconds=30)   # his time starts again
+    r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
+                                                     "version": hand["version"]}, headers=auth)
+    assert r.status_code == 422 and "still has" in r.get_json()["error"]
