@@ -107,6 +107,8 @@ SEARCH_LIMIT = 12
 SEARCH_MAX = 80
 LOG_SHOWN = 40
 OUT_SHOWN = 50          # the players out on the seating page and API, newest first
+PLAYERS_SHOWN = 100     # the players still in on the seating page, a page at a time
+TABLES_SHOWN = 20       # the tables drawn on the seating page, a page at a time
 
 
 # ---------------------------------------------------------------- layout <-> rows
@@ -635,6 +637,14 @@ class Overview:
     stored: SeatingPolicy = SeatingPolicy()   # the settings as saved (the form)
     entrants: int = 0            # the field (every entry): redraws at 3 and 2 tables from 100
     out_count: int = 0           # every player out (``players`` holds the newest OUT_SHOWN)
+    # The page's slices (``overview(..., paged=True)``); else every table, every player in.
+    shown_tables: list[TableState] | None = None
+    query: str = ""              # the name or table number searched
+    start: int = 0               # the first player shown of those found
+    found: int = 0               # the players in found by the search (all: no search)
+    more: bool = False           # more players in than shown from ``start``
+    table_start: int = 0         # the first table drawn (index in the layout)
+    table_chips: dict[int, int] | None = None   # the chips of the players at the tables drawn
 
     @property
     def drawn(self) -> bool:
@@ -654,10 +664,62 @@ class Overview:
         return [p for p in self.active if p.id not in self.where]
 
     def chips(self) -> dict[int, int]:
-        return {p.id: p.chips for p in self.players}
+        chips = {p.id: p.chips for p in self.players}
+        return {**chips, **self.table_chips} if self.table_chips else chips
+
+    @property
+    def tables_drawn(self) -> list[TableState]:
+        return list(self.layout.tables) if self.shown_tables is None else self.shown_tables
 
 
-def overview(tournament_id: int) -> Overview:
+def _table_number(query: str) -> int | None:
+    return int(query) if WHOLE.fullmatch(query) and 0 < int(query) < 10_000 else None
+
+
+def overview(tournament_id: int, *, paged: bool = False, query: str = "", start: int = 0,
+             table_start: int = 0) -> Overview:
+    """The seating page's view.  ``paged``: the page's slices, so it costs the same at
+    any size: the players in ``PLAYERS_SHOWN`` from ``start`` (those whose name contains
+    ``query``, or seated at table ``query`` when it is a number) and ``TABLES_SHOWN``
+    tables drawn from ``table_start`` (the table searched, if any)."""
+    if not paged:
+        return _overview(tournament_id)
+    query = query.strip()[:SEARCH_MAX]
+    view = _overview(tournament_id, paged=True)
+    number = _table_number(query)
+    active = select(*SHOWN_PLAYER_COLUMNS).where(Player.tournament_id == tournament_id,
+                                                 Player.status == "active")
+    if number is not None:
+        seated = [p.player_id for t in view.layout.tables if t.number == number
+                  for p in t.seats.values()]
+        active = active.where(Player.id.in_(seated))
+    elif query:
+        escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        active = active.where(func.lower(Player.name).like(f"%{escaped.lower()}%", escape="\\"))
+    start = max(0, start)
+    rows = list(db.session.execute(active.order_by(Player.name, Player.id)
+                                   .offset(start).limit(PLAYERS_SHOWN + 1)))
+    view.more = len(rows) > PLAYERS_SHOWN
+    rows = rows[:PLAYERS_SHOWN]
+    view.found = (view.stats["players_left"] or 0) if not query else int(db.session.scalar(
+        active.with_only_columns(func.count(Player.id)).order_by(None)) or 0)
+    view.players = sorted(rows + [p for p in view.players if p.status != "active"],
+                          key=lambda p: (p.name, p.id))
+    tables = list(view.layout.tables)
+    if number is not None:
+        shown = [t for t in tables if t.number == number]
+        table_start = 0
+    else:
+        table_start = min(max(0, table_start), max(0, len(tables) - 1))
+        shown = tables[table_start:table_start + TABLES_SHOWN]
+    ids = [p.player_id for t in shown for p in t.seats.values()]
+    view.table_chips = dict(db.session.execute(select(Player.id, Player.chips).where(
+        Player.id.in_(ids or [0]))).all())
+    view.shown_tables, view.query, view.start, view.table_start = shown, query, start, table_start
+    return view
+
+
+def _overview(tournament_id: int, paged: bool = False) -> Overview:
     tournament = get_tournament(tournament_id)
     settings = db.session.get(SeatingSettings, tournament_id)
     policy = _policy(settings, tournament_id)
@@ -666,7 +728,7 @@ def overview(tournament_id: int) -> Overview:
     # each as an object took half of the page (and of every seating API answer).
     # The players still in, and the newest ``OUT_SHOWN`` out (the results list them
     # all): the page does not grow with every entry the event ever had.
-    players = list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(
+    players = [] if paged else list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(
         Player.tournament_id == tournament_id, Player.status == "active")
         .order_by(Player.name, Player.id)))
     out = list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(

@@ -425,3 +425,36 @@ def test_a_leagues_standings_are_shown_a_page_at_a_time(
     assert last.count("<tr data-person=") == 3 and "page=1" in last
     api = growing.client.get(f"/api/players/leagues/{league}", headers=growing.auth).get_json()
     assert len(api["standings"]) == 8
+
+
+def test_the_seating_page_is_the_same_size_with_20_and_60_entries_and_finds_any_player(
+        growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch,
+        csrf: Callable[[], str]) -> None:
+    from director.services import seating
+    monkeypatch.setattr(seating, "OUT_SHOWN", 4, raising=False)
+    monkeypatch.setattr(seating, "PLAYERS_SHOWN", 8, raising=False)
+    monkeypatch.setattr(seating, "TABLES_SHOWN", 2, raising=False)
+    growing.grow(20, busts=5)
+    small = growing.cost(f"/director/{growing.id}/seating", statements)
+    growing.grow(40, busts=10)
+    big = growing.cost(f"/director/{growing.id}/seating", statements)
+    assert big[0] == small[0]
+    assert big[1] <= small[1] * 1.03, (small, big)
+    page = f"/director/{growing.id}/seating"
+    html = growing.client.get(page).get_data(as_text=True)
+    assert html.count('<tr data-player="') == 8 and html.count('<svg class="table-chart') == 2
+    assert 'id="players-more"' in html and 'id="tables-more"' in html
+    # a player past the first page: found by name, then his chips are counted
+    last = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()["players"]
+    target = max((p for p in last if p["status"] == "active"), key=lambda p: p["name"])
+    assert f'data-player="{target["id"]}"' not in html
+    found = growing.client.get(page, query_string={"q": target["name"]}).get_data(as_text=True)
+    assert f'<tr data-player="{target["id"]}"' in found
+    assert f'<option value="{target["id"]}">' in found
+    assert f'id="table-{target["table"]}"' in growing.client.get(
+        page, query_string={"q": str(target["table"])}).get_data(as_text=True)
+    r = growing.client.post(f"{page}/chips", data={"player_id": str(target["id"]),
+                                                   "chips": "12345", "csrf_token": csrf()})
+    assert r.status_code == 302
+    after = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()["players"]
+    assert {p["id"]: p["chips"] for p in after}[target["id"]] == 12345
