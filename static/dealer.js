@@ -652,22 +652,11 @@
   };
 
   // An action out of turn ruled before the skipped players acted backs up (TDA 53): the
-  // tablet remembers it and, when the action reaches that seat, offers to rule it again.
-  var OOT_KEY = "dealer-oot-" + root.dataset.table;
-  function pendingOot() {
-    try { return JSON.parse(window.localStorage.getItem(OOT_KEY) || "null"); } catch (e) { return null; }
-  }
-  function setPendingOot(value) {
-    try {
-      if (value) { window.localStorage.setItem(OOT_KEY, JSON.stringify(value)); }
-      else { window.localStorage.removeItem(OOT_KEY); }
-    } catch (e) { /* private mode: no reminder */ }
-  }
+  // hand keeps the reminder on the server (every tablet of the table has it) and, when the
+  // action reaches that seat, the tablet offers to rule it again.
   function ootReminder(data) {
-    var pending = pendingOot();
-    if (!pending) { return null; }
-    if (pending.hand_id !== data.hand_id || data.finished) { setPendingOot(null); return null; }
-    if (data.to_act !== pending.seat) { return null; }
+    var pending = data.oot_reminder ? Object.assign({ruling: "action_out_of_turn"}, data.oot_reminder) : null;
+    if (!pending || data.finished || data.to_act !== pending.seat) { return null; }
     var what = word("option_", pending.action) + (pending.amount ? " " + chips(pending.amount) : "");
     return el("div", {className: "hold oot-reminder", id: "oot-reminder", role: "status"}, [
       el("span", {text: fill(T.oot_reminder, {seat: pending.seat, action: what})}),
@@ -680,7 +669,6 @@
   function openRulings(prefill) {
     if (!hand) { return; }
     prefill = prefill && prefill.ruling ? prefill : null;
-    var lastPreview = null;
     var dlg = $("rulings");
     dlg.innerHTML = "";
     var form = el("form", {method: "dialog", className: "ruling-form"});
@@ -746,7 +734,6 @@
         result.innerHTML = "";
         if (res.status === 200) {
           var r = res.data.ruling;
-          lastPreview = r;
           result.appendChild(el("p", {className: "ruling-rule", text: r.rule}));
           result.appendChild(el("p", {className: "ruling-text", text: r.text}));
           confirm.disabled = false;
@@ -762,12 +749,6 @@
       var body = collect();
       body.confirm = true;
       dlg.close();
-      if (body.ruling === "action_out_of_turn") {
-        var backsUp = lastPreview && lastPreview.decision === "backs_up";
-        setPendingOot(backsUp ? {ruling: body.ruling, hand_id: hand.hand_id, seat: body.seat,
-          action: body.action, amount: body.amount === undefined ? null : body.amount,
-          bet_when_acted: body.bet_when_acted !== undefined ? body.bet_when_acted : hand.current_bet} : null);
-      }
       send("/hand/rulings", body);
     });
     form.appendChild(el("div", {className: "dialog-actions"}, [

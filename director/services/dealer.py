@@ -265,6 +265,13 @@ def _keep(row: HandRow) -> None:
         _latest[(app_key(), row.table_id)] = row
 
 
+def forget_latest(table_id: int) -> None:
+    """Drop what this process remembers of the table's latest hand (a change the fast path
+    does not write, e.g. its ``positions``, was committed): the next write reads it."""
+    with _cache_lock:
+        _latest.pop((app_key(), table_id), None)
+
+
 def forget_cached_hands() -> None:
     """Drop this app's cached hands: a deleted event's hand and table ids may be
     given again to new rows (``tournaments.delete_event``); they reload from the DB."""
@@ -661,6 +668,8 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         # the shot clock of the player to act (house rule; ``turn_started``: when the action
         # reached him, when the caller knows it)
         "shot_clock": shot_clock.state(row, hand, turn_started),
+        # an action out of turn that backed up (TDA 53): ruled again when the action reaches him
+        "oot_reminder": (row.positions or {}).get("oot_reminder") if row.status == "playing" else None,
         "can_undo": can_undo,
         "undo_label": _undo_label(row, hand, seating, last_tap) if can_undo else None,
         "log": shown_log,

@@ -18,6 +18,7 @@ from typing import Any
 
 from flask_babel import pgettext
 
+from director.db import db
 from director.i18n import (
     N_,
     current_language,
@@ -43,6 +44,7 @@ from director.services.dealer import (
     _open_hand,
     _stored_answer,
     apply_events,
+    forget_latest,
     hand_json,
     live_clock_call,
     log_note,
@@ -373,12 +375,36 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
         return Answer({"ruling": shown, "hand": hand_json(row, hand)})
     note = _("Ruling (%(rule)s): %(text)s", rule=ruling.rule, text=shown["text"])
     if event is not None:
+        if kind == "action_out_of_turn" and (row.positions or {}).get("oot_reminder"):
+            # ruled at his turn (or binding at once): the reminder of TDA 53 is over
+            row.positions = {k: v for k, v in row.positions.items() if k != "oot_reminder"}
+            db.session.commit()
+            forget_latest(table_id)
         made: Callable[[Hand, Seating], list[Event]] = lambda h, s: [event]  # noqa: E731
         answer = apply_events(table_id, made, version=version, key=key, who=who, note=note)
+    elif kind == "action_out_of_turn" and (ruling.decision == R.Decision.BACKS_UP
+                                           or (row.positions or {}).get("oot_reminder")):
+        answer = _remember_out_of_turn(row, hand, ruling, data, who, note, key)
     else:
         log_note(table_id, note, who)
         answer = Answer(hand_json(_open_hand(table_id, None)))
     return Answer({"ruling": shown, "hand": answer.body})
+
+
+def _remember_out_of_turn(row: Any, hand: Hand, ruling: R.Ruling, data: Mapping[str, Any], who: str,
+                          note: str, key: str | None) -> Answer:
+    """An action out of turn that backs up (TDA 53) is ruled again when the action reaches
+    the seat: the hand keeps the reminder (every tablet of the table shows it, also one
+    that was not there), and ruling it at that seat ends it."""
+    positions = dict(row.positions or {})
+    if ruling.decision == R.Decision.BACKS_UP:
+        positions["oot_reminder"] = {k: data.get(k) for k in ("seat", "action", "amount", "bet_when_acted")}
+        if positions["oot_reminder"]["bet_when_acted"] is None:
+            positions["oot_reminder"]["bet_when_acted"] = hand.current_bet
+    else:
+        positions.pop("oot_reminder", None)
+    row.positions = positions
+    return write_note(row, hand, who, note, key)
 
 
 def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, key: str | None,

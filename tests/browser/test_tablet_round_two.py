@@ -239,3 +239,22 @@ def test_the_shot_clock_is_shown_large_warns_at_10_seconds_and_takes_a_time_bank
                            "Number(document.getElementById('shot-left').textContent) > 30")
     after = hand(live_server, t["table_id"])["shot_clock"]
     assert after["cards_left"] == 1 and after["seat"] == dealt["to_act"]
+
+
+def test_TDA_53_a_tablet_that_did_not_rule_it_shows_the_reminder_when_the_action_reaches_the_seat(
+        chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    wait_prompt(page, "to act")
+    first = hand(live_server, t["table_id"])
+    seats = sorted(s["seat"] for s in first["seats"])
+    a = first["to_act"]
+    b = seats[(seats.index(a) + 1) % len(seats)]
+    # ruled on another screen (the floor's, or a second tablet)
+    api(live_server, t["table_id"], "/rulings", {"ruling": "action_out_of_turn", "seat": b, "action": "raise",
+                                                 "amount": 800, "bet_when_acted": 200, "confirm": True})
+    api(live_server, t["table_id"], "/actions", {"seat": a, "action": "call"})
+    reminder = page.locator("#oot-reminder")
+    reminder.wait_for(state="visible")
+    assert reminder.inner_text().startswith(f"Seat {b} acted out of turn: raise 800.")

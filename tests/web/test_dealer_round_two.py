@@ -164,3 +164,29 @@ def test_TDA_35_a_redeal_after_a_misdeal_keeps_its_hand_number_and_the_next_hand
     _fold_to_the_end(client, url, auth, redeal)
     second = client.post(f"{url}/hands", json={}, headers=auth).get_json()
     assert second["hand_number"] == 2
+
+
+def test_TDA_53_the_reminder_of_an_action_that_backed_up_is_kept_by_the_hand_for_every_tablet(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    seats = sorted(s["seat"] for s in hand["seats"])
+    a = hand["to_act"]
+    b = seats[(seats.index(a) + 1) % len(seats)]
+    oot = {"ruling": "action_out_of_turn", "seat": b, "action": "raise", "amount": 800, "bet_when_acted": 200}
+    r = client.post(f"{url}/hand/rulings", json={**oot, "confirm": True, "version": hand["version"]},
+                    headers=auth)
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["ruling"]["decision"] == "backs_up"
+    seen = client.get(f"{url}/hand").get_json()          # another tablet reads the hand
+    assert seen["oot_reminder"] == {"seat": b, "action": "raise", "amount": 800, "bet_when_acted": 200}
+    assert seen["version"] == hand["version"] + 1
+    hand = play(client, url, auth, seen, ["call"])        # the action reaches him
+    assert hand["to_act"] == b and hand["oot_reminder"]["seat"] == b
+    r = client.post(f"{url}/hand/rulings", json={**oot, "confirm": True, "version": hand["version"]},
+                    headers=auth)
+    assert r.status_code == 200, r.get_json()
+    after = r.get_json()["hand"]
+    assert after["current_bet"] == 800 and after["oot_reminder"] is None
+    assert client.get(f"{url}/hand").get_json()["oot_reminder"] is None
