@@ -316,7 +316,7 @@
       }, ARM_MS);
     }
     if (!arming) { return; }
-    Array.prototype.forEach.call(document.querySelectorAll("#controls button, #undo-button"), function (b) {
+    Array.prototype.forEach.call(document.querySelectorAll("#controls button, #undo-button, #undo-street"), function (b) {
       if (!b.disabled) { b.disabled = true; b.classList.add("arming"); }
     });
   }
@@ -375,6 +375,8 @@
 
   /* Undo names what it takes back ("Undo: Seat 4 raises to 800"). */
   function undoButton(data) {
+    // the betting round of this street in one tap (every action back to the street's cards)
+    $("undo-street").hidden = !(data && data.can_undo_street && hand === data);
     var b = $("undo-button");
     b.disabled = !(data && data.can_undo);
     b.textContent = data && data.can_undo && data.undo_label ? data.undo_label : T.undo;
@@ -936,6 +938,11 @@
       dismissed = null; previous = null;
       send("/hand/undo", {version: back.version});
     }
+  });
+  $("undo-street").addEventListener("click", function () {
+    if (arming) { tooSoon(); return; }
+    if (busy) { send(); return; }
+    if (hand && hand.can_undo_street) { send("/hand/undo", {street: true}, null, T.undo_street); }
   });
   $("rulings-button").addEventListener("click", openRulings);
   /* Calling the clock asks first (it starts a countdown a player can lose his hand to). */

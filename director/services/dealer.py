@@ -671,6 +671,8 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         # an action out of turn that backed up (TDA 53): ruled again when the action reaches him
         "oot_reminder": (row.positions or {}).get("oot_reminder") if row.status == "playing" else None,
         "can_undo": can_undo,
+        # more than one action on this street: Undo the street takes them all back at once
+        "can_undo_street": not hand.finished and hand.acted_on_street,
         "undo_label": _undo_label(row, hand, seating, last_tap) if can_undo else None,
         "log": shown_log,
         # the log above is its last LOG_SHOWN lines: GET .../hand/log has them all
@@ -1493,7 +1495,21 @@ def award(table_id: int, high: list[list[int]], low: list[list[int]], *,
 DEAL_UNDONE = N_("deal undone by the dealer")
 
 
-def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dealer") -> Answer:
+def _street_taps(hand_id: int) -> list[HandEvent]:
+    """The actions of the betting round being played, newest first: every event after the
+    street's cards (stops at the last card dealt)."""
+    recent = db.session.scalars(select(HandEvent).where(
+        HandEvent.hand_id == hand_id, HandEvent.undone.is_(False)).order_by(HandEvent.seq.desc())).all()
+    taken = []
+    for event in recent:
+        if event_from_json(event.event).type in (DealBoard.type, DealHole.type):
+            break
+        taken.append(event)
+    return taken
+
+
+def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dealer",
+         street: bool = False) -> Answer:
     """Take back the last tap of the table's latest hand (before the next hand starts):
     every event that one write recorded, e.g. all the up-cards of a stud street.
 
@@ -1507,7 +1523,8 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
     if stored is not None:
         return stored
     row = _open_hand(table_id, version)
-    taken = _last_tap(row.id)
+    # ``street``: the whole betting round in one tap, back to the street's cards
+    taken = (_street_taps(row.id) if street and row.status == "playing" else []) or _last_tap(row.id)
     if not taken:
         if row.status != "playing":
             raise Illegal(_("Nothing to undo: no action has been recorded in this hand"))

@@ -199,9 +199,9 @@ def award(table_id: int, who: str) -> tuple[Response, int]:
 @bp.post("/tables/<int:table_id>/hand/undo")
 @table_writer
 def undo(table_id: int, who: str) -> tuple[Response, int]:
-    data = json_body(body.WRITE)
+    data = json_body(body.UNDO)
     return _answer(dealer_service.undo(table_id, version=data["version"],
-                                       key=data["idempotency_key"], who=who))
+                                       key=data["idempotency_key"], who=who, street=data["street"]))
 
 
 @bp.post("/tables/<int:table_id>/hand/rulings")

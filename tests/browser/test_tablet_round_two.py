@@ -258,3 +258,20 @@ def test_TDA_53_a_tablet_that_did_not_rule_it_shows_the_reminder_when_the_action
     reminder = page.locator("#oot-reminder")
     reminder.wait_for(state="visible")
     assert reminder.inner_text().startswith(f"Seat {b} acted out of turn: raise 800.")
+
+
+def test_undo_the_whole_street_is_one_tap(chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    wait_prompt(page, "to act")
+    assert page.locator("#undo-street").is_hidden()
+    for _ in range(3):
+        h = hand(live_server, t["table_id"])
+        api(live_server, t["table_id"], "/actions", {"seat": h["to_act"], "action": "call"})
+    page.wait_for_selector("#undo-street:not([hidden]):not([disabled])")
+    page.click("#undo-street")
+    page.wait_for_selector("#undo-street", state="hidden")
+    back = hand(live_server, t["table_id"])
+    assert all(s["bet"] in (0, 100, 200) for s in back["seats"]) and back["current_bet"] == 200
+    assert back["log"][0]["text"].startswith("Undo: ") and back["log"][0]["text"].count("calls") == 3

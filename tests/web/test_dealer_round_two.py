@@ -190,3 +190,25 @@ def test_TDA_53_the_reminder_of_an_action_that_backed_up_is_kept_by_the_hand_for
     after = r.get_json()["hand"]
     assert after["current_bet"] == 800 and after["oot_reminder"] is None
     assert client.get(f"{url}/hand").get_json()["oot_reminder"] is None
+
+
+def test_undo_the_street_takes_back_every_action_of_the_betting_round_in_one_write(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    hand = play(client, url, auth, hand, ["call", "call", "call", "check"])
+    flop = client.post(f"{url}/hand/board", json={"cards": ["As", "Kd", "7h"], "version": hand["version"]},
+                       headers=auth).get_json()
+    assert flop["can_undo_street"] is False
+    hand = play(client, url, auth, flop, ["check", ("bet", 400), "call"])
+    assert hand["can_undo_street"] is True
+    r = client.post(f"{url}/hand/undo", json={"street": True, "version": hand["version"]}, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    back = r.get_json()
+    assert back["board"] == ["As", "Kd", "7h"] and back["to_act"] == flop["to_act"]
+    assert [s["stack"] for s in back["seats"]] == [s["stack"] for s in flop["seats"]]
+    assert back["version"] == hand["version"] + 1                          # one write
+    assert back["log"][0]["text"].count(";") == 2                         # the three actions named
+    bad = client.post(f"{url}/hand/undo", json={"street": "yes"}, headers=auth)
+    assert bad.status_code == 400 and "street" in bad.get_json()["errors"]
