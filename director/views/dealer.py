@@ -8,11 +8,22 @@ API (``director.views.dealer_api``), so the page and scripts use one contract.
 from __future__ import annotations
 
 import functools
+import hashlib
+import io
 import json
 from typing import Any
 
 import segno
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -39,6 +50,20 @@ def qr_svg(url: str) -> Markup:
     them again at every look."""
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
     return Markup(svg)  # noqa: S704  (segno's own SVG, the URL is escaped by segno)
+
+
+@functools.lru_cache(maxsize=1024)
+def qr_image(url: str) -> bytes:
+    """The QR code of ``url`` as an SVG file (a table's image on the tablets page)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#000",
+                                    light="#fff", xmldecl=False)
+    return out.getvalue()
+
+
+def _qr_version(url: str) -> str:
+    """A table's QR code image address changes with its link (a new code, another host)."""
+    return hashlib.sha256(url.encode()).hexdigest()[:16]
 
 
 @bp.get("/dealer/")
@@ -112,9 +137,8 @@ def pairing_page(tournament_id: int) -> str:
     tables = list(pairing_service.pairing_codes(tournament_id).values())
     base = _tablet_base()
     for table in tables:
-        url = f"{base}{url_for('dealer.pair_page')}?table={table['number']}&code={table['code']}"
-        table["url"] = url
-        table["qr"] = qr_svg(url)
+        table["url"] = _pairing_url(base, table)
+        table["qr_version"] = _qr_version(table["url"])   # each QR code is its own image
     counts = dealer_service.hand_counts(t["table_id"] for t in tables)
     for table in tables:
         table["hands"] = counts.get(table["table_id"], 0)
@@ -123,6 +147,26 @@ def pairing_page(tournament_id: int) -> str:
     return render_template("dealer/pairing.html", tournament=tournament, tables=tables,
                            ca_url=ca_url, ca_qr=qr_svg(ca_url) if ca_url else None,
                            ca_fingerprint=ca[1] if ca else None)
+
+
+def _pairing_url(base: str, table: dict[str, Any]) -> str:
+    return f"{base}{url_for('dealer.pair_page')}?table={table['number']}&code={table['code']}"
+
+
+@bp.get("/director/<int:tournament_id>/dealers/<int:table_id>/qr.svg")
+@director_required
+def pairing_qr(tournament_id: int, table_id: int) -> Response:
+    """A table's QR code for the tablets page (120 tables inline were 348 KB a look):
+    kept by the director's browser while its link is the same (``?v=``)."""
+    table = pairing_service.pairing_codes(tournament_id).get(table_id)
+    if table is None:
+        abort(404)
+    url = _pairing_url(_tablet_base(), table)
+    response = Response(qr_image(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = ("private, max-age=86400, immutable"
+                                         if request.args.get("v") == _qr_version(url)
+                                         else "private, no-cache")
+    return response
 
 
 HANDS_SHOWN = 30        # the newest hands of a table on its page ("Older hands" for more)

@@ -7,6 +7,7 @@ is ``benchmarks/big_event.py``."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -458,3 +459,29 @@ def test_the_seating_page_is_the_same_size_with_20_and_60_entries_and_finds_any_
     assert r.status_code == 302
     after = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()["players"]
     assert {p["id"]: p["chips"] for p in after}[target["id"]] == 12345
+
+
+def test_the_tablets_page_links_each_tables_qr_code_as_a_cached_image_for_the_director(
+        growing: Growing, app: Flask) -> None:
+    page = f"/director/{growing.id}/dealers"
+    growing.grow(18)
+    small_tables = len(growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()
+                       ["tables"])
+    small = len(growing.client.get(page).get_data())
+    growing.grow(36)
+    html = growing.client.get(page).get_data(as_text=True)
+    tables = growing.client.get(f"/api/tournaments/{growing.id}/dealer/pairing",
+                                headers=growing.auth).get_json()["tables"]
+    assert len(tables) >= small_tables + 3
+    per_table = (len(html.encode()) - small) / (len(tables) - small_tables)
+    assert per_table < 1500, per_table          # an inline QR code alone was ~2,900 bytes
+    assert "<svg" not in html.split('class="pairing-grid"')[1]
+    images = re.findall(r'<img [^>]*src="([^"]+/qr\.svg[^"]*)"', html)
+    assert len(images) == len(tables)
+    image = growing.client.get(images[0].replace("&amp;", "&"))
+    assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+    assert image.get_data().lstrip().startswith(b"<svg") and b"xmlns" in image.get_data()
+    assert "private" in image.headers["Cache-Control"]
+    assert "max-age" in image.headers["Cache-Control"]
+    stranger = app.test_client()
+    assert stranger.get(images[0].replace("&amp;", "&")).status_code in (302, 401, 403)
