@@ -290,6 +290,9 @@
       controls.appendChild(el("p", {className: "hold", id: "hold", role: "status", text: next.hold}));
     }
     controls.appendChild(dealButton);
+    if (next && next.seats && next.seats.length) {
+      controls.appendChild(el("button", {className: "big", id: "count-stack", text: T.count_stack, onclick: openStackCount}));
+    }
     undoButton(previous);
     arm(false);
     if (next && next.level) { $("level").textContent = next.level; }
@@ -925,6 +928,39 @@
     };
     tick();
     if (box.className.indexOf("expired") < 0 && !shot.paused) { shotTimer = setInterval(tick, 250); }
+  }
+
+  /* A stack counted between hands (hidden chips found, a miscount, TDA 25): the dealer
+   * picks the seat and types the count; the player's chips become it. */
+  function openStackCount() {
+    var dlg = $("rulings");
+    dlg.innerHTML = "";
+    var seat = el("select", {id: "stack-seat", name: "seat"});
+    next.seats.forEach(function (s) {
+      seat.appendChild(el("option", {value: String(s.seat), text: T.seat + " " + s.seat + " (" + s.name + ") · " + chips(s.chips)}));
+    });
+    var count = el("input", {id: "stack-chips", name: "chips", inputmode: "numeric", autocomplete: "off"});
+    var problem = el("p", {className: "dealer-error", id: "stack-problem", hidden: "hidden"});
+    dlg.appendChild(el("form", {method: "dialog", className: "ruling-form"}, [
+      el("h2", {text: T.count_stack}),
+      el("label", {className: "field"}, [el("span", {text: T.seat}), seat]),
+      el("label", {className: "field"}, [el("span", {text: T.counted_chips}), count]),
+      problem,
+      el("div", {className: "dialog-actions"}, [
+        el("button", {className: "big", value: "cancel", text: T.cancel}),
+        el("button", {className: "big primary", type: "button", id: "stack-save", text: T.ok, onclick: function () {
+          var n = count.value.replace(/\D/g, "");
+          if (!n) { problem.textContent = T.counted_chips; problem.hidden = false; return; }
+          request("POST", "/stack", {seat: Number(seat.value), chips: Number(n), idempotency_key: key()}).then(function (res) {
+            if (res.status === 200) { dlg.close(); next = res.data; nextSeen = null; renderIdle(); return; }
+            var errors = res.data.errors || {};
+            problem.textContent = res.data.error || Object.keys(errors).map(function (k) { return errors[k]; }).join(" ");
+            problem.hidden = false;
+          }).catch(function () { problem.textContent = T.offline; problem.hidden = false; });
+        }}),
+      ]),
+    ]));
+    dlg.showModal();
   }
 
   // ------------------------------------------------------------ tools

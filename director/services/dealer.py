@@ -934,6 +934,25 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     return Answer(hand_json(committed, started, log, turn_started=now), 201)
 
 
+def correct_stack(table_id: int, seat: int, chips: int, who: str) -> dict[str, Any]:
+    """A stack counted at the table between hands (hidden chips found, a wrong count: TDA
+    25) is corrected from the tablet: the player's chips become the count, in the
+    tournament's log; refused while a hand is being played (it moves the chips at its
+    end).  Answers the next hand's seats."""
+    table = get_table(table_id)
+    row = latest_hand(table_id)
+    if row is not None and row.status == "playing":
+        raise Illegal(_("Hand %(n)s is being played: count the stack after it", n=_shown_number(row)))
+    sitting = db.session.scalar(select(Seat.player_id).where(Seat.table_id == table_id, Seat.seat == seat))
+    if sitting is None:
+        raise Invalid({"seat": _("Nobody plays in seat %(seat)s", seat=seat)})
+    player = seating_service.set_chips(table.tournament_id, sitting, chips)
+    if row is not None:
+        _log_now(row, who, _("Stack counted: seat %(seat)s (%(name)s) has %(chips)s",
+                             seat=seat, name=player.name, chips=_money(chips)))
+    return next_hand(table_id)
+
+
 def next_hand(table_id: int) -> dict[str, Any]:
     """Who will be dealt in next, where the button and blinds go (before "Deal"), and the
     house rules it will be dealt under that are not the TDA default (``house_rules``,

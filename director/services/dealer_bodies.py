@@ -69,6 +69,7 @@ START = Schema({"absent_seats": List(item=SEAT, max_items=10, required=False, de
 ACTION = Schema({"seat": SEAT, "action": Choice(choices=ACTIONS),
                  "amount": Int(min=0, max=MAX_CHIPS, required=False, nullable=True),
                  "version": VERSION, "idempotency_key": KEY})
+STACK = Schema({"seat": SEAT, "chips": Int(min=0, max=MAX_CHIPS), "idempotency_key": KEY})
 UNDO = Schema({"street": Bool(required=False, default=False), "version": VERSION, "idempotency_key": KEY})
 SHOT_CLOCK = Schema({"seat": SEAT, "use": Choice(choices=("time_bank", "expired")),
                      "version": VERSION, "idempotency_key": KEY})

@@ -143,6 +143,14 @@ def hand_log(table_id: int) -> Response:
     return jsonify(dealer_service.full_log(table_id))
 
 
+@bp.post("/tables/<int:table_id>/stack")
+@table_writer
+def correct_stack(table_id: int, who: str) -> Response:
+    """A stack counted between hands (hidden chips, a wrong count) becomes the player's chips."""
+    data = json_body(body.STACK)
+    return jsonify(dealer_service.correct_stack(table_id, data["seat"], data["chips"], who))
+
+
 @bp.get("/tables/<int:table_id>/next")
 def next_hand(table_id: int) -> Response:
     return jsonify(dealer_service.next_hand(table_id))

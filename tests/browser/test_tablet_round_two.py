@@ -275,3 +275,18 @@ def test_undo_the_whole_street_is_one_tap(chromium: Any, live_server: Server) ->
     back = hand(live_server, t["table_id"])
     assert all(s["bet"] in (0, 100, 200) for s in back["seats"]) and back["current_bet"] == 200
     assert back["log"][0]["text"].startswith("Undo: ") and back["log"][0]["text"].count("calls") == 3
+
+
+def test_TDA_25_the_dealer_counts_a_stack_between_hands_from_the_tablet(
+        chromium: Any, live_server: Server, artifacts: Path) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    page = tablet(chromium, live_server, t["code"], viewport={"width": 768, "height": 1024})
+    page.wait_for_selector("#count-stack")
+    seat = call(live_server, "GET", f"/api/tables/{t['table_id']}/next")[1]["seats"][1]["seat"]
+    page.click("#count-stack")
+    page.select_option("#stack-seat", str(seat))
+    page.fill("#stack-chips", "12500")
+    page.screenshot(path=str(artifacts / "tablet-count-stack-768x1024.png"))
+    page.click("#stack-save")
+    page.wait_for_function("() => !document.getElementById('rulings').open")
+    page.wait_for_selector(f".seat[data-seat='{seat}'] .seat-stack:text-is('12,500')")

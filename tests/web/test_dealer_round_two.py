@@ -212,3 +212,23 @@ def test_undo_the_street_takes_back_every_action_of_the_betting_round_in_one_wri
     assert back["log"][0]["text"].count(";") == 2                         # the three actions named
     bad = client.post(f"{url}/hand/undo", json={"street": "yes"}, headers=auth)
     assert bad.status_code == 400 and "street" in bad.get_json()["errors"]
+
+
+def test_TDA_25_a_stack_counted_at_the_table_between_hands_becomes_the_players_chips(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    seat = t["seats"]["Bo"]
+    r = client.post(f"{url}/stack", json={"seat": seat, "chips": 12_500}, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    assert next(s for s in r.get_json()["seats"] if s["seat"] == seat)["chips"] == 12_500
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert next(s for s in hand["seats"] if s["seat"] == seat)["stack"] + \
+        next(s for s in hand["seats"] if s["seat"] == seat)["bet"] == 12_500
+    during = client.post(f"{url}/stack", json={"seat": seat, "chips": 100}, headers=auth)
+    assert during.status_code == 422 and "count the stack after it" in during.get_json()["error"]
+    assert client.post(f"{url}/stack", json={"seat": seat, "chips": -5}, headers=auth).status_code == 400
+    empty = [s for s in range(1, 11) if s not in t["seats"].values()][0]
+    _fold_to_the_end(client, url, auth, hand)
+    nobody = client.post(f"{url}/stack", json={"seat": empty, "chips": 100}, headers=auth)
+    assert nobody.status_code == 400 and "seat" in nobody.get_json()["errors"]
