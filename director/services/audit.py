@@ -27,11 +27,15 @@ secret, csrf) are never stored; cards (``cards``, ``hole_cards``, ``hole``)
 are stored only for a showdown endpoint (before it they would give away a
 live hand).
 
-Entries are buffered and written by one background thread per process in
-batches (one transaction every half second at most), so the log never adds a
-database commit to a dealer's action; ``recent()`` writes the buffer first.
-On a ``kill -9`` the last half second of log lines may be lost, never the
-state changes themselves (those are committed before their answer).
+A write request's lines are written before its answer, through the group
+committer (``director.db.GroupCommit``: under load they share the commit of
+the tablets' writes): a write that cannot be logged is not acknowledged.  If
+the database refuses them (locked, gone), the answer is 503 with a sentence
+saying the change was made but not yet logged, and the lines are kept by the
+background writer, which writes them as soon as the database takes them.
+The other lines (the scheduler's, a login's ``record``) are buffered and
+written by one background thread per process in batches (one transaction
+every half second at most); ``recent()`` writes the buffer first.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from typing import Any
 from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import ngettext
 from sqlalchemy import String, cast
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import Response
 
 from director.db import DriverInsert, db, group_commit, utcnow
@@ -393,6 +398,18 @@ class AuditWriter:
         self._unwritten: list[dict[str, Any]] = []   # refused by the database: next flush
         self._failures = 0
 
+    def write_now(self, entries: list[dict[str, Any]]) -> None:
+        """Write ``entries`` before returning (a write request's lines, in its own
+        thread: the group committer joins them to the commits of other requests).
+        Refused: they go to the background writer, which keeps trying; the error is
+        raised for the request to say so."""
+        try:
+            self._write_rows(entries)
+        except Exception:
+            for entry in entries:
+                self.put(entry)
+            raise
+
     def put(self, entry: dict[str, Any]) -> None:
         self.queue.put(entry)
         with self._start:
@@ -507,6 +524,14 @@ def record(action: str, target: str, *, actor: str | None = None,
            app: Flask | None = None, change: dict[str, Any] | None = None) -> None:
     """Add one line to the log (written within half a second); ``change``: its
     kind, msgid and parameters (see :func:`change`)."""
+    writer(app).put(_entry(action, target, actor=actor, details=details, status=status,
+                           change=change))
+
+
+def _entry(action: str, target: str, *, actor: str | None = None,
+           details: dict[str, Any] | None = None, status: int | None = None,
+           change: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One line of the log, also given to the ``director.audit`` logger."""
     entry = {
         "at": utcnow(),
         "actor": (actor or _actor())[:40],
@@ -520,7 +545,7 @@ def record(action: str, target: str, *, actor: str | None = None,
     }
     if logger.isEnabledFor(logging.INFO):
         logger.info(json.dumps({**entry, "at": entry["at"].isoformat()}, default=str))
-    writer(app).put(entry)
+    return entry
 
 
 def _body() -> dict[str, Any]:
@@ -539,22 +564,44 @@ def _body() -> dict[str, Any]:
     return result if isinstance(result, dict) else {"body": result}
 
 
+NOT_LOGGED = N_("The change was made, but the log could not record it yet, so it is not "
+                "confirmed: the log will be written as soon as the database allows. Check "
+                "before doing it again.")
+
+
 def after_request(response: Response) -> Response:
     """Record an accepted write request (the app's ``after_request`` hook): one line
-    per change it made in the director's words (``change``), or its plain line."""
+    per change it made in the director's words (``change``), or its plain line,
+    written before the answer; refused, the answer is 503 (``NOT_LOGGED``)."""
     changes = g.pop("audit_changes", None) or [None]
     if request.method not in UNSAFE or response.status_code >= 400 \
             or request.endpoint in (None, "static", "auth.login"):
         return response
     try:
         body = _body()
-        for made in changes:
-            details = body if made is None else {**body, **made["details"]}
-            record(f"{request.method} {request.endpoint}", request.path,
-                   details=details, status=response.status_code, change=made)
-    except Exception:  # noqa: BLE001 - the log must never break an answer
-        logger.exception("could not record %s %s", request.method, request.path)
+        entries = [_entry(f"{request.method} {request.endpoint}", request.path,
+                          details=body if made is None else {**body, **made["details"]},
+                          status=response.status_code, change=made) for made in changes]
+    except Exception:  # noqa: BLE001 - a body it cannot read: the line without it
+        logger.exception("could not read the body of %s %s", request.method, request.path)
+        entries = [_entry(f"{request.method} {request.endpoint}", request.path,
+                          status=response.status_code, change=made) for made in changes]
+    try:
+        writer().write_now(entries)
+    except Exception:  # noqa: BLE001 - whatever the database said: not acknowledged
+        logger.warning("%s %s was not logged: answered 503, its lines are kept",
+                       request.method, request.path, exc_info=True)
+        return _not_logged()
     return response
+
+
+def _not_logged() -> Response:
+    """503 with ``NOT_LOGGED``, drawn by the app's own error answer (JSON or a page)."""
+    app = current_app._get_current_object()    # type: ignore[attr-defined]
+    refused = ServiceUnavailable(description=gettext(NOT_LOGGED))
+    answer = app.make_response(app.handle_user_exception(refused))
+    answer.headers["Retry-After"] = "2"
+    return answer
 
 
 _PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]")

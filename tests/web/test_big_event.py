@@ -485,3 +485,29 @@ def test_the_tablets_page_links_each_tables_qr_code_as_a_cached_image_for_the_di
     assert "max-age" in image.headers["Cache-Control"]
     stranger = app.test_client()
     assert stranger.get(images[0].replace("&amp;", "&")).status_code in (302, 401, 403)
+
+
+def test_a_write_whose_log_line_cannot_be_written_is_not_acknowledged_and_is_logged_later(
+        app: Flask, growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
+    growing.grow(4)
+    player = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()["players"][0]
+    with app.app_context():
+        from director.db import group_commit
+        committer = group_commit()
+    real = committer.submit
+
+    def locked(work: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(committer, "submit", locked)       # the log's insert is refused
+    r = growing.client.post(f"/api/tournaments/{growing.id}/seating/chips", headers=growing.auth,
+                            json={"player_id": player["id"], "chips": 4321})
+    assert r.status_code == 503 and r.headers.get("Retry-After")
+    assert "log" in r.get_json()["error"]
+    monkeypatch.setattr(committer, "submit", real)
+    with app.app_context():
+        lines = audit.recent(text="seating")
+    assert any(line.action.endswith("api_chips") and line.details.get("chips") == 4321
+               for line in lines)                           # applied, and logged after all
+    players = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()["players"]
+    assert {p["id"]: p["chips"] for p in players}[player["id"]] == 4321
