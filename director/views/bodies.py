@@ -11,7 +11,7 @@ a seat that is free, "Rebuys ended at level 6").
 from __future__ import annotations
 
 from director.models.tournament import MAX_CHIPS
-from director.schemas import Any_, Choice, Int, List, Schema, Str
+from director.schemas import Any_, Choice, Int, List, Schema, Str, form_body
 from director.services.seating import HAND_FOR_HAND_ACTIONS
 
 TEXT = 1000  # long enough that the service's own length rule speaks first
@@ -24,6 +24,18 @@ def _opt_int(low: int, high: int | None = None) -> Int:
 
 def _opt_text(max_len: int = TEXT) -> Str:
     return Str(required=False, nullable=True, max_len=max_len)
+
+
+# ---------------------------------------------------------------- where a form came from
+
+# The director's phone page (/director/<id>/phone) posts to the desk's and the
+# seating's own routes with ``back=phone``: their answer then returns to it.
+BACK = Schema({"back": _opt_text(20)})
+
+
+def from_phone() -> bool:
+    """Whether this form was sent from the director's phone page."""
+    return form_body(BACK)["back"] == "phone"
 
 
 # ---------------------------------------------------------------- seating, JSON

@@ -188,7 +188,7 @@ def desk(tournament_id: int) -> Any:
 
 
 def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> Any:
-    phone = request.form.get("back") == "phone"     # the director's phone page sent it
+    phone = bodies.from_phone()
     try:
         message, ticket = action()
     except Invalid as exc:

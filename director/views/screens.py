@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from director.schemas import json_body
 from director.services import Invalid
 from director.services import screens as screen_service
+from director.views import bodies
 from director.views.auth import director_required
 
 bp = Blueprint("screens", __name__)
@@ -38,7 +39,7 @@ def announcement(tournament_id: int) -> Any:
     else:
         flash(_("The announcement is on the screens.") if text.strip()
               else _("The announcement is cleared."))
-    if request.form.get("back") == "phone":          # the director's phone page
+    if bodies.from_phone():
         return redirect(url_for("director.phone", tournament_id=tournament_id))
     return redirect(url_for("director.tournament", tournament_id=tournament_id) + "#ticker")
 

@@ -125,7 +125,7 @@ def _offset(name: str) -> int:
 
 def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:
     """Run a form's service; come back with its message, or the errors inline (400)."""
-    phone = request.form.get("back") == "phone"     # the director's phone page sent it
+    phone = bodies.from_phone()
     try:
         message = action()
     except Invalid as exc:
