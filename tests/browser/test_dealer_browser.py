@@ -208,7 +208,7 @@ def test_misdeal_ruling_then_redeal_with_the_same_button(chromium: Any, live_ser
     assert page.locator(f".seat[data-seat='{button}'] .button-mark").count() == 1
     deal(page)
     again = hand(live_server, t["table_id"])
-    assert again["hand_number"] == 2 and again["positions"]["button"] == button
+    assert again["hand_number"] == 1 and again["positions"]["button"] == button     # the same hand (TDA 35)
     assert page.locator(f".seat[data-seat='{button}'] .button-mark").count() == 1
 
 

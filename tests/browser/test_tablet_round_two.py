@@ -290,3 +290,27 @@ def test_TDA_25_the_dealer_counts_a_stack_between_hands_from_the_tablet(
     page.click("#stack-save")
     page.wait_for_function("() => !document.getElementById('rulings').open")
     page.wait_for_selector(f".seat[data-seat='{seat}'] .seat-stack:text-is('12,500')")
+
+
+def test_the_log_says_it_shows_the_last_lines_and_offers_the_whole_log(chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    page = tablet(chromium, live_server, t["code"], viewport={"width": 1280, "height": 800})
+    page.click("#deal-button")
+    wait_prompt(page, "to act")
+    h = hand(live_server, t["table_id"])
+    while h["street"] != "river" or h["to_act"] is not None:
+        if h["to_act"] is not None:
+            h = api(live_server, t["table_id"], "/actions",
+                    {"seat": h["to_act"], "action": "check" if h["legal"]["check"] else "call"})
+        else:
+            h = api(live_server, t["table_id"], "/board", {"cards": None})
+    assert h["log_partial"]
+    page.wait_for_function("v => document.getElementById('dealer').dataset.version.endsWith('/' + v)",
+                           arg=str(h["version"]))
+    page.click("#log-button")
+    assert page.locator("#log-partial").inner_text() == "The last 12 lines of the hand's log"
+    assert page.locator("#log .log-list li").count() == 12
+    page.click("#log-all")
+    page.wait_for_function("() => document.querySelectorAll('#log .log-list li').length > 12")
+    assert page.locator("#log-partial").count() == 0
+    assert "Hand 1 dealt" in page.locator("#log .log-list li").first.inner_text()
