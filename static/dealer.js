@@ -654,6 +654,7 @@
     single_chip: [["seat", "seat", T.seat], ["chip", "number", T.chip], ["declared_raise", "bool", T.declared]],
     multiple_chips: [["seat", "seat", T.seat], ["chips", "list", T.chips_list], ["declared_raise", "bool", T.declared]],
     fouled_deck: [],
+    wrong_button: [],
   };
 
   // An action out of turn ruled before the skipped players acted backs up (TDA 53): the

@@ -621,6 +621,27 @@ def fouled_deck(duplicate: Card | None = None, *, hand_finished: bool = False) -
     return Ruling(Decision.MISDEAL, "TDA 35-E", template, params, Misdeal("fouled deck"))
 
 
+def wrong_button(button_seat: int, *, substantial_action: bool = False) -> Ruling:
+    """The dealer button was out of position when the hand was dealt (the tablet shows
+    where it goes: ``button_seat``).  Before substantial action it is a misdeal and the
+    hand is redealt with the button where it belongs (Robert's Rules, Irregularities:
+    "the button was out of position"; TDA 35-A lists misdeals "not limited to" its items).
+    After substantial action no misdeal can be called: the hand plays on and the button
+    goes to its place for the next hand (TDA 35-D).
+
+    >>> wrong_button(4).decision, wrong_button(4, substantial_action=True).decision
+    ('misdeal', 'play_on')
+    """
+    params: dict[str, Any] = {"button": button_seat}
+    if substantial_action:
+        return Ruling(Decision.PLAY_ON, "TDA 35-D",
+                      N_("Substantial action has taken place: the hand plays on. Put the button on seat "
+                         "{button} for the next hand"), params)
+    return Ruling(Decision.MISDEAL, "Robert's Rules, Irregularities; TDA 35-A",
+                  N_("The button was out of position: misdeal. Put the button on seat {button} and "
+                     "deal again"), params, Misdeal("button out of position"))
+
+
 # --------------------------------------------------------------------------- board errors
 
 
@@ -1650,6 +1671,7 @@ __all__ = [
     "missing_burn",
     "fouled_deck",
     "multiple_chips",
+    "wrong_button",
     "premature_card",
     "seventh_street",
     "silent_push",

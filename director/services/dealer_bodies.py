@@ -107,7 +107,7 @@ KINDS = (
     "misdeal", "exposed_card", "boxed_cards", "wrong_number_of_cards", "flop_irregularity",
     "missing_burn", "premature_card", "stud_exposed_downcards", "absent_player",
     "clock_expired", "action_out_of_turn", "undercall", "silent_push", "single_chip",
-    "multiple_chips", "fouled_deck",
+    "multiple_chips", "fouled_deck", "wrong_button",
 )
 IN_TURN = ("all_in", "bet", "call", "check", "complete", "fold", "raise")
 
@@ -199,6 +199,7 @@ RULINGS: dict[str, Schema] = {
     "multiple_chips": Schema({"seat": SEAT, "chips": List(item=_chips(), min_items=1, max_items=100),
                               "declared_raise": _flag(False)}),
     "fouled_deck": Schema({}),
+    "wrong_button": Schema({}),
 }
 """The fields each ruling kind reads, besides ``RULING``: what the dealer saw."""
 

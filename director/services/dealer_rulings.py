@@ -160,6 +160,10 @@ def build(kind: str, data: Mapping[str, Any], hand: Hand, seating: Seating,
                                        has_acted=acted, seats=seats)
     if kind == "fouled_deck":
         return R.fouled_deck(hand_finished=hand.finished)
+    if kind == "wrong_button":
+        if game.is_stud:
+            raise Illegal(_("Stud is dealt without a button"))
+        return R.wrong_button(seating.seat(n - 1), substantial_action=sa)   # PHH: the button acts last
     if kind == "flop_irregularity":
         return R.flop_irregularity(data["cards"], burned=data["burned"],
                                    action_on_flop=hand.street.value == "flop" and _street_actions(hand))

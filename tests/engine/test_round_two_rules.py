@@ -45,3 +45,17 @@ def test_TDA_53_a_binding_fold_out_of_turn_is_a_fold_not_a_dead_hand() -> None:
     hand = play(plo(game=Game.NO), "")
     hand = hand.apply(Kill(3, FOLD_OUT_OF_TURN))
     assert hand.folded[3] and not hand.killed[3]
+
+
+def test_RRP_irregularities_a_button_out_of_position_before_substantial_action_is_a_misdeal() -> None:
+    from director.poker.events import Misdeal
+    from director.poker.rulings import wrong_button
+    ruling = wrong_button(4)
+    assert ruling.decision == "misdeal" and ruling.effect == Misdeal("button out of position")
+    assert "seat 4" in ruling.text
+
+
+def test_TDA_35_D_a_button_out_of_position_found_after_substantial_action_plays_on() -> None:
+    from director.poker.rulings import wrong_button
+    ruling = wrong_button(4, substantial_action=True)
+    assert ruling.decision == "play_on" and ruling.effect is None and ruling.rule == "TDA 35-D"

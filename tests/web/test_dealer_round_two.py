@@ -232,3 +232,22 @@ def test_TDA_25_a_stack_counted_at_the_table_between_hands_becomes_the_players_c
     _fold_to_the_end(client, url, auth, hand)
     nobody = client.post(f"{url}/stack", json={"seat": empty, "chips": 100}, headers=auth)
     assert nobody.status_code == 400 and "seat" in nobody.get_json()["errors"]
+
+
+def test_a_button_out_of_position_is_a_misdeal_redealt_with_the_button_the_tablet_shows(
+        client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    button = hand["positions"]["button"]
+    r = client.post(f"{url}/hand/rulings", json={"ruling": "wrong_button", "confirm": True,
+                                                  "version": hand["version"]}, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    ruling, after = r.get_json()["ruling"], r.get_json()["hand"]
+    assert ruling["decision"] == "misdeal" and f"button on seat {button}" in ruling["text"]
+    assert after["misdeal"]
+    redeal = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert redeal["positions"]["button"] == button and redeal["hand_number"] == hand["hand_number"]
+    redeal = play(client, url, auth, redeal, ["call", "call", "call", "check"])     # substantial action
+    r = client.post(f"{url}/hand/rulings", json={"ruling": "wrong_button"}, headers=auth)
+    assert r.status_code == 200 and r.get_json()["ruling"]["decision"] == "play_on"

@@ -159,7 +159,7 @@ def test_a_ruling_body_names_the_common_and_the_kinds_fields_at_once() -> None:
                             "flop_irregularity", "missing_burn", "premature_card",
                             "stud_exposed_downcards", "absent_player", "clock_expired",
                             "action_out_of_turn", "undercall", "silent_push", "single_chip",
-                            "multiple_chips", "fouled_deck"}
+                            "multiple_chips", "fouled_deck", "wrong_button"}
 
 
 # ---------------------------------------------------------------- malformed bodies at every endpoint
