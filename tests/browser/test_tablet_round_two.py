@@ -314,3 +314,39 @@ def test_the_log_says_it_shows_the_last_lines_and_offers_the_whole_log(chromium:
     page.wait_for_function("() => document.querySelectorAll('#log .log-list li').length > 12")
     assert page.locator("#log-partial").count() == 0
     assert "Hand 1 dealt" in page.locator("#log .log-list li").first.inner_text()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (768, 1024), (1280, 800)])
+def test_the_language_links_and_the_rulings_card_cells_are_at_least_44_px(
+        chromium: Any, live_server: Server, size: tuple[int, int]) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy"], STUD)
+    page = tablet(chromium, live_server, t["code"], viewport={"width": size[0], "height": size[1]})
+    for link in page.locator(".dealer-bar .language-switch a").all():
+        box = link.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+    page.click("#deal-button")
+    wait_prompt(page, "Deal third street")
+    page.click("#rulings-button")
+    page.select_option("#ruling-kind", "stud_exposed_downcards")
+    cells = page.locator(".ruling-fields .card-grid .pick")
+    assert cells.count() == 52
+    for i in (0, 12, 51):
+        box = cells.nth(i).bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (i, box)
+        assert box["x"] + box["width"] <= size[0]
+
+
+def test_the_shot_clock_keeps_its_end_across_a_reload_of_the_tablet(chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    status, body = call(live_server, "POST", f"/api/tournaments/{t['tournament_id']}/house-rules",
+                        {"shot_clock": "60"})
+    assert status == 200, body
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    page.wait_for_selector("#shot-clock:not([hidden])")
+    ends = hand(live_server, t["table_id"])["shot_clock"]["ends_at"]
+    page.wait_for_timeout(2100)
+    page.reload()                                          # the connection came back: a new page
+    page.wait_for_selector("#shot-clock:not([hidden])")
+    assert hand(live_server, t["table_id"])["shot_clock"]["ends_at"] == ends
+    assert int(page.locator("#shot-left").inner_text()) <= 58      # it did not start again
