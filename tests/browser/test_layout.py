@@ -52,6 +52,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "find-my-seat": PHONE,
     "draw": PROJECTOR,
     "director-seating": DESK,
+    "director-seating-search": DESK,     # one table's players, the pagers' links
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
     "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
     "director-backups": DESK + ((360, 740),),    # the backups, their total and the rule
@@ -236,6 +237,7 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "find-my-seat": f"/seats/{world['big']}?q=berg",
         "draw": f"/seats/{world['big']}/draw",
         "director-seating": f"/director/{world['big']}/seating",
+        "director-seating-search": f"/director/{world['big']}/seating?q=1#players",
         "director-money": f"/director/{world['big']}/money",
         "director-dealers": f"/director/{world['break']}/dealers",
         "director-backups": "/director/backups",
@@ -315,7 +317,8 @@ def test_the_screen_fits_and_no_text_overlaps(screen: str, size: tuple[int, int]
     folder = ARTIFACTS / "layout"
     folder.mkdir(parents=True, exist_ok=True)
     shot = folder / f"{screen}-{size[0]}x{size[1]}-{code}.png"
-    page.screenshot(path=str(shot), full_page=screen in ("phone-clock", "find-my-seat"))
+    page.screenshot(path=str(shot), full_page=screen in ("phone-clock", "find-my-seat",
+                                                          "director-seating-search"))
     result = page.evaluate(CHECK)
     assert result["texts"] > 3, result
     assert result["width"] <= result["inner"], (
