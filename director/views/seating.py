@@ -137,7 +137,9 @@ def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:
         flash(message)
     if phone:
         return redirect(url_for("director.phone", tournament_id=tournament_id))
-    return redirect(url_for("seating.page", tournament_id=tournament_id) + "#chart")
+    searched = request.args.get("q", "")[:80] or None   # a form of a search: back to it
+    return redirect(url_for("seating.page", tournament_id=tournament_id, q=searched)
+                    + ("#players" if searched else "#chart"))
 
 
 @bp.get("/director/<int:tournament_id>/seating")

@@ -454,9 +454,11 @@ def test_the_seating_page_is_the_same_size_with_20_and_60_entries_and_finds_any_
     assert f'<option value="{target["id"]}">' in found
     assert f'id="table-{target["table"]}"' in growing.client.get(
         page, query_string={"q": str(target["table"])}).get_data(as_text=True)
-    r = growing.client.post(f"{page}/chips", data={"player_id": str(target["id"]),
-                                                   "chips": "12345", "csrf_token": csrf()})
-    assert r.status_code == 302
+    r = growing.client.post(f"{page}/chips", query_string={"q": target["name"]},
+                            data={"player_id": str(target["id"]), "chips": "12345",
+                                  "csrf_token": csrf()})
+    assert r.status_code == 302 and "q=Player" in r.headers["Location"]   # back to the search
+    assert f'/chips?q={target["name"].replace(" ", "+")}' in found    # the form keeps it
     after = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()["players"]
     assert {p["id"]: p["chips"] for p in after}[target["id"]] == 12345
 
