@@ -236,9 +236,9 @@ def test_a_swedish_hand_log_writes_the_board_with_swedish_letters(
 
 
 O8_AWARD = {
-    "sv": ("Huvudpott 1\u00a0209: hög: till plats {high} (", "triss i kungar, 605",
+    "sv": ("Huvudpott (1\u00a0209): hög: till plats {high} (", "triss i kungar, 605",
            "låg: delas av platserna {a} (", "8-4-3-2-E, 302 var", "udda mark (1) till plats {high} ("),
-    "id": ("Main pot 1.209: high: untuk kursi {high} (", "three of a kind King, 605",
+    "id": ("Pot utama (1.209): high: untuk kursi {high} (", "three of a kind King, 605",
            "low: dibagi kursi {a} (", "8-4-3-2-As, masing-masing 302",
            "chip sisa (1) untuk kursi {high} ("),
 }
