@@ -84,6 +84,36 @@ def turn_clock(player: int, started_at: datetime, seconds: int, *, cards_used: i
     return TurnClock(player, started_at, seconds, cards_used, paused)
 
 
+def paused_seconds(started: datetime, now: datetime,
+                   pauses: Sequence[tuple[datetime, datetime | None]]) -> float:
+    """Seconds of his turn (``started`` to ``now``) during which his time stood still:
+    the tournament clock paused, or his table's tablet offline.  Each pause is (from, to),
+    ``to`` None while it lasts; pauses that overlap are counted once, and only the part
+    within his turn counts.
+
+    >>> from datetime import UTC, datetime, timedelta
+    >>> t = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
+    >>> s = lambda n: t + timedelta(seconds=n)
+    >>> paused_seconds(t, s(80), [(s(10), s(70))]), paused_seconds(t, s(80), [(s(-9), s(5)), (s(60), None)])
+    (60.0, 25.0)
+    """
+    _aware(started, now)
+    spans = []
+    for begin, end in pauses:
+        end = now if end is None else end
+        _aware(begin, end)
+        begin, end = max(begin, started), min(end, now)
+        if end > begin:
+            spans.append((begin, end))
+    total, reach = 0.0, started
+    for begin, end in sorted(spans):
+        begin = max(begin, reach)
+        if end > begin:
+            total += (end - begin).total_seconds()
+            reach = end
+    return total
+
+
 def verify_time_bank(cards_left: int, *, player: int, seats: Sequence[int] | None = None) -> None:
     """A time-bank card is played only by a player who has one left (house rule: so many
     cards per player per level or per day)."""
@@ -97,7 +127,7 @@ def expiry_event(turn: TurnClock, now: datetime, *, rule: str, can_check: bool,
     """What the house rule does when ``turn`` has run out at ``now``: "dead" kills his hand
     (his chips stay in the pot); "check-fold" checks if he may check, else folds.  Refused
     while he has time left, and while the tournament clock is paused (the shot clock stands
-    still with it; when play resumes his time starts again).
+    still with it; when play resumes he has the time he had left: ``paused_seconds``).
 
     >>> from datetime import UTC, datetime, timedelta
     >>> start = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)

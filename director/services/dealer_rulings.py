@@ -429,7 +429,7 @@ def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, 
     if hand.to_act != p:
         raise Illegal(_("%(who)s is not to act", who=seating.label(p)))
     started = shot_clock.turn_started(row)
-    turn = shot_clock.turn(row, hand, setup, started)
+    turn = shot_clock.turn(row, hand, setup, started, now)
     assert turn is not None
     if what == "expired":
         try:

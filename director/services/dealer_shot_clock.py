@@ -19,12 +19,14 @@ from sqlalchemy import func, select
 
 from director.db import db, utcnow
 from director.models import Tournament
+from director.models.audit import AuditEntry
 from director.models.hands import DealerHand, HandEvent, HandLogEntry
 from director.poker import shot_clock as S
 from director.poker.errors import RuleViolation
 from director.poker.events import Action, event_from_json
 from director.poker.rulings import RulingPolicy
 from director.poker.state import Hand, HandConfig
+from director.services import audit
 
 AnyRow = Any       # a DealerHand row or the dealer service's HandRow: the same fields
 
@@ -78,27 +80,77 @@ def cards_played(row: AnyRow, who: str, setup: dict[str, Any], since: datetime |
 
 def clock_paused(row: AnyRow, started: datetime) -> tuple[bool, datetime]:
     """Whether the tournament clock stands still (it ran before and is stopped: the shot
-    clock stands still with it), and when his time starts: a player whose turn began
-    before the clock was last started again gets his time from that moment."""
+    clock stands still with it), and ``started`` (his turn's start, unchanged: the time
+    the clock stood still is counted by ``pauses``)."""
     found = db.session.execute(select(Tournament.running, Tournament.started_at, Tournament.elapsed_before)
                                .where(Tournament.id == row.tournament_id)).first()
     if found is None:
         return False, started
     running, resumed, before = found
-    paused = not running and (resumed is not None or bool(before))
-    if running and resumed is not None and resumed > started:
-        started = resumed
-    return paused, started
+    return not running and (resumed is not None or bool(before)), started
 
 
-def turn(row: AnyRow, hand: Hand, setup: dict[str, Any], started: datetime) -> S.TurnClock | None:
-    """The clock of the player to act, his time-bank cards of this turn counted."""
+_PAUSED = audit.SENTENCES["clock paused"][1]
+_RUN = {audit.SENTENCES["clock resumed"][1], audit.SENTENCES["clock started"][1]}
+
+
+def pauses(row: AnyRow, started: datetime, *, paused_now: bool) -> list[tuple[datetime, datetime | None]]:
+    """When his time stood still since ``started``: the tournament clock's pauses (the
+    clock service's own lines of the log: "Clock paused" to "Clock resumed" or "Clock
+    started", a pause going on when his turn began counted from then, one going on now
+    without an end) and his tablet's time offline (``offline``)."""
+    lines = db.session.execute(
+        select(AuditEntry.at, AuditEntry.message)
+        .where(AuditEntry.kind == "clock", AuditEntry.at >= started,
+               AuditEntry.message.in_([_PAUSED, *_RUN]),
+               AuditEntry.details["tournament_id"].as_integer() == row.tournament_id)
+        .order_by(AuditEntry.at)).all()
+    found: list[tuple[datetime, datetime | None]] = []
+    since: datetime | None = None
+    for i, (at, message) in enumerate(lines):
+        if message == _PAUSED:
+            since = at if since is None else since
+        elif since is not None or (i == 0 and message == audit.SENTENCES["clock resumed"][1]):
+            found.append((since or started, at))
+            since = None
+    if since is not None or (paused_now and not lines):
+        found.append((since or started, None))
+    return found + offline(row, started)
+
+
+def offline(row: AnyRow, started: datetime) -> list[tuple[datetime, datetime | None]]:
+    """The times the table's tablet said it was offline during this turn (``positions``'
+    ``shot_clock_offline``: [from, to] in ISO UTC)."""
+    spans = []
+    for span in (row.positions or {}).get("shot_clock_offline") or []:
+        try:
+            begin, end = _utc(span[0]), _utc(span[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if end > started:
+            spans.append((begin, end))
+    return spans
+
+
+def _utc(text: Any) -> datetime:
+    moment = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(text)
+    return moment
+
+
+def turn(row: AnyRow, hand: Hand, setup: dict[str, Any], started: datetime,
+         now: datetime | None = None) -> S.TurnClock | None:
+    """The clock of the player to act as of ``now``: his time-bank cards of this turn
+    counted, and the time it stood still (``pauses``) not counted against him."""
     p = hand.to_act
     if p is None or hand.finished:
         return None
-    started = clock_paused(row, started)[1]
+    now = now or utcnow()
     used = cards_played(row, bank_key(row, p), setup, since=started)
-    return S.turn_clock(p, started, int(setup["seconds"]), cards_used=used)
+    stood = S.paused_seconds(started, max(now, started),
+                             pauses(row, started, paused_now=clock_paused(row, started)[0]))
+    return S.turn_clock(p, started, int(setup["seconds"]), cards_used=used, paused=stood)
 
 
 def state(row: AnyRow, hand: Hand, started: datetime | None) -> dict[str, Any] | None:
@@ -109,7 +161,8 @@ def state(row: AnyRow, hand: Hand, started: datetime | None) -> dict[str, Any] |
     if setup is None or hand.to_act is None or hand.finished or row.status != "playing":
         return None
     began = started or turn_started(row)
-    clock = turn(row, hand, setup, began)
+    now = utcnow()
+    clock = turn(row, hand, setup, began, now)
     if clock is None:
         return None
     paused = clock_paused(row, began)[0]
@@ -117,7 +170,7 @@ def state(row: AnyRow, hand: Hand, started: datetime | None) -> dict[str, Any] |
     return {"seat": int(row.players[clock.player]["seat"]), "started_at": _iso(clock.started_at),
             "ends_at": _iso(clock.ends_at), "seconds": clock.seconds, "warn_seconds": S.WARN_SECONDS,
             "bank_seconds": S.TIME_BANK_SECONDS, "cards_left": max(0, left), "expiry": setup["expiry"],
-            "now": _iso(utcnow()), "paused": paused}
+            "now": _iso(now), "paused": paused}
 
 
 def _iso(at: datetime) -> str:

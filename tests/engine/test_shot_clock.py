@@ -13,6 +13,7 @@ from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy
 from director.poker.shot_clock import (
     TIME_BANK_SECONDS,
     expiry_event,
+    paused_seconds,
     time_used,
     turn_clock,
     verify_time_bank,
@@ -67,3 +68,21 @@ def test_time_used_sums_each_players_turns_and_needs_utc_times() -> None:
     assert time_used([(0, START, at(4)), (1, at(4), at(13)), (0, at(13), at(15))]) == {0: 6.0, 1: 9.0}
     with pytest.raises(RuleViolation):
         turn_clock(0, START.replace(tzinfo=None), 30)
+
+
+def test_the_time_the_tournament_clock_stood_still_is_not_counted_so_a_pause_keeps_the_time_left() -> None:
+    pauses = [(at(10), at(70))]                      # 10 s used, paused 60 s, resumed
+    assert paused_seconds(START, at(70), pauses) == 60
+    turn = turn_clock(0, START, 30, paused=paused_seconds(START, at(70), pauses))
+    assert turn.left(at(70)) == 20                   # what he had left, not 30, not -40
+    assert not turn.expired(at(89)) and turn.left(at(89)) == 1
+    assert turn.left(at(90)) == 0 and turn.expired(at(90.001))
+
+
+def test_pauses_are_counted_once_within_his_turn_and_one_still_running_counts_to_now() -> None:
+    pauses = [(at(-50), at(5)), (at(20), at(40)), (at(30), at(45)), (at(60), None)]
+    # before his turn nothing; 0-5, 20-45 once though two overlap, 60-now
+    assert paused_seconds(START, at(80), pauses) == 5 + 25 + 20
+    assert paused_seconds(START, at(80), []) == 0
+    with pytest.raises(RuleViolation):
+        paused_seconds(START, at(80), [(at(10).replace(tzinfo=None), None)])

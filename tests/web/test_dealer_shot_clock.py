@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from director.db import db
+from director.db import db, utcnow
+from director.models.audit import AuditEntry
 from director.models.hands import DealerHand, HandEvent
 from director.services import dealer
 from tests.conftest import level
@@ -131,7 +132,7 @@ def test_the_time_each_player_took_is_kept_per_hand_and_shown_to_the_director(
     assert "Time used" in page.get_data(as_text=True)
 
 
-def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_and_starts_again_on_resume(
+def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_and_runs_on_when_play_resumes(
         app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
     t = _shot_clock_table(client, make_tournament, auth)
     url = f"/api/tables/{t['id']}"
@@ -140,7 +141,7 @@ def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_and_st
     hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
     assert hand["shot_clock"]["paused"] is False
     assert client.post(f"{clock}/pause", headers=auth).status_code == 200
-    _age(app, hand["hand_id"], 31)                        # his 30 s would have run out
+    _timeline(app, t["tournament_id"], hand["hand_id"], 60, {"paused": 55})   # 5 s used, then paused
     paused = client.get(f"{url}/hand").get_json()
     assert paused["shot_clock"]["paused"] is True
     r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
@@ -150,7 +151,65 @@ def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_and_st
     resumed = client.get(f"{url}/hand").get_json()["shot_clock"]
     assert resumed["paused"] is False
     left = dealer._utc(resumed["ends_at"]) - dealer._utc(resumed["now"])
-    assert timedelta(seconds=28) <= left <= timedelta(seconds=30)   # his time starts again
+    assert timedelta(seconds=24) <= left <= timedelta(seconds=25)   # the 25 s he had left
     r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
                                                      "version": hand["version"]}, headers=auth)
     assert r.status_code == 422 and "still has" in r.get_json()["error"]
+
+
+def _timeline(app: Flask, tournament_id: int, hand_id: int, reached: int, clock: dict[str, int]) -> None:
+    """The action reached the player ``reached`` seconds ago; the tournament clock's lines
+    of the log (``{"paused": 80, "resumed": 20}``: seconds ago) moved to those moments."""
+    with app.app_context():
+        now = utcnow()
+        for event in db.session.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)):
+            event.created_at = now - timedelta(seconds=reached)
+        row = db.session.get(DealerHand, hand_id)
+        assert row is not None
+        row.started_at = now - timedelta(seconds=reached)
+        for entry in db.session.scalars(select(AuditEntry).where(AuditEntry.kind == "clock")):
+            said = next((w for w in clock if (entry.message or "").lower().startswith(f"clock {w}")), None)
+            if said is not None and entry.details.get("tournament_id") == tournament_id:
+                entry.at = now - timedelta(seconds=clock[said])
+        db.session.commit()
+        dealer.forget_cached_hands()
+
+
+def test_a_pause_of_the_tournament_clock_keeps_the_time_the_player_had_left(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    clock = f"/api/tournaments/{t['tournament_id']}/clock"
+    assert client.post(f"{clock}/start", headers=auth).status_code == 200
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    seat = hand["to_act"]
+    assert client.post(f"{clock}/pause", headers=auth).status_code == 200
+    assert client.post(f"{clock}/resume", headers=auth).status_code == 200
+    # the action reached him 70 s ago; 10 s later the clock was paused for 60 s
+    _timeline(app, t["tournament_id"], hand["hand_id"], 70, {"paused": 60, "resumed": 0})
+    shot = client.get(f"{url}/hand").get_json()["shot_clock"]
+    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    assert 19 <= left <= 20                                   # not 30, not -40
+    expire = {"seat": seat, "use": "expired", "version": hand["version"]}
+    _timeline(app, t["tournament_id"], hand["hand_id"], 89, {"paused": 79, "resumed": 19})
+    r = client.post(f"{url}/hand/shot-clock", json=expire, headers=auth)
+    assert r.status_code == 422 and "still has 1 seconds" in r.get_json()["error"]
+    _timeline(app, t["tournament_id"], hand["hand_id"], 90, {"paused": 80, "resumed": 20})
+    r = client.post(f"{url}/hand/shot-clock", json=expire, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    assert next(s for s in r.get_json()["seats"] if s["seat"] == seat)["status"] == "dead"
+
+
+def test_while_the_tournament_clock_is_paused_the_time_left_is_what_he_had_when_it_stopped(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    clock = f"/api/tournaments/{t['tournament_id']}/clock"
+    assert client.post(f"{clock}/start", headers=auth).status_code == 200
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert client.post(f"{clock}/pause", headers=auth).status_code == 200
+    _timeline(app, t["tournament_id"], hand["hand_id"], 300, {"paused": 288})   # 12 s used
+    shot = client.get(f"{url}/hand").get_json()["shot_clock"]
+    assert shot["paused"] is True
+    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    assert 17 <= left <= 18
