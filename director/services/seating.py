@@ -695,7 +695,8 @@ def overview(tournament_id: int, *, paged: bool = False, query: str = "", start:
         active = active.where(Player.id.in_(seated))
     elif query:
         escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        active = active.where(func.lower(Player.name).like(f"%{escaped.lower()}%", escape="\\"))
+        # ilike: SQLite lowers both sides alike (ASCII only: "Åsa" finds Åsa, not "åsa")
+        active = active.where(Player.name.ilike(f"%{escaped}%", escape="\\"))
     start = max(0, start)
     rows = list(db.session.execute(active.order_by(Player.name, Player.id)
                                    .offset(start).limit(PLAYERS_SHOWN + 1)))

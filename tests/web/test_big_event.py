@@ -513,3 +513,12 @@ def test_a_write_whose_log_line_cannot_be_written_is_not_acknowledged_and_is_log
                for line in lines)                           # applied, and logged after all
     players = growing.client.get(f"/api/tournaments/{growing.id}/seating").get_json()["players"]
     assert {p["id"]: p["chips"] for p in players}[player["id"]] == 4321
+
+
+def test_the_seating_pages_search_finds_a_name_with_a_capital_outside_ascii(
+        growing: Growing) -> None:
+    growing.grow(4)
+    growing.api.buy_in("Åsa Öberg")
+    html = growing.client.get(f"/director/{growing.id}/seating",
+                              query_string={"q": "Åsa Ö"}).get_data(as_text=True)
+    assert html.count('<tr data-player="') == 1 and "Åsa Öberg" in html
