@@ -40,6 +40,8 @@
   var armTimer = null;
   var ARM_MS = 700;
   var stream = null;        // the event stream, while it is open
+  var offlineSince = null;  // when the server was last lost (Date.now()), while it is
+  var OFFLINE_MIN_S = 3;    // a shorter loss is not given back to the shot clock
   var picker = null;        // {count, title, done(cards)}
   var keypadValue = "";
   var clockTimer = null;
@@ -101,6 +103,8 @@
   /* The connection: a word in the bar, and while it is lost a large banner that
    * names the tap waiting to be sent (it is sent once, with the same key, when it is back). */
   function net(text, bad) {
+    if (bad && offlineSince === null) { offlineSince = Date.now(); }
+    if (!bad && offlineSince !== null) { backOnline(); }
     var n = $("net");
     n.textContent = text;
     n.className = "net" + (bad ? " bad" : "");
@@ -111,6 +115,26 @@
       $("offline-pending").textContent = pending ? fill(T.offline_pending, {what: pending.what}) : T.offline_nothing;
     }
   }
+
+  /* Back after a time without the server: that time does not count against the player
+   * to act (the server gives it back, no more than his turn so far).  Not sent, it waits
+   * for the next time the connection is back. */
+  function backOnline() {
+    var seconds = Math.round((Date.now() - offlineSince) / 1000);
+    offlineSince = null;
+    if (seconds < OFFLINE_MIN_S || !hand || !hand.shot_clock || hand.finished) { return; }
+    request("POST", "/hand/shot-clock", {seat: hand.shot_clock.seat, use: "offline",
+                                         offline_seconds: Math.min(seconds, 86400), idempotency_key: key()})
+      .then(function (res) {
+        if (res.status === 200 && res.data.hand_id && !busy) { render(res.data); }
+      }).catch(function () {
+        var lost = Date.now() - seconds * 1000;
+        offlineSince = offlineSince === null ? lost : Math.min(offlineSince, lost);
+      });
+  }
+  // the browser says the network is gone (the stream may not notice for a while), or back
+  window.addEventListener("offline", function () { net(T.offline, true); });
+  window.addEventListener("online", function () { if (!busy) { refresh(); } });
 
   // ------------------------------------------------------------ talking to the server
 

@@ -71,8 +71,10 @@ ACTION = Schema({"seat": SEAT, "action": Choice(choices=ACTIONS),
                  "version": VERSION, "idempotency_key": KEY})
 STACK = Schema({"seat": SEAT, "chips": Int(min=0, max=MAX_CHIPS), "idempotency_key": KEY})
 UNDO = Schema({"street": Bool(required=False, default=False), "version": VERSION, "idempotency_key": KEY})
-SHOT_CLOCK = Schema({"seat": SEAT, "use": Choice(choices=("time_bank", "expired")),
+SHOT_CLOCK = Schema({"seat": SEAT, "use": Choice(choices=("time_bank", "expired", "offline")),
+                     "offline_seconds": Int(min=1, max=24 * 3600, required=False, nullable=True),
                      "version": VERSION, "idempotency_key": KEY})
+"""``offline``: the tablet is back after ``offline_seconds`` without the server."""
 CLOCK = Schema({"seat": Int(min=1, max=10, required=False, nullable=True),
                 "version": VERSION, "idempotency_key": KEY})
 

@@ -412,10 +412,14 @@ def _remember_out_of_turn(row: Any, hand: Hand, ruling: R.Ruling, data: Mapping[
 
 
 def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, key: str | None,
-                   who: str, now: datetime) -> Answer:
+                   who: str, now: datetime, offline_seconds: int | None = None) -> Answer:
     """``what`` "time_bank": the player to act plays a time-bank card (logged, his time grows
     by ``TIME_BANK_SECONDS``); "expired": his time has run out, the house rule is applied
-    (refused while he has time left)."""
+    (refused while he has time left); "offline": the tablet is back after
+    ``offline_seconds`` without the server, which do not count against him
+    (``shot_clock.went_offline``)."""
+    if what == "offline" and offline_seconds is None:
+        raise Invalid({"offline_seconds": _("Give the seconds the tablet was offline")})
     stored = _stored_answer(key, table_id)
     if stored is not None:
         return stored
@@ -429,6 +433,11 @@ def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, 
     if hand.to_act != p:
         raise Illegal(_("%(who)s is not to act", who=seating.label(p)))
     started = shot_clock.turn_started(row)
+    if what == "offline":
+        seconds = shot_clock.went_offline(row, started, int(offline_seconds or 0), now)
+        return write_note(row, hand, who, _("The tablet was offline %(seconds)s seconds: they do not count "
+                                            "against the shot clock of %(who)s", seconds=seconds,
+                                            who=seating.label(p)), key, turn_started=started)
     turn = shot_clock.turn(row, hand, setup, started, now)
     assert turn is not None
     if what == "expired":

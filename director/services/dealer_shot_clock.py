@@ -12,7 +12,7 @@ unit of work: it commits before it answers.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -130,6 +130,18 @@ def offline(row: AnyRow, started: datetime) -> list[tuple[datetime, datetime | N
         if end > started:
             spans.append((begin, end))
     return spans
+
+
+def went_offline(row: AnyRow, started: datetime, seconds: int, now: datetime) -> int:
+    """The table's tablet is back after ``seconds`` without the server: that time (up to
+    the moment the action reached the player: no more than his turn) is kept in the
+    hand's ``positions`` and stands still for his shot clock.  Returns the seconds given."""
+    begin = max(started, now - timedelta(seconds=seconds))
+    positions = dict(row.positions or {})
+    spans = [span for span in positions.get("shot_clock_offline") or [] if isinstance(span, list)]
+    positions["shot_clock_offline"] = [*spans, [_iso(begin), _iso(now)]][-20:]
+    row.positions = positions
+    return max(0, round((now - begin).total_seconds()))
 
 
 def _utc(text: Any) -> datetime:

@@ -227,6 +227,7 @@ def shot_clock(table_id: int, who: str) -> tuple[Response, int]:
     data = json_body(body.SHOT_CLOCK)
     return _answer(rulings_service.shot_clock_use(table_id, data["seat"], data["use"],
                                                   version=data["version"],
+                                                  offline_seconds=data.get("offline_seconds"),
                                                   key=data["idempotency_key"], who=who, now=utcnow()))
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from director.services.dealer import _utc as dealer_utc
 from tests.browser.conftest import Server
 from tests.browser.test_dealer_browser import call, hand, setup, tablet, wait_prompt
 from tests.browser.test_tablet_hand_view import action_labels, stud_to_fourth
@@ -350,3 +351,27 @@ def test_the_shot_clock_keeps_its_end_across_a_reload_of_the_tablet(chromium: An
     page.wait_for_selector("#shot-clock:not([hidden])")
     assert hand(live_server, t["table_id"])["shot_clock"]["ends_at"] == ends
     assert int(page.locator("#shot-left").inner_text()) <= 58      # it did not start again
+
+
+def test_the_time_a_tablet_is_offline_does_not_count_against_the_shot_clock_of_the_player_to_act(
+        chromium: Any, live_server: Server) -> None:
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], {"game": "PO", "small_blind": 100, "big_blind": 200})
+    status, body = call(live_server, "POST", f"/api/tournaments/{t['tournament_id']}/house-rules",
+                        {"shot_clock": "30"})
+    assert status == 200, body
+    page = tablet(chromium, live_server, t["code"])
+    page.click("#deal-button")
+    page.wait_for_selector("#shot-clock:not([hidden])")
+    page.context.set_offline(True)
+    page.wait_for_selector("#offline:not([hidden])")
+    page.wait_for_timeout(5000)                                  # the Wi-Fi gone 5 s
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline", state="hidden")
+    for _ in range(50):
+        dealt = hand(live_server, t["table_id"])
+        if any("offline" in line["text"] for line in dealt["log"]):
+            break
+        page.wait_for_timeout(100)
+    shot = dealt["shot_clock"]
+    given = (dealer_utc(shot["ends_at"]) - dealer_utc(shot["started_at"])).total_seconds() - 30
+    assert 4 <= given <= 8, dealt["log"]                        # the time offline, given back

@@ -213,3 +213,32 @@ def test_while_the_tournament_clock_is_paused_the_time_left_is_what_he_had_when_
     assert shot["paused"] is True
     left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
     assert 17 <= left <= 18
+
+
+def test_the_time_a_tablet_was_offline_does_not_count_against_the_player_to_act_up_to_his_turn(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    seat = hand["to_act"]
+    _timeline(app, t["tournament_id"], hand["hand_id"], 40, {})     # 40 s since he got the action
+    back = {"seat": seat, "use": "offline", "offline_seconds": 25, "version": hand["version"],
+            "idempotency_key": "back-1"}
+    r = client.post(f"{url}/hand/shot-clock", json=back, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    shot = r.get_json()["shot_clock"]
+    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    assert 14 <= left <= 15                               # 40 - 25 = 15 s used of 30
+    assert any("offline" in line["text"] for line in r.get_json()["log"])
+    again = client.post(f"{url}/hand/shot-clock", json=back, headers=auth)   # a retry: once
+    assert again.get_json()["version"] == r.get_json()["version"]
+    # offline longer than his turn: only his turn's time is given back, not more
+    long = {**back, "offline_seconds": 3000, "version": r.get_json()["version"], "idempotency_key": "back-2"}
+    shot = client.post(f"{url}/hand/shot-clock", json=long, headers=auth).get_json()["shot_clock"]
+    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    assert 29 <= left <= 30
+    for bad in ({**back, "offline_seconds": None, "idempotency_key": None},
+                {**back, "offline_seconds": "ten", "idempotency_key": None},
+                {**back, "offline_seconds": -5, "idempotency_key": None}):
+        r = client.post(f"{url}/hand/shot-clock", json=bad, headers=auth)
+        assert r.status_code == 400 and "offline_seconds" in (r.get_json().get("errors") or {}), r.get_json()
