@@ -37,6 +37,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from director.db import DriverInsert, db, driver_sql, group_commit, utcnow
 from director.i18n import (
+    GAME_NAMES,
     N_,
     award_sentences,
     chips_text,
@@ -78,6 +79,7 @@ from director.services import bounties as bounty_service
 from director.services import clock as clock_service
 from director.services import dealer_shot_clock as shot_clock
 from director.services import seating as seating_service
+from director.services.audit import Said, said_again
 from director.services.change_feed import Change
 from director.services.events import events as broker
 from director.tournament.clock import ClockState
@@ -144,7 +146,7 @@ class Seating:
         return str(self.players[index]["name"])
 
     def label(self, index: int) -> str:
-        return _("Seat %(seat)s (%(name)s)", seat=self.seat(index), name=self.name(index))
+        return Said(N_("Seat %(seat)s (%(name)s)"), seat=self.seat(index), name=self.name(index))
 
     def index(self, seat: int, field: str = "seat") -> int:
         if seat not in self.by_seat:
@@ -517,8 +519,27 @@ def _awards(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[st
 
 
 def _log_line(at: datetime, who: str, text: str) -> dict[str, Any]:
-    """One line of the hand's log as the tablet shows it."""
-    return {"at": at.isoformat().replace("+00:00", "Z"), "who": who, "text": text}
+    """One line of the hand's log as stored (``_stored``; ``_said`` says it to a reader)."""
+    return {"at": at.isoformat().replace("+00:00", "Z"), "who": who, "text": _stored(text)}
+
+
+def _stored(text: str) -> str:
+    """A log line kept language-neutral: a ``Said`` (msgid and parameters) as its JSON,
+    said again in each reader's language when read (``_said``); plain text as it is."""
+    return text.stored() if isinstance(text, Said) else text
+
+
+def _said(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stored log lines in the reader's language (a plain line, e.g. an older one, as it is)."""
+    return [{**line, "text": said_again(line["text"])} for line in lines]
+
+
+def _joined(parts: list[str]) -> str:
+    """Clauses of one log line, "; " between them, each said again on its own."""
+    if len(parts) == 1:
+        return parts[0]
+    return Said("; ".join(f"%(p{i})s" for i in range(len(parts))),
+                **{f"p{i}": part for i, part in enumerate(parts)})
 
 
 def _log_json(entries: Iterable[HandLogEntry]) -> list[dict[str, Any]]:
@@ -548,7 +569,7 @@ def full_log(table_id: int) -> dict[str, Any]:
         raise NotFound(_("No hand has been dealt at this table yet"))
     lines = _log_json(db.session.scalars(select(HandLogEntry).where(HandLogEntry.hand_id == row.id)
                                          .order_by(HandLogEntry.id.desc())).all())
-    return {"hand_id": row.id, "hand_number": _shown_number(row), "log": lines, "partial": False}
+    return {"hand_id": row.id, "hand_number": _shown_number(row), "log": _said(lines), "partial": False}
 
 
 def _last_tap(hand_id: int) -> list[HandEvent]:
@@ -674,7 +695,7 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         # more than one action on this street: Undo the street takes them all back at once
         "can_undo_street": not hand.finished and hand.acted_on_street,
         "undo_label": _undo_label(row, hand, seating, last_tap) if can_undo else None,
-        "log": shown_log,
+        "log": _said(shown_log),
         # the log above is its last LOG_SHOWN lines: GET .../hand/log has them all
         "log_partial": len(shown_log) >= LOG_SHOWN,
     }
@@ -903,14 +924,17 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     shot = shot_clock.settings(deal.house_rulings)
     if shot is not None:
         positions["shot_clock"] = shot
-    text = _("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)", n=shown,
-             game=game_name(game.value), level=level.get("level_number"), stakes=stakes_label(level))
+    named = GAME_NAMES.get(game.value)
+    parts: list[str] = [Said(N_("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)"), n=shown,
+                             game={"msgid": named} if named else game_name(game.value),
+                             level=level.get("level_number"), stakes=stakes_label(level))]
     if positions.get("button"):
-        text += "; " + _("button seat %(seat)s", seat=positions["button"])
+        parts.append(Said(N_("button seat %(seat)s"), seat=positions["button"]))
     if redeal:
-        text += "; " + _("redeal after the misdeal, same button")
+        parts.append(Said(N_("redeal after the misdeal, same button")))
     if absent_seats:
-        text += "; " + _("absent: seat %(seats)s", seats=", ".join(str(s) for s in absent_seats))
+        parts.append(Said(N_("absent: seat %(seats)s"), seats=", ".join(str(s) for s in absent_seats)))
+    text = _joined(parts)
     dealt_row = HandRow(id=0, tournament_id=tournament_id, table_id=table_id, table_number=table.number,
                         number=number, game=game.value, config=config.to_json(),
                         players=[{k: p[k] for k in ("seat", "player_id", "name")} for p in order],
@@ -1046,29 +1070,35 @@ _ACTION_WORDS = {"fold": N_("folds"), "check": N_("checks"), "call": N_("calls")
 
 
 def describe_event(event: Event, seating: Seating) -> str:
-    """The audit log's sentence for an event, naming seats and players."""
+    """The log's sentence for an event, naming seats and players: a ``Said``, stored
+    language-neutral and said in each reader's language (the cards as the writer's
+    language writes them)."""
     if isinstance(event, Action):
         who = seating.label(event.player)
-        amount = f" {_money(event.amount)}" if event.amount is not None else ""
-        return f"{who} {_(_ACTION_WORDS[event.action.value])}{amount}"
+        action = {"msgid": _ACTION_WORDS[event.action.value]}
+        if event.amount is None:
+            return Said(N_("%(who)s %(action)s"), who=who, action=action)
+        return Said(N_("%(who)s %(action)s %(amount)s"), who=who, action=action, amount=event.amount)
     if isinstance(event, DealBoard):
-        return _("Board: %(cards)s", cards=" ".join(format_card(c, current_language()) for c in event.cards))
+        return Said(N_("Board: %(cards)s"), cards=_cards(event.cards))
     if isinstance(event, DealHole):
-        return _("%(who)s dealt %(cards)s", who=seating.label(event.player),
-                 cards=" ".join(format_card(c, current_language()) for c in event.cards))
+        return Said(N_("%(who)s dealt %(cards)s"), who=seating.label(event.player), cards=_cards(event.cards))
     if isinstance(event, Show):
-        return _("%(who)s shows %(cards)s", who=seating.label(event.player),
-                 cards=" ".join(format_card(c, current_language()) for c in event.cards))
+        return Said(N_("%(who)s shows %(cards)s"), who=seating.label(event.player), cards=_cards(event.cards))
     if isinstance(event, Muck):
-        return _("%(who)s mucks", who=seating.label(event.player))
+        return Said(N_("%(who)s mucks"), who=seating.label(event.player))
     if isinstance(event, Kill):
-        return _("%(who)s: hand killed (%(reason)s)", who=seating.label(event.player), reason=event.reason)
+        return Said(N_("%(who)s: hand killed (%(reason)s)"), who=seating.label(event.player),
+                    reason={"msgid": event.reason})
     if isinstance(event, ManualAward):
-        return _("Pots awarded by hand")
+        return Said(N_("Pots awarded by hand"))
     if isinstance(event, Misdeal):
-        return _("Misdeal (%(reason)s)", reason=_(event.reason) if event.reason else _("called by the dealer"))
-    return _("%(who)s checked by the clock", who=seating.label(getattr(event, "player", 0)))
+        return Said(N_("Misdeal (%(reason)s)"), reason={"msgid": event.reason or N_("called by the dealer")})
+    return Said(N_("%(who)s checked by the clock"), who=seating.label(getattr(event, "player", 0)))
 
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(format_card(c, current_language()) for c in cards)
 
 
 def _lost_race(key: str | None, table_id: int, row: AnyRow) -> Answer:
@@ -1146,7 +1176,8 @@ def _write_known(row: HandRow, events: list[Event], key: str | None, text: str,
     rows = [list(sql.event.params(values)) for values in rows]
     request = sql.request.params({"idempotency_key": key, "hand_id": row.id, "response": text,
                                   "created_at": now}) if key is not None and not rows else None
-    logs = [sql.log.params({"hand_id": row.id, "at": now, "who": who, "text": line}) for who, line in entries]
+    logs = [sql.log.params({"hand_id": row.id, "at": now, "who": who, "text": _stored(line)})
+            for who, line in entries]
 
     def work(cursor: Any) -> tuple[int, list[int]] | None:
         if finish is None:
@@ -1202,7 +1233,7 @@ def _write_new_hand(row: HandRow, moves: tuple[tuple[int, int, int], list[tuple[
                 cursor.executemany(sql.waiting, [(sql.boolean(w), row.table_id, seat) for w, seat in moves[1]])
         cursor.execute(sql.hand.sql + " RETURNING id", values)
         hand_id = int(cursor.fetchone()[0])
-        cursor.execute(sql.log.sql, sql.log.params({"hand_id": hand_id, "at": now, "who": who, "text": text}))
+        cursor.execute(sql.log.sql, sql.log.params({"hand_id": hand_id, "at": now, "who": who, "text": _stored(text)}))
         return hand_id
 
     hand_id = group_commit().submit(work)
@@ -1347,7 +1378,7 @@ def _log_now(row: AnyRow, who: str, text: str) -> None:
     """A log line with no change to the hand (its version stays): the log kept in
     memory for that version is stale now, here and in the other server processes
     (``forget_log``), and the tablets read the hand again."""
-    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_stored(text)))
     db.session.commit()
     _forget_log(row.id)
     broker().publish(row.tournament_id, "dealer", {"table_id": row.table_id, "hand_id": row.id,
@@ -1393,7 +1424,7 @@ def _unfinish(row: DealerHand) -> bool:
             db.session.rollback()
             raise Illegal(" ".join(exc.errors.values())) from None
         for line in lines:
-            db.session.add(HandLogEntry(hand_id=row.id, who="engine", text=line))
+            db.session.add(HandLogEntry(hand_id=row.id, who="engine", text=_stored(line)))
     for pid, delta in deltas.items():
         player = players.get(pid)
         if player is not None:
@@ -1560,7 +1591,7 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
         return _lost_race(key, table_id, row)
     for event in taken:
         event.undone = True
-    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_("Undo: %(what)s", what=text)))
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_stored(Said(N_("Undo: %(what)s"), what=text))))
     db.session.flush()
     body = hand_json(row)
     if key is not None:
@@ -1602,10 +1633,11 @@ def correct_hand(hand_id: int, events_json: list[Any]) -> Answer:
     row.last_seq = seq
     row.version = row.version + 1
     db.session.add(HandLogEntry(hand_id=row.id, who="director",
-                                text=_("Hand corrected by the director (%(n)s events)", n=len(new_events))))
+                                text=_stored(Said(N_("Hand corrected by the director (%(n)s events)"),
+                                                  n=len(new_events)))))
     busted, sentences = _finish(row, new)
     for sentence in sentences:
-        db.session.add(HandLogEntry(hand_id=row.id, who="engine", text=sentence))
+        db.session.add(HandLogEntry(hand_id=row.id, who="engine", text=_stored(sentence)))
     db.session.flush()
     body = hand_json(row, new)
     db.session.commit()
@@ -1628,7 +1660,7 @@ def write_note(row: DealerHand, hand: Hand, who: str, text: str, key: str | None
     except _Lost:
         raise Conflict(hand_json(latest_hand(row.table_id) or row),
                        _("The hand changed on another screen: here it is as it stands")) from None
-    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_stored(text)))
     db.session.flush()
     body = hand_json(row, hand, turn_started=turn_started)
     if key is not None:
@@ -1681,7 +1713,7 @@ def set_clock_call(table_id: int, seat: int | None, *, version: int | None, key:
     except _Lost:
         raise Conflict(hand_json(latest_hand(table_id) or row),
                        _("The hand changed on another screen: here it is as it stands")) from None
-    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=text))
+    db.session.add(HandLogEntry(hand_id=row.id, who=who, text=_stored(text)))
     db.session.flush()
     body = hand_json(row, hand)
     if key is not None:

@@ -36,6 +36,7 @@ from director.poker.state import Hand
 from director.services import Invalid, house_rules
 from director.services import dealer_bodies as body
 from director.services import dealer_shot_clock as shot_clock
+from director.services.audit import Said
 from director.services.dealer import (
     Answer,
     Illegal,
@@ -435,9 +436,9 @@ def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, 
     started = shot_clock.turn_started(row)
     if what == "offline":
         seconds = shot_clock.went_offline(row, started, int(offline_seconds or 0), now)
-        return write_note(row, hand, who, _("The tablet was offline %(seconds)s seconds: they do not count "
-                                            "against the shot clock of %(who)s", seconds=seconds,
-                                            who=seating.label(p)), key, turn_started=started)
+        return write_note(row, hand, who, Said(N_("The tablet was offline %(seconds)s seconds: they do not "
+                                                  "count against the shot clock of %(who)s"), seconds=seconds,
+                                               who=seating.label(p)), key, turn_started=started)
     turn = shot_clock.turn(row, hand, setup, started, now)
     assert turn is not None
     if what == "expired":
@@ -450,13 +451,13 @@ def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, 
 
         def make(h: Hand, s: Seating) -> list[Event]:
             return [event]
-        note = _("Shot clock: the time of %(who)s ran out", who=seating.label(p))
+        note = Said(N_("Shot clock: the time of %(who)s ran out"), who=seating.label(p))
         return apply_events(table_id, make, version=row.version, key=key, who=who, note=note)
     left = int(setup.get("cards") or 0) - shot_clock.cards_played(row, shot_clock.bank_key(row, p), setup)
     try:
         SC.verify_time_bank(left, player=p, seats=hand.config.seats or None)
     except RuleViolation as exc:
         raise Illegal(seating.words(translate_violation(exc))) from None
-    text = _("%(who)s plays a time-bank card: %(seconds)s seconds more (%(left)s left)",
-             who=seating.label(p), seconds=SC.TIME_BANK_SECONDS, left=left - 1)
+    text = Said(N_("%(who)s plays a time-bank card: %(seconds)s seconds more (%(left)s left)"),
+                who=seating.label(p), seconds=SC.TIME_BANK_SECONDS, left=left - 1)
     return write_note(row, hand, shot_clock.bank_key(row, p), text, key, turn_started=started)

@@ -251,3 +251,39 @@ def test_a_button_out_of_position_is_a_misdeal_redealt_with_the_button_the_table
     redeal = play(client, url, auth, redeal, ["call", "call", "call", "check"])     # substantial action
     r = client.post(f"{url}/hand/rulings", json={"ruling": "wrong_button"}, headers=auth)
     assert r.status_code == 200 and r.get_json()["ruling"]["decision"] == "play_on"
+
+
+SWEDISH = ("Plats ", "synar", "lägger sig", "höjer till", " given:", "nivå")
+ENGLISH_WORDS = ("Seat ", "calls", "folds", "raises to", " dealt:")
+
+
+def test_a_hand_played_by_a_tablet_in_swedish_reads_in_indonesian_on_a_tablet_in_indonesian(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    from director.models.hands import HandLogEntry
+    from director.services import dealer
+    from tests.web.test_dealer_i18n_round_two import _csrf
+    from tests.web.test_i18n_dealer import paired_tablet
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    swedish = paired_tablet(app, t, "sv")
+    headers = _csrf(swedish, t["id"])
+    hand = swedish.post(f"{url}/hands", json={}, headers=headers).get_json()
+    for kind, amount in (("call", None), ("raise", 600), ("fold", None)):
+        r = swedish.post(f"{url}/hand/actions", headers=headers, json={
+            "seat": hand["to_act"], "action": kind, "amount": amount, "version": hand["version"]})
+        assert r.status_code == 200, r.get_json()
+        hand = r.get_json()
+    written = [line["text"] for line in hand["log"]]
+    assert any("Plats" in line for line in written) and any("synar" in line for line in written), written
+    with app.app_context():                          # a line written before: plain text, kept as it is
+        db.session.add(HandLogEntry(hand_id=hand["hand_id"], who="dealer", text="Gammal rad: Plats 9"))
+        db.session.commit()
+        dealer.forget_cached_hands()
+    indonesian = paired_tablet(app, t, "id")
+    for read in (indonesian.get(f"{url}/hand").get_json()["log"],
+                 indonesian.get(f"{url}/hand/log").get_json()["log"]):
+        lines = [line["text"] for line in read if line["text"] != "Gammal rad: Plats 9"]
+        assert len(lines) == 4 and any(line["text"] == "Gammal rad: Plats 9" for line in read), read
+        assert all("Kursi" in line or "Tangan" in line for line in lines), lines
+        assert any("raise ke" in line for line in lines) and any("dibagikan" in line for line in lines)
+        assert not [line for line in lines if any(word in line for word in SWEDISH + ENGLISH_WORDS)], lines
