@@ -218,12 +218,21 @@
     return el("button", attrs);
   }
 
+  /* Whether a hand read from the server is newer than the one on screen.  Two reads can be
+   * in flight at once (the stream's event, its reconnect, the 1.5 s poll) and answer out of
+   * order: the older answer must not paint over the newer one.  Every write raises the
+   * hand's version, and a new hand has a higher id. */
+  function newer(data) {
+    return !hand || data.hand_id > hand.hand_id
+      || (data.hand_id === hand.hand_id && data.version > hand.version);
+  }
+
   function refresh() {
     return request("GET", "/hand").then(function (res) {
       net(T.online, false);
       if (res.status === 200) {
         if (res.data.hand_id === dismissed) { loadNext(); return; }   // idle: the next hand, or why it holds
-        if (!hand || res.data.version !== hand.version || res.data.hand_id !== hand.hand_id) { render(res.data); }
+        if (newer(res.data)) { render(res.data); }
       } else if (res.status === 404 && !hand) {
         loadNext();
       }
