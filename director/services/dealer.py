@@ -29,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import bindparam, func, select, union_all, update
@@ -44,7 +45,6 @@ from director.i18n import (
     current_language,
     game_name,
     hand_name,
-    number_filter,
     stakes_label,
     translate_violation,
 )
@@ -471,29 +471,84 @@ def _returned(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[
     """The uncalled chips given back so far, each the moment its betting round closed
     (TDA 15-B, RULES.md §8.1 step 1): the JSON entries and their sentences,
     "6,000 returned to Seat 4 (María García)"."""
-    out, lines = [], []
+    out: list[dict[str, Any]] = []
+    lines: list[str] = []
     for i, chips in enumerate(hand.returned()):
         if chips:
             out.append({"seat": seating.seat(i), "name": seating.name(i), "amount": chips})
-            lines.append(_("%(amount)s returned to %(who)s", amount=number_filter(chips),
-                           who=seating.label(i)))
+            lines.append(Said(N_("%(amount)s returned to %(who)s"), amount=chips, who=seating.label(i)))
     return out, lines
 
 
 def _shown(hand: Hand, seating: Seating) -> list[str]:
     """One line per hand tabled at the end, losers' too, in seat order: "Seat 2 (Bo) shows
     A♠ K♦ Q♣ J♥: two pair, kings and sevens" (hi-lo games add the low, or "no low")."""
-    lines = []
+    lines: list[str] = []
     language = current_language()
     tabled = hand.tabled_hands()
     for i in sorted(tabled, key=seating.seat):            # around the table, in seat order
         high, low = tabled[i]
-        named = hand_name(high)
-        if hand.config.game.hi_lo:
-            named += "; " + (hand_name(low) if low is not None else hand_name("no low"))
         cards = " ".join(format_card(c, language) for c in hand.hole_cards[i] if c is not None)
-        lines.append(_("%(who)s shows %(cards)s: %(hand)s", who=seating.label(i), cards=cards,
-                       hand=named))
+        lines.append(_Line("shows", who=seating.label(i).to_json(), cards=cards,   # type: ignore[attr-defined]
+                           high=str(getattr(high, "name", high)),
+                           low=(str(getattr(low, "name", low)) if low is not None else "no low")
+                           if hand.config.game.hi_lo else None))
+    return lines
+
+
+class _Line(str):
+    """A log line said by one of the dealer's own sentences (``_SAY``: a tabled hand, a
+    pot's award), kept as its kind and arguments and said again in the reader's
+    language (``_said``), as a ``Said`` is."""
+
+    kind: str
+    args: dict[str, Any]
+
+    def __new__(cls, kind: str, **args: Any) -> _Line:
+        line = super().__new__(cls, _SAY[kind](args))
+        line.kind, line.args = kind, args
+        return line
+
+    def stored(self) -> str:
+        return json.dumps({"line": self.kind, "args": self.args}, ensure_ascii=False, default=str)
+
+
+def _say_shows(args: dict[str, Any]) -> str:
+    named = hand_name(args["high"])
+    if args.get("low") is not None:
+        named += "; " + hand_name(args["low"])
+    return _("%(who)s shows %(cards)s: %(hand)s", who=said_again(json.dumps(args["who"])),
+             cards=args["cards"], hand=named)
+
+
+def _say_pot(args: dict[str, Any]) -> str:
+    awards = [SimpleNamespace(**a) for a in args["awards"]]
+    seats, names = args["seats"], args["names"]
+    notes = {awards[0].pot_index: [said_again(json.dumps(n)) for n in args.get("notes") or []]}
+    return award_sentences(awards, lambda p: seats[str(p)], lambda p: names[str(p)], notes=notes)[0]
+
+
+_SAY = {"shows": _say_shows, "pot": _say_pot}
+
+
+def _pot_lines(awards: list[Any], seating: Seating) -> list[str]:
+    """One line per pot (``award_sentences``), each kept as its awards (``_Line``)."""
+    pots: list[list[Any]] = []
+    for a in awards:
+        if pots and (pots[-1][0].pot_index, pots[-1][0].pot_name) == (a.pot_index, a.pot_name):
+            pots[-1].append(a)
+        else:
+            pots.append([a])
+    lines: list[str] = []
+    for group in pots:
+        lines.append(_Line(
+            "pot", awards=[{k: getattr(a, k) for k in ("pot_index", "pot_name", "pot_amount", "half", "player",
+                                                        "hand_name", "reason", "amount")} for a in group],
+            seats={str(a.player): seating.seat(a.player) for a in group},
+            names={str(a.player): seating.name(a.player) for a in group},
+            notes=[Said(N_("odd chip (%(chips)s) to seat %(seat)s (%(name)s), %(half)s"), chips=a.odd_chips,
+                        seat=seating.seat(a.player), name=seating.name(a.player),
+                        half={"msgid": a.half}).to_json() for a in group if a.odd_chips]))
     return lines
 
 
@@ -507,15 +562,9 @@ def _awards(hand: Hand, seating: Seating) -> tuple[list[dict[str, Any]], list[st
             "seat": seating.seat(a.player), "name": seating.name(a.player),
             "amount": a.amount, "hand": a.hand_name, "hand_label": hand_name(a.hand_name),
             "odd_chips": a.odd_chips} for a in awards]
-    by_pot: dict[int, list[str]] = {}
-    for a in awards:
-        if a.odd_chips:
-            by_pot.setdefault(a.pot_index, []).append(
-                _("odd chip (%(chips)s) to seat %(seat)s (%(name)s), %(half)s", chips=a.odd_chips,
-                  seat=seating.seat(a.player), name=seating.name(a.player), half=_(a.half)))
-    # Built here, in the user's language, from the awards' fields (director/i18n.py).
-    sentences = award_sentences(awards, seating.seat, seating.name, notes=by_pot)
-    return out, sentences + _returned(hand, seating)[1] + _shown(hand, seating)
+    # Built here, in the user's language, from the awards' fields (director/i18n.py), and
+    # kept by the log as those fields (``_Line``): said again in each reader's language.
+    return out, _pot_lines(awards, seating) + _returned(hand, seating)[1] + _shown(hand, seating)
 
 
 def _log_line(at: datetime, who: str, text: str) -> dict[str, Any]:
@@ -524,14 +573,25 @@ def _log_line(at: datetime, who: str, text: str) -> dict[str, Any]:
 
 
 def _stored(text: str) -> str:
-    """A log line kept language-neutral: a ``Said`` (msgid and parameters) as its JSON,
-    said again in each reader's language when read (``_said``); plain text as it is."""
-    return text.stored() if isinstance(text, Said) else text
+    """A log line kept language-neutral: a ``Said`` (msgid and parameters) or a ``_Line``
+    as its JSON, said again in each reader's language when read (``_said``); plain text
+    as it is."""
+    return text.stored() if isinstance(text, Said | _Line) else text
 
 
 def _said(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Stored log lines in the reader's language (a plain line, e.g. an older one, as it is)."""
-    return [{**line, "text": said_again(line["text"])} for line in lines]
+    return [{**line, "text": _say_line(line["text"])} for line in lines]
+
+
+def _say_line(text: str) -> str:
+    if not text.startswith('{"line"'):
+        return said_again(text)
+    try:
+        data = json.loads(text)
+        return _SAY[data["line"]](data["args"])
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return text
 
 
 def _joined(parts: list[str]) -> str:
@@ -1097,7 +1157,7 @@ def describe_event(event: Event, seating: Seating) -> str:
     return Said(N_("%(who)s checked by the clock"), who=seating.label(getattr(event, "player", 0)))
 
 
-def _cards(cards: Iterable[Card]) -> str:
+def _cards(cards: Iterable[Card | None]) -> str:
     return " ".join(format_card(c, current_language()) for c in cards)
 
 

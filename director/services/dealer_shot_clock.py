@@ -121,7 +121,7 @@ def pauses(row: AnyRow, started: datetime, *, paused_now: bool) -> list[tuple[da
 def offline(row: AnyRow, started: datetime) -> list[tuple[datetime, datetime | None]]:
     """The times the table's tablet said it was offline during this turn (``positions``'
     ``shot_clock_offline``: [from, to] in ISO UTC)."""
-    spans = []
+    spans: list[tuple[datetime, datetime | None]] = []
     for span in (row.positions or {}).get("shot_clock_offline") or []:
         try:
             begin, end = _utc(span[0]), _utc(span[1])

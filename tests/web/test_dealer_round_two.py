@@ -287,3 +287,16 @@ def test_a_hand_played_by_a_tablet_in_swedish_reads_in_indonesian_on_a_tablet_in
         assert all("Kursi" in line or "Tangan" in line for line in lines), lines
         assert any("raise ke" in line for line in lines) and any("dibagikan" in line for line in lines)
         assert not [line for line in lines if any(word in line for word in SWEDISH + ENGLISH_WORDS)], lines
+    while not hand["finished"]:                     # folded to the raiser: his chips back, the pot his
+        r = swedish.post(f"{url}/hand/actions", headers=headers, json={
+            "seat": hand["to_act"], "action": "fold", "version": hand["version"]})
+        assert r.status_code == 200, r.get_json()
+        hand = r.get_json()
+    assert any("Huvudpott" in line["text"] for line in hand["log"])
+    assert any("tillbaka till" in line["text"] for line in hand["log"])
+    read = [line["text"] for line in indonesian.get(f"{url}/hand/log").get_json()["log"]]
+    assert any("Pot utama" in line and "tanpa lawan" in line for line in read), read
+    assert any("dikembalikan ke Kursi" in line for line in read), read
+    ended = [line for line in read if line != "Gammal rad: Plats 9"]
+    assert not [line for line in ended if any(word in line for word in SWEDISH + ENGLISH_WORDS
+                                              + ("Huvudpott", "utan motspelare", "Main pot"))], ended
