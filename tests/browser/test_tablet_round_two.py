@@ -354,7 +354,7 @@ def test_the_shot_clock_keeps_its_end_across_a_reload_of_the_tablet(chromium: An
 
 
 def test_the_time_a_tablet_is_offline_does_not_count_against_the_shot_clock_of_the_player_to_act(
-        chromium: Any, live_server: Server) -> None:
+        chromium: Any, live_server: Server, artifacts: Path) -> None:
     t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], {"game": "PO", "small_blind": 100, "big_blind": 200})
     status, body = call(live_server, "POST", f"/api/tournaments/{t['tournament_id']}/house-rules",
                         {"shot_clock": "30"})
@@ -375,3 +375,5 @@ def test_the_time_a_tablet_is_offline_does_not_count_against_the_shot_clock_of_t
     shot = dealt["shot_clock"]
     given = (dealer_utc(shot["ends_at"]) - dealer_utc(shot["started_at"])).total_seconds() - 30
     assert 4 <= given <= 8, dealt["log"]                        # the time offline, given back
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(artifacts / "tablet-offline-given-back.png"))
