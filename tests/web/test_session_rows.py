@@ -42,7 +42,10 @@ def statements(ctx: Flask) -> Iterator[list[str]]:
 
 
 def reads_of(sent: list[str], table: str) -> int:
-    return sum(1 for s in sent if s.lstrip().upper().startswith("SELECT") and f"FROM {table}" in s)
+    """The reads of ``table``'s rows; on PostgreSQL a write also takes its event's row
+    ``FOR KEY SHARE`` (its id only: the lock a delete waits on, issue 26), which is no read."""
+    return sum(1 for s in sent if s.lstrip().upper().startswith("SELECT") and f"FROM {table}" in s
+               and "FOR KEY SHARE" not in s.upper())
 
 
 def test_the_tournament_let_go_by_one_service_is_not_read_again_by_the_next(
