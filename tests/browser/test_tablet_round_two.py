@@ -228,7 +228,10 @@ def test_the_shot_clock_is_shown_large_warns_at_10_seconds_and_takes_a_time_bank
     assert page.locator("#shot-clock .shot-seat").inner_text().endswith(str(dealt["to_act"]))
     left = int(page.locator("#shot-left").inner_text())
     assert 28 <= left <= 30
-    size_px = page.eval_on_selector("#shot-left", "e => parseFloat(getComputedStyle(e).fontSize)")
+    # read in one go: the countdown redraws its box every second (a handle found a moment
+    # before could be a detached element, whose font size reads NaN)
+    size_px = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.getElementById('shot-left')).fontSize)")
     assert size_px >= 48                                  # read from across the table
     page.clock.run_for(21_000)                            # 21 s later: the warning
     page.wait_for_selector("#shot-clock.warn")
