@@ -300,3 +300,30 @@ def test_a_hand_played_by_a_tablet_in_swedish_reads_in_indonesian_on_a_tablet_in
     ended = [line for line in read if line != "Gammal rad: Plats 9"]
     assert not [line for line in ended if any(word in line for word in SWEDISH + ENGLISH_WORDS
                                               + ("Huvudpott", "utan motspelare", "Main pot"))], ended
+
+
+def test_an_undo_written_by_a_tablet_in_swedish_reads_in_indonesian_on_a_tablet_in_indonesian(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    """The undo line names the taps it takes back in the reader's language too (it kept
+    the writer's words: "Batalkan: Plats 4 (Di) synar 200")."""
+    from tests.web.test_dealer_i18n_round_two import _csrf
+    from tests.web.test_i18n_dealer import paired_tablet
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"], levels=[level(100, 200)])
+    url = f"/api/tables/{t['id']}"
+    swedish = paired_tablet(app, t, "sv")
+    headers = _csrf(swedish, t["id"])
+    hand = swedish.post(f"{url}/hands", json={}, headers=headers).get_json()
+    for kind in ("call", "call"):
+        r = swedish.post(f"{url}/hand/actions", headers=headers, json={
+            "seat": hand["to_act"], "action": kind, "version": hand["version"]})
+        assert r.status_code == 200, r.get_json()
+        hand = r.get_json()
+    r = swedish.post(f"{url}/hand/undo", headers=headers, json={"street": True, "version": hand["version"]})
+    assert r.status_code == 200, r.get_json()
+    assert any(line["text"].startswith("Ångra: Plats") for line in r.get_json()["log"]), r.get_json()["log"]
+    indonesian = paired_tablet(app, t, "id")
+    undo = [line["text"] for line in indonesian.get(f"{url}/hand/log").get_json()["log"]
+            if line["text"].startswith(("Batalkan", "Ångra", "Undo"))]
+    assert len(undo) == 1 and undo[0].startswith("Batalkan: Kursi"), undo
+    assert undo[0].count("Kursi") == 2, undo                  # both calls, each in Indonesian
+    assert not [word for word in SWEDISH + ENGLISH_WORDS if word in undo[0]], undo
