@@ -1642,9 +1642,12 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
         return apply_events(table_id, lambda h, s: [Misdeal(DEAL_UNDONE)], version=row.version,
                             key=key, who=who, note=_("Undo: %(what)s", what=what))
     seating = Seating(row.players)
-    # each event's sentence kept as it is stored (a list of Said), so the line reads in
-    # each tablet's language like the actions it takes back
-    text = [describe_event(event_from_json(e.event), seating) for e in reversed(taken)]
+    # each event's sentence kept as it is stored (a Said), so the line reads in each
+    # tablet's language like the actions it takes back; several are joined by "; "
+    said = [describe_event(event_from_json(e.event), seating) for e in reversed(taken)]
+    text = said[0]
+    for then in said[1:]:
+        text = Said(N_("%(done)s; %(then)s"), done=text, then=then)
     reopened = row.status != "playing"
     reinstated = reopened and _unfinish(row)
     try:
