@@ -57,7 +57,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import Response
 
 from director.db import DriverInsert, db, group_commit, utcnow
-from director.i18n import N_, gettext, money_filter, number_filter, seating_text
+from director.i18n import N_, gettext, money_filter, number_filter, seating_text, stakes_label
 from director.models.audit import AuditEntry
 from director.models.tournament import Tournament
 from director.services import house_rules
@@ -281,7 +281,8 @@ class Said(str):
 
     The parameters are those :func:`_param` puts into words (a number, money, a counted
     word), a nested ``Said``, ``{"seating": <an engine sentence>}`` (``seating_text``),
-    or plain text (a name), kept as it is.
+    ``{"stakes": <a level's stakes>}`` (``stakes_label``), or plain text (a name), kept
+    as it is.
 
     >>> Said("%(name)s eliminated in place %(place)s", name="Ann", place=5).stored()
     '{"said": "%(name)s eliminated in place %(place)s", "params": {"name": "Ann", "place": 5}}'
@@ -320,6 +321,8 @@ def _say(msgid: str, params: dict[str, Any]) -> str:
             value = _say(str(value["said"]), dict(value.get("params") or {}))
         elif isinstance(value, dict) and "seating" in value:
             value = seating_text(value["seating"])
+        elif isinstance(value, dict) and "stakes" in value:   # a level's stakes, in words
+            value = stakes_label(value["stakes"])
         values[name] = value if isinstance(value, Said) else _param(value)
     for template in (gettext(msgid), msgid):
         try:

@@ -97,6 +97,10 @@ LOG_SHOWN = 12
 ON_BREAK = N_("The clock is on a break: no hand is dealt")
 UNDO_GROUP_MAX = 32     # more events than one write records (a street's up-cards: 8)
 CACHE_SIZE = 512
+# What a level's stakes are said from (``i18n.stakes_label``): the deal's log line keeps
+# them, not their words, so each tablet reads them in its own language.
+STAKES_KEYS = ("kind", "is_break", "game", "small_blind", "big_blind", "ante", "big_blind_ante",
+               "small_bet", "big_bet", "bring_in")
 _BOARD_COUNT = {"flop": 3, "turn": 1, "river": 1}
 
 
@@ -987,7 +991,8 @@ def start_hand(table_id: int, absent_seats: list[int], who: str = "dealer") -> A
     named = GAME_NAMES.get(game.value)
     parts: list[str] = [Said(N_("Hand %(n)s dealt: %(game)s, level %(level)s (%(stakes)s)"), n=shown,
                              game={"msgid": named} if named else game_name(game.value),
-                             level=level.get("level_number"), stakes=stakes_label(level))]
+                             level=level.get("level_number"),
+                             stakes={"stakes": {key: level.get(key) for key in STAKES_KEYS}})]
     if positions.get("button"):
         parts.append(Said(N_("button seat %(seat)s"), seat=positions["button"]))
     if redeal:

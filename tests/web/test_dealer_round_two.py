@@ -327,3 +327,22 @@ def test_an_undo_written_by_a_tablet_in_swedish_reads_in_indonesian_on_a_tablet_
     assert len(undo) == 1 and undo[0].startswith("Batalkan: Kursi"), undo
     assert undo[0].count("Kursi") == 2 and undo[0].count("; ") == 1, undo   # both calls
     assert not [word for word in SWEDISH + ENGLISH_WORDS if word in undo[0]], undo
+
+
+def test_the_deal_line_says_the_stakes_in_the_readers_language(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    """A big-blind-ante level dealt on a Swedish tablet: the deal line read on an
+    Indonesian one says its stakes in Indonesian ("ante BB"), not "BB-ante"."""
+    from tests.web.test_dealer_i18n_round_two import _csrf
+    from tests.web.test_i18n_dealer import paired_tablet
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"],
+                   levels=[level(100, 200, ante=200, big_blind_ante=True)])
+    url = f"/api/tables/{t['id']}"
+    swedish = paired_tablet(app, t, "sv")
+    hand = swedish.post(f"{url}/hands", json={}, headers=_csrf(swedish, t["id"])).get_json()
+    dealt = [line["text"] for line in hand["log"] if "100/200" in line["text"]]
+    assert len(dealt) == 1 and "100/200 BB-ante 200" in dealt[0], hand["log"]
+    indonesian = paired_tablet(app, t, "id")
+    read = [line["text"] for line in indonesian.get(f"{url}/hand/log").get_json()["log"]
+            if "100/200" in line["text"]]
+    assert len(read) == 1 and "100/200 ante BB 200" in read[0] and "BB-ante" not in read[0], read
