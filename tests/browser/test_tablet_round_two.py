@@ -43,6 +43,7 @@ def test_TDA_RP_10_A_an_exposed_down_card_ruled_first_is_his_up_card_and_the_pic
     page.wait_for_selector(".ruling-text")
     page.click("#ruling-confirm")
     shown(page, live_server, t["table_id"], dealt)
+    ruled = hand(live_server, t["table_id"])["version"]
     page.click("#up-cards")
     titles = []
     for card in ["9d", "Kh"]:
@@ -50,6 +51,7 @@ def test_TDA_RP_10_A_an_exposed_down_card_ruled_first_is_his_up_card_and_the_pic
         assert page.locator("#picker .pick[data-card='2c']").is_disabled()      # on the table
         page.click(f"#picker .pick[data-card='{card}']")
     page.wait_for_function("() => document.getElementById('picker').hidden")
+    shown(page, live_server, t["table_id"], ruled)   # the up-cards sent (a closed picker is not yet)
     after = hand(live_server, t["table_id"])
     assert not any(f"Seat {exposed} " in title for title in titles), titles
     assert [s["up_cards"] for s in after["seats"]] == [["9d"], ["2c"], ["Kh"]]
