@@ -1,7 +1,7 @@
 """The one request-body validation layer.
 
 A view declares what it takes and loads it in one line; anything else is a
-400 naming the field (``director.services.Invalid``), never a 500::
+400 naming the field (``director.errors.Invalid``), never a 500::
 
     ACTION = Schema({
         "seat": Int(min=1, max=10),
@@ -43,7 +43,7 @@ written for a tournament director or a dealer.
 >>> s.load({"seat": True})
 Traceback (most recent call last):
 ...
-director.services.Invalid: seat: Give a whole number
+director.errors.Invalid: seat: Give a whole number
 >>> s.load({"seat": "4"}, form=True)["seat"]
 4
 """
@@ -324,7 +324,7 @@ class Items(Field):
     >>> Schema({"cards": Items(schema=Schema({"seat": Int(min=1, max=10)}))}).load({"cards": [{"seat": 0}]})
     Traceback (most recent call last):
     ...
-    director.services.Invalid: cards[0].seat: Give a number of at least 1
+    director.errors.Invalid: cards[0].seat: Give a number of at least 1
     """
 
     schema: Schema | None = None

@@ -15,7 +15,7 @@ field at once.
 >>> ruling_body({"ruling": "boxed_cards", "count": True})
 Traceback (most recent call last):
 ...
-director.services.Invalid: count: Give a whole number
+director.errors.Invalid: count: Give a whole number
 """
 
 from __future__ import annotations
