@@ -37,11 +37,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from director.services import dealer as dealer_service
     from director.services.events import TournamentEvents
     from director.views import body_limits, register
-    from director.views import chip_race as chip_race_views
-    from director.views import house_rules as house_rules_views
-    from director.views import players as players_views
-    from director.views import screens as screens_views
-    from director.views import wizard as wizard_views
 
     instance_path = None
     if test_config and test_config.get("INSTANCE_PATH"):
@@ -71,10 +66,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     broker.on("device pairing", dealer_pairing.forget_change)
     broker.on("hands", dealer_service.forget_log)
     register(app)
-    app.register_blueprint(house_rules_views.bp)
-    for issue_17 in (chip_race_views, screens_views, wizard_views):   # wizard, chip race, screens
-        app.register_blueprint(issue_17.bp)
-    app.register_blueprint(players_views.bp)     # issue 17: players across events, leagues
 
     register_flask_commands(app)
     return app

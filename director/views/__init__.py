@@ -10,14 +10,19 @@ from flask import Flask
 from director.views import (
     api,
     auth,
+    chip_race,
     clock,
     dealer,
     dealer_api,
     director,
     errors,
+    house_rules,
     language,
+    players,
+    screens,
     seating,
     waiting_list,
+    wizard,
 )
 from director.views import money as money_views
 
@@ -33,4 +38,9 @@ def register(app: Flask) -> None:
     app.register_blueprint(dealer.bp)
     app.register_blueprint(dealer_api.bp)
     app.register_blueprint(language.bp)
+    app.register_blueprint(house_rules.bp)
+    app.register_blueprint(chip_race.bp)      # issue 17: chip race, screens, blind wizard
+    app.register_blueprint(screens.bp)
+    app.register_blueprint(wizard.bp)
+    app.register_blueprint(players.bp)        # issue 17: players across events, leagues
     errors.register(app)
