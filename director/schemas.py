@@ -21,7 +21,7 @@ Rules, the same for every field type:
 * a missing required field, a ``null`` where ``nullable`` is false, a value of
   the wrong type and a value out of range each name the field with a sentence;
 * booleans are not integers, floats are not integers (``3.0`` neither), and an
-  integer beyond ``Int.LIMIT`` (``10**15``) is refused even with no ``max``;
+  integer beyond ``WHOLE_LIMIT`` (``10**15``) is refused even with no ``max``;
 * form values arrive as text: ``Int`` and ``Bool`` parse them (``form=True``);
 * unknown keys are ignored unless the schema says ``extra="forbid"``;
 * ``Schema.load`` returns a new ``dict`` with every declared key present
@@ -122,6 +122,99 @@ class FieldError(ValueError):
     """One field's sentence (raised by a field's ``convert``)."""
 
 
+WHOLE_LIMIT = 10**15   # no whole number typed or sent is larger, bounds or not
+_SPACES = str.maketrans("", "", ", \u00a0\u202f")  # thousands separators people type
+_DIGITS = re.compile(r"-?[0-9]+")
+
+
+def whole_number(value: Any, *, low: int | None = None, high: int | None = None,
+                 label: str | None = None, negative: bool = False, text: bool = True) -> int:
+    """The one reading of a whole number a person typed or a client sent: an ``int``
+    (never a ``bool`` or a float), or text of ASCII digits (``text=False``: JSON,
+    where only a number is a number) with thousands separators (``"20,000"``,
+    ``"20 000"``), in ``[low, high]`` and never beyond ``WHOLE_LIMIT``.
+
+    A bad value raises ``FieldError`` with a translated sentence.  With ``label``
+    (already translated) the sentence names it, the way a form and a service say
+    it ("Chips must be between 0 and 10,000"); ``negative=True`` says "cannot be
+    negative" for a value below zero.  Without a label the caller names the field
+    (a schema's path) and the sentence is "Give a number of at least 1".
+
+    >>> whole_number(" 20,000 ", low=0, high=10**6, label="Chips")
+    20000
+    >>> whole_number("٣", low=1, high=10)   # Arabic-Indic 3: int() reads it, we do not
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: Give a whole number
+    >>> whole_number(True, low=0, high=10, label="Seat")
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: Seat must be a whole number
+    >>> whole_number("-5", low=0, high=10, label="The buy-in", negative=True)
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: The buy-in cannot be negative (-5)
+    >>> whole_number("9" * 40, low=1, high=10, label="Seat")
+    Traceback (most recent call last):
+    ...
+    director.schemas.FieldError: Seat must be between 1 and 10
+    """
+    too_large = False
+    if isinstance(value, str) and text:
+        digits = value.strip().translate(_SPACES)
+        if not _DIGITS.fullmatch(digits):
+            if label is None:
+                raise FieldError(_("Give a whole number"))
+            raise FieldError(_("%(label)s must be a whole number, not “%(value)s”",
+                               label=label, value=value[:30]))
+        too_large = len(digits.lstrip("-")) > 18
+        value = 0 if too_large else int(digits)
+    if isinstance(value, bool) or not isinstance(value, int):
+        if label is None:
+            raise FieldError(_("Give a whole number"))
+        raise FieldError(_("%(label)s must be a whole number", label=label))
+    too_large = too_large or abs(value) > WHOLE_LIMIT
+    if label is None:
+        if too_large:
+            raise FieldError(_("That number is too large"))
+        if low is not None and value < low:
+            raise FieldError(_("Give a number of at least %(min)s", min=low))
+        if high is not None and value > high:
+            raise FieldError(_("Give a number of at most %(max)s", max=high))
+        return value
+    if negative and not too_large and low is not None and value < 0 <= low:
+        raise FieldError(_("%(label)s cannot be negative (%(value)s)", label=label, value=value))
+    low_, high_ = (-WHOLE_LIMIT if low is None else low), (WHOLE_LIMIT if high is None else high)
+    if too_large or not low_ <= value <= high_:
+        raise FieldError(_("%(label)s must be between %(low)s and %(high)s",
+                           label=label, low=number_filter(low_), high=number_filter(high_)))
+    return value
+
+
+def whole_in(data: Mapping[str, Any], name: str, label: str, *, low: int, high: int,
+             default: int | None = None, required: bool = False,
+             negative: bool = False) -> int | None:
+    """``whole_number`` of ``data[name]`` for a service: blank or absent is ``default``
+    (or "… is required"), a bad value an ``Invalid`` naming ``name``.
+
+    >>> whole_in({"chips": "1,500"}, "chips", "Chips", low=0, high=10**6)
+    1500
+    >>> whole_in({"table": " "}, "table", "Table", low=1, high=99, required=True)
+    Traceback (most recent call last):
+    ...
+    director.errors.Invalid: table: Table is required
+    """
+    value = data.get(name)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required and default is None:
+            raise Invalid({name: _("%(label)s is required", label=label)})
+        return default
+    try:
+        return whole_number(value, low=low, high=high, label=label, negative=negative)
+    except FieldError as exc:
+        raise Invalid({name: str(exc)}) from None
+
+
 @dataclass
 class Field:
     """Base of every field: ``required``, ``nullable``, ``default``, and an optional ``check``.
@@ -158,27 +251,15 @@ class Field:
 
 @dataclass
 class Int(Field):
-    """A whole number in ``[min, max]``: not a boolean, not a float, not huge."""
+    """A whole number in ``[min, max]``: not a boolean, not a float, not huge
+    (``whole_number``, its sentences without a label: the field is named by its path)."""
 
     min: int | None = None
     max: int | None = None
-    LIMIT = 10**15
+    LIMIT = WHOLE_LIMIT
 
     def convert(self, value: Any, form: bool) -> int:
-        if isinstance(value, str) and form:
-            text = value.strip().replace(",", "")
-            if not _WHOLE.fullmatch(text):
-                raise FieldError(_("Give a whole number"))
-            value = int(text)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise FieldError(_("Give a whole number"))
-        if abs(value) > self.LIMIT:
-            raise FieldError(_("That number is too large"))
-        if self.min is not None and value < self.min:
-            raise FieldError(_("Give a number of at least %(min)s", min=self.min))
-        if self.max is not None and value > self.max:
-            raise FieldError(_("Give a number of at most %(max)s", max=self.max))
-        return value
+        return whole_number(value, low=self.min, high=self.max, text=form)
 
 
 @dataclass
@@ -378,9 +459,6 @@ class Labelled(Field):
         return result
 
 
-_SPACES = str.maketrans("", "", ", \u00a0\u202f")  # thousands separators people type
-
-
 @dataclass
 class Whole(Labelled):
     """A whole number typed in a form or sent as JSON (text or number), in ``[min, max]``.
@@ -399,31 +477,12 @@ class Whole(Labelled):
     """
 
     min: int = 0
-    max: int = Int.LIMIT
+    max: int = WHOLE_LIMIT
     negative: bool = False
 
-    def _between(self) -> FieldError:
-        return FieldError(_("%(label)s must be between %(low)s and %(high)s",
-                            label=self.label_text(), low=number_filter(self.min),
-                            high=number_filter(self.max)))
-
     def convert(self, value: Any, form: bool) -> int:
-        if isinstance(value, str):
-            text = value.strip().translate(_SPACES)
-            if not _WHOLE.fullmatch(text):
-                if re.fullmatch(r"-?[0-9]+", text):
-                    raise self._between()
-                raise FieldError(_("%(label)s must be a whole number, not “%(value)s”",
-                                   label=self.label_text(), value=value[:30]))
-            value = int(text)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise FieldError(_("%(label)s must be a whole number", label=self.label_text()))
-        if self.negative and value < 0 <= self.min:
-            raise FieldError(_("%(label)s cannot be negative (%(value)s)",
-                               label=self.label_text(), value=value))
-        if not self.min <= value <= self.max:
-            raise self._between()
-        return value
+        return whole_number(value, low=self.min, high=self.max, label=self.label_text(),
+                            negative=self.negative)
 
 
 @dataclass

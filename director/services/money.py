@@ -58,6 +58,7 @@ from director.schemas import (
     Str,
     Whole,
     payout_shares,
+    whole_in,
 )
 from director.schemas import deal_body as schemas_deal_body
 from director.services import Invalid, all_or_nothing, audit, get_tournament, retry_on_conflict
@@ -176,25 +177,9 @@ def minor_units(name: str, amount: Decimal, label: str, currency: str, *, minimu
 
 def parse_int(data: Mapping[str, Any], name: str, label: str, *, low: int, high: int,
               default: int | None = None, required: bool = False) -> int | None:
-    value = data.get(name)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required and default is None:
-            raise Invalid({name: _("%(label)s is required", label=label)})
-        return default
-    if isinstance(value, bool):
-        raise Invalid({name: _("%(label)s must be a whole number", label=label)})
-    if isinstance(value, str):
-        text = value.strip().replace(",", "").replace(" ", "").replace("\u00a0", "")
-        if not re.fullmatch(r"-?[0-9]{1,18}", text):
-            raise Invalid({name: _("%(label)s must be a whole number, not “%(value)s”", label=label, value=value[:30])})
-        value = int(text)
-    if not isinstance(value, int):
-        raise Invalid({name: _("%(label)s must be a whole number", label=label)})
-    if value < 0 and low >= 0:
-        raise Invalid({name: _("%(label)s cannot be negative (%(value)s)", label=label, value=value)})
-    if not low <= value <= high:
-        raise Invalid({name: _("%(label)s must be between %(low)s and %(high)s", label=label, low=number_filter(low), high=number_filter(high))})
-    return value
+    """``schemas.whole_in``; a value below zero "cannot be negative"."""
+    return whole_in(data, name, label, low=low, high=high, default=default,
+                    required=required, negative=True)
 
 
 def request_key_of(key: Any) -> str | None:

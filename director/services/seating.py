@@ -38,7 +38,6 @@ from sqlalchemy.orm.exc import StaleDataError
 from director.db import db, utcnow
 from director.i18n import (
     N_,
-    number_filter,
     place_label,
     seating_text,
     translate_violation,
@@ -55,7 +54,7 @@ from director.models.seating import (
 )
 from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
-from director.schemas import SEATING_SETTINGS
+from director.schemas import SEATING_SETTINGS, whole_in
 from director.services import Invalid, NotFound, all_or_nothing, audit, get_tournament, tournaments
 from director.services import bounties as bounty_service
 from director.services import clock as clock_service
@@ -425,31 +424,9 @@ def _rule(field: str, action: Callable[[], T]) -> T:
 
 def _int(data: Mapping[str, Any], field: str, *, low: int, high: int,
          default: int | None = None, label: str | None = None) -> int | None:
-    """A whole number from JSON or a form, within ``low``..``high``; raises Invalid."""
-    value = data.get(field)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if default is not None:
-            return default
-        return None
-    if isinstance(value, bool):
-        raise Invalid({field: _("%(label)s must be a whole number", label=label or field)})
-    if isinstance(value, str):
-        text = value.strip().replace(",", "").replace(" ", "").replace("\u202f", "")
-        if not WHOLE.fullmatch(text):
-            if re.fullmatch(r"-?[0-9]+", text):
-                raise Invalid({field: _("%(label)s must be between %(low)s and %(high)s",
-                                        label=label or field, low=number_filter(low),
-                                        high=number_filter(high))})
-            raise Invalid({field: _("%(label)s must be a whole number, not “%(value)s”",
-                                    label=label or field, value=value[:30])})
-        value = int(text)
-    if not isinstance(value, int):
-        raise Invalid({field: _("%(label)s must be a whole number", label=label or field)})
-    if not low <= value <= high:
-        raise Invalid({field: _("%(label)s must be between %(low)s and %(high)s",
-                                label=label or field, low=number_filter(low),
-                                high=number_filter(high))})
-    return value
+    """A whole number from JSON or a form, within ``low``..``high``; raises Invalid
+    (``schemas.whole_in``: out of range, negative or not, is "must be between")."""
+    return whole_in(data, field, label or field, low=low, high=high, default=default)
 
 
 def _required_int(data: Mapping[str, Any], field: str, *, low: int, high: int,
