@@ -670,25 +670,14 @@
 
   // ------------------------------------------------------------ rulings
 
-  var RULINGS = {
-    misdeal: [],
-    exposed_card: [["exposed", "exposed", T.exposed_which]],
-    boxed_cards: [["count", "number", T.count]],
-    wrong_number_of_cards: [["seat", "seat", T.seat], ["cards", "number", T.cards_n]],
-    flop_irregularity: [["cards", "number", T.cards_n], ["burned", "bool", T.burned]],
-    missing_burn: [["street", ["turn", "river"], T.street]],
-    premature_card: [["street", ["flop", "turn", "river", "4th", "5th", "6th", "7th"], T.street]],
-    stud_exposed_downcards: [["seat", "seat", T.seat], ["cards", "cards", T.exposed_cards]],
-    absent_player: [["seat", "seat", T.seat], ["back", ["", "first-card", "end-of-deal", "action"], T.back]],
-    action_out_of_turn: [["seat", "seat", T.seat], ["action", ["call", "bet", "raise", "check", "fold"], T.action],
-                         ["amount", "number", T.amount], ["bet_when_acted", "number", T.bet_when_acted]],
-    undercall: [["seat", "seat", T.seat], ["pushed", "number", T.pushed]],
-    silent_push: [["seat", "seat", T.seat], ["pushed", "number", T.pushed], ["declared_raise", "bool", T.declared]],
-    single_chip: [["seat", "seat", T.seat], ["chip", "number", T.chip], ["declared_raise", "bool", T.declared]],
-    multiple_chips: [["seat", "seat", T.seat], ["chips", "list", T.chips_list], ["declared_raise", "bool", T.declared]],
-    fouled_deck: [],
-    wrong_button: [],
-  };
+  /* The rulings and their fields as the server checks them (dealer_bodies.ruling_forms):
+   * [{kind, label, fields: [{name, label, input, required, default, choices, min, max}]}].
+   * input: seat, number, text, bool, choice, list (numbers), cards, exposed. */
+  var RULINGS = {};
+  var RULING_ORDER = JSON.parse($("dealer-rulings").textContent).map(function (r) {
+    RULINGS[r.kind] = r;
+    return r.kind;
+  });
 
   // An action out of turn ruled before the skipped players acted backs up (TDA 53): the
   // hand keeps the reminder on the server (every tablet of the table has it) and, when the
@@ -712,8 +701,8 @@
     dlg.innerHTML = "";
     var form = el("form", {method: "dialog", className: "ruling-form"});
     var select = el("select", {id: "ruling-kind", name: "ruling"});
-    Object.keys(RULINGS).forEach(function (k) {
-      select.appendChild(el("option", {value: k, text: T["ruling_" + k] || k}));
+    RULING_ORDER.forEach(function (k) {
+      select.appendChild(el("option", {value: k, text: RULINGS[k].label}));
     });
     var fields = el("div", {className: "ruling-fields"});
     var result = el("div", {className: "ruling-result", id: "ruling-result", "aria-live": "polite"});
@@ -723,44 +712,46 @@
       fields.innerHTML = "";
       result.innerHTML = "";
       confirm.disabled = true;
-      RULINGS[select.value].forEach(function (f) {
+      RULINGS[select.value].fields.forEach(function (f) {
         var input;
-        if (f[1] === "seat") {
-          input = el("select", {name: f[0]});
+        if (f.input === "seat") {
+          input = el("select", {name: f.name});
           hand.seats.forEach(function (s) {
             input.appendChild(el("option", {value: String(s.seat), text: T.seat + " " + s.seat + " (" + s.name + ")"}));
           });
           if (hand.to_act !== null) { input.value = String(hand.to_act); }
-        } else if (Array.isArray(f[1])) {
-          input = el("select", {name: f[0]});
-          f[1].forEach(function (v) { input.appendChild(el("option", {value: v, text: word("option_", v)})); });
-        } else if (f[1] === "exposed") {
+        } else if (f.input === "choice") {
+          input = el("select", {name: f.name});
+          f.choices.forEach(function (c) { input.appendChild(el("option", {value: c.value, text: c.label})); });
+        } else if (f.input === "exposed") {
           input = exposedRows();
-        } else if (f[1] === "cards") {
-          input = cardGrid(3, f[0], fields);
-        } else if (f[1] === "bool") {
-          input = el("input", {type: "checkbox", name: f[0]});
-          if (f[0] === "burned") { input.checked = true; }
+        } else if (f.input === "cards") {
+          input = cardGrid(f.max_cards, f.name, fields);
+        } else if (f.input === "bool") {
+          input = el("input", {type: "checkbox", name: f.name});
+          input.checked = f["default"] === true;
+        } else if (f.input === "text") {
+          input = el("input", {name: f.name, type: "text", maxlength: String(f.max_len), autocomplete: "off"});
         } else {
-          input = el("input", {name: f[0], inputmode: f[1] === "text" ? "text" : "numeric", autocomplete: "off"});
+          input = el("input", {name: f.name, inputmode: "numeric", autocomplete: "off"});
         }
-        var wide = f[1] === "exposed" || f[1] === "cards";
-        fields.appendChild(el(wide ? "div" : "label", {className: "field" + (wide ? " wide" : "")},
-          [el("span", {text: f[2]}), input]));
+        var wide = f.input === "exposed" || f.input === "cards";
+        fields.appendChild(el(wide ? "div" : "label", {className: "field" + (wide ? " wide" : "") + " field-" + f.input},
+          [el("span", {text: f.label}), input]));
       });
     };
     var collect = function () {
       var body = {ruling: select.value};
-      RULINGS[select.value].forEach(function (f) {
-        var input = fields.querySelector("[name=" + f[0] + "]");
-        if (f[1] === "exposed") { body.exposed = collectExposed(input); return; }
-        if (f[1] === "cards") { body[f[0]] = JSON.parse(input.dataset.cards || "[]"); return; }
-        if (f[1] === "bool") { body[f[0]] = input.checked; return; }
+      RULINGS[select.value].fields.forEach(function (f) {
+        var input = fields.querySelector("[name=" + f.name + "]");
+        if (f.input === "exposed") { body[f.name] = collectExposed(input); return; }
+        if (f.input === "cards") { body[f.name] = JSON.parse(input.dataset.cards || "[]"); return; }
+        if (f.input === "bool") { body[f.name] = input.checked; return; }
         var v = input.value.trim();
         if (v === "") { return; }
-        if (f[1] === "list") { body[f[0]] = v.split(/[ ,]+/).filter(Boolean).map(Number); }
-        else if (f[1] === "number" || f[1] === "seat") { body[f[0]] = Number(v); }
-        else { body[f[0]] = v; }
+        if (f.input === "list") { body[f.name] = v.split(/[ ,]+/).filter(Boolean).map(Number); }
+        else if (f.input === "number" || f.input === "seat") { body[f.name] = Number(v); }
+        else { body[f.name] = v; }
       });
       return body;
     };
@@ -796,9 +787,9 @@
     if (prefill) { select.value = prefill.ruling; }
     drawFields();
     if (prefill) {
-      RULINGS[prefill.ruling].forEach(function (f) {
-        var input = fields.querySelector("[name=" + f[0] + "]");
-        if (input && prefill[f[0]] !== undefined && prefill[f[0]] !== null) { input.value = String(prefill[f[0]]); }
+      RULINGS[prefill.ruling].fields.forEach(function (f) {
+        var input = fields.querySelector("[name=" + f.name + "]");
+        if (input && prefill[f.name] !== undefined && prefill[f.name] !== null) { input.value = String(prefill[f.name]); }
       });
     }
     dlg.showModal();

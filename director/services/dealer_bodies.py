@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from director.i18n import N_
+from director.i18n import N_, pgettext
 from director.i18n import gettext as _
 from director.poker import rulings as R
 from director.poker.errors import RuleViolation
@@ -111,7 +111,8 @@ KINDS = (
     "clock_expired", "action_out_of_turn", "undercall", "silent_push", "single_chip",
     "multiple_chips", "fouled_deck", "wrong_button",
 )
-IN_TURN = ("all_in", "bet", "call", "check", "complete", "fold", "raise")
+IN_TURN = ("call", "bet", "raise", "check", "fold", "all_in", "complete")
+"""The actions a player may take out of turn, in the order the tablet offers them."""
 
 
 @dataclass
@@ -185,7 +186,8 @@ RULINGS: dict[str, Schema] = {
     "missing_burn": Schema({"street": Choice(choices=("turn", "river"))}),
     "premature_card": Schema({"street": Choice(choices=("flop", "turn", "river", "4th", "5th", "6th",
                                                         "7th")), "policy": _POLICY}),
-    "stud_exposed_downcards": Schema({"seat": SEAT, "cards": Cards(), "policy": _POLICY}),
+    "stud_exposed_downcards": Schema({"seat": SEAT, "cards": Cards(max_cards=R.STUD_INITIAL_CARDS),
+                                      "policy": _POLICY}),
     "absent_player": Schema({"seat": SEAT, "policy": _POLICY,
                              "back": Choice(choices=("first-card", "end-of-deal", "action"),
                                             required=False, nullable=True)}),
@@ -230,3 +232,119 @@ def ruling_body(data: Any) -> dict[str, Any]:
     if errors:
         raise Invalid(errors)
     return {**own, **common}
+
+
+# ---------------------------------------------------------------- the tablet's ruling form
+
+RULING_NAMES: dict[str, str] = {
+    "misdeal": N_("Misdeal"),
+    "exposed_card": N_("Card exposed during the deal"),
+    "boxed_cards": N_("Boxed card(s)"),
+    "wrong_number_of_cards": N_("Wrong number of hole cards"),
+    "flop_irregularity": N_("Four-card flop / flop without burn"),
+    "missing_burn": N_("Turn or river without burn"),
+    "premature_card": N_("Premature flop, turn or river"),
+    "stud_exposed_downcards": N_("Stud: exposed down-card(s)"),
+    "absent_player": N_("Absent player"),
+    "clock_expired": N_("Clock ran out"),
+    "action_out_of_turn": N_("Action out of turn"),
+    "undercall": N_("Undercall"),
+    "silent_push": N_("Chips pushed silently (half a raise, TDA 43)"),
+    "single_chip": N_("One oversized chip"),
+    "multiple_chips": N_("Several chips put out silently"),
+    "fouled_deck": N_("Fouled deck (a card twice)"),
+    "wrong_button": N_("The button was out of position"),
+}
+"""Each ruling's name in the tablet's list of rulings."""
+
+FIELD_LABELS: dict[str, str] = {
+    "reason": N_("Reason"), "exposed": N_("Which card of the seat was exposed"),
+    "count": N_("How many cards"), "initial_deal": N_("Found during the initial deal"),
+    "seat": N_("Seat"), "cards": N_("Cards"), "burned": N_("Burn card dealt"),
+    "street": N_("Street"), "back": N_("Back at his seat by"), "action": N_("Action"),
+    "amount": N_("Any amount: raise to"), "bet_when_acted": N_("Bet when he acted"),
+    "pushed": N_("Chips pushed"), "declared_call": N_("Declared (raise/call)"),
+    "declared_raise": N_("Declared (raise/call)"), "chip": N_("Chip value"),
+    "chips": N_("Chip values, e.g. 500 1000"),
+}
+"""The label of a ruling's field on the tablet, by the field's name..."""
+FIELD_LABELS_OF: dict[tuple[str, str], str] = {
+    ("stud_exposed_downcards", "cards"): N_("The exposed card(s): tap them"),
+}
+"""... unless the ruling names it its own way."""
+
+CHOICE_LABELS: dict[str, str] = {
+    "flop": N_("flop"), "turn": N_("turn"), "river": N_("river"), "4th": N_("4th street"),
+    "5th": N_("5th street"), "6th": N_("6th street"), "7th": N_("7th street"),
+    "first-card": N_("before the first card"), "end-of-deal": N_("by the end of the deal"),
+    "action": N_("when the action reaches him"),
+}
+"""The words of a ruling's choices (a player's action is said as the rulings say it)."""
+NO_CHOICE_LABELS: dict[str, str] = {"back": N_("not back")}
+"""The word for leaving an optional choice out."""
+
+NOT_ASKED: dict[str, str] = {
+    "policy": "the tournament's house rules decide; the JSON API may send a policy",
+    "positions": "the tablet names an exposed card by seat and card (``exposed``)",
+    "opening_bet": "read from the hand: the service does not trust the body's",
+}
+"""The fields the tablet's form does not ask the dealer, and why."""
+
+
+def _choice_word(name: str, value: str) -> str:
+    if name == "action":            # the words the ruling's own sentence uses
+        words = {"call": pgettext("a player's action, in a ruling", "call"),
+                 "bet": pgettext("a player's action, in a ruling", "bet"),
+                 "raise": pgettext("a player's action, in a ruling", "raise"),
+                 "check": pgettext("a player's action, in a ruling", "check"),
+                 "fold": pgettext("a player's action, in a ruling", "fold"),
+                 "all_in": pgettext("a player's action, in a ruling", "all-in"),
+                 "complete": pgettext("a player's action, in a ruling", "complete")}
+        return words.get(value, value)
+    return _(CHOICE_LABELS[value]) if value in CHOICE_LABELS else value
+
+
+def _field_form(kind: str, name: str, spec: Field) -> dict[str, Any]:
+    """One field of a ruling as the tablet asks it: its input (``seat``, ``number``,
+    ``bool``, ``choice``, ``list``, ``cards``, ``exposed``, ``text``), label and limits,
+    read from the field's schema."""
+    form: dict[str, Any] = {"name": name, "label": _(FIELD_LABELS_OF.get((kind, name))
+                                                      or FIELD_LABELS[name]),
+                            "required": spec.required}
+    if isinstance(spec, Bool):
+        form.update(input="bool", default=bool(spec.default))
+    elif isinstance(spec, Choice):
+        choices = [{"value": str(v), "label": _choice_word(name, str(v))} for v in spec.choices]
+        if not spec.required:
+            choices.insert(0, {"value": "", "label": _(NO_CHOICE_LABELS[name])})
+        form.update(input="choice", choices=choices)
+    elif isinstance(spec, Int):
+        form.update(input="seat" if name == "seat" else "number", min=spec.min, max=spec.max)
+    elif isinstance(spec, List) and isinstance(spec.item, Int):
+        form.update(input="list", min=spec.item.min, max=spec.item.max,
+                    min_items=spec.min_items, max_items=spec.max_items)
+    elif isinstance(spec, Cards):
+        form.update(input="cards", max_cards=spec.max_cards)
+    elif isinstance(spec, Items) and spec.schema is EXPOSED:
+        form.update(input="exposed", min_items=spec.min_items, max_items=spec.max_items)
+    elif isinstance(spec, Str):
+        form.update(input="text", max_len=spec.max_len)
+    else:
+        raise TypeError(f"the tablet has no input for {kind}.{name} ({type(spec).__name__})")
+    return form
+
+
+def ruling_forms() -> list[dict[str, Any]]:
+    """The rulings as the tablet offers them, in the request's language: each kind of
+    ``RULINGS`` with its name and the fields the dealer fills in, read from the same
+    schemas ``ruling_body`` loads (``NOT_ASKED`` aside), so that the tablet asks for
+    exactly what the server checks.
+
+    >>> boxed = next(form for form in ruling_forms() if form["kind"] == "boxed_cards")
+    >>> [(f["name"], f["input"], f["required"]) for f in boxed["fields"]]
+    [('count', 'number', True), ('initial_deal', 'bool', False)]
+    """
+    return [{"kind": kind, "label": _(RULING_NAMES[kind]),
+             "fields": [_field_form(kind, name, spec) for name, spec in schema.fields.items()
+                        if name not in NOT_ASKED]}
+            for kind, schema in RULINGS.items()]

@@ -114,7 +114,8 @@ def tablet(table_id: int) -> Any:
     tournament_id = dealer_service.table_tournament(table_id)
     table = dealer_service.get_table(table_id)
     return render_template("dealer/tablet.html", table_id=table_id, table=table, who=who,
-                           tournament=get_tournament(tournament_id))
+                           tournament=get_tournament(tournament_id),
+                           rulings=dealer_bodies.ruling_forms())
 
 
 def _tablet_base() -> str:
