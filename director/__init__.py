@@ -32,8 +32,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from director import config, i18n, local_time, security
     from director.cli import register_flask_commands
     from director.db import db
-    from director.services import audit, dealer_pairing
-    from director.services import clock as clock_service
+    from director.services import audit, dealer_pairing, publishing, read_model, uow
     from director.services import dealer as dealer_service
     from director.services.events import TournamentEvents
     from director.views import body_limits, register
@@ -56,15 +55,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     body_limits.init_app(app)   # size and JSON depth, before any hook or route reads a body
     audit.init_app(app, actor=security.actor)   # the log asks the web layer who is acting
+    # After every commit, one place writes the log lines, tells the screens and moves the
+    # clock's job (issue 27); its request hook runs before the log's, which writes them.
+    uow.install(app, publishing.dispatch)
     i18n.init_app(app)
     local_time.init_app(app)  # times shown in the event's zone (issue 15)
-    # The live screens' watcher reads the clock through these (the clock publishes
-    # through the broker, so the broker does not import the clock).
-    broker = TournamentEvents(versions=clock_service.versions, state=clock_service.clock_state)
+    # The live screens' watcher reads the screens' state through these (the dispatcher
+    # publishes through the broker, so the broker does not import the read model).
+    broker = TournamentEvents(versions=read_model.versions, state=read_model.refresh)
     broker.init_app(app)
     # What another process's change means here besides its screens' event (issue 18).
     broker.on("device pairing", dealer_pairing.forget_change)
     broker.on("hands", dealer_service.forget_log)
+    broker.on("*", lambda change: read_model.forget(change.tournament_id))
     register(app)
 
     register_flask_commands(app)

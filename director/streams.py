@@ -31,7 +31,7 @@ from typing import Any
 from flask import Flask
 
 from director.db import db
-from director.services import clock as clock_service
+from director.services import read_model
 from director.services.events import CLOSE, Subscription, encode, events
 
 log = logging.getLogger("director.streams")
@@ -181,7 +181,7 @@ class LiveScreens:
     def _read_state(self, tournament_id: int) -> bytes | None:
         with self.app.app_context():
             try:
-                state = clock_service.clock_state(tournament_id)
+                state = read_model.clock_state(tournament_id)
             except Exception:  # NotFound (the 404), or the database is away
                 return None
             finally:

@@ -60,7 +60,7 @@ from director.db import DriverInsert, db, group_commit, utcnow
 from director.i18n import N_, gettext, money_filter, number_filter, seating_text, stakes_label
 from director.models.audit import AuditEntry
 from director.models.tournament import Tournament
-from director.services import house_rules
+from director.services import house_rules, uow
 
 logger = logging.getLogger("director.audit")
 
@@ -363,18 +363,23 @@ def sentence(message: str | None, params: dict[str, Any] | None) -> str:
 
 def change(key: str, tournament_id: int | None, *, details: dict[str, Any] | None = None,
            app: Flask | None = None, **params: Any) -> None:
-    """Log a change in the director's words (one of ``SENTENCES``), after its commit.
+    """Log a change in the director's words (one of ``SENTENCES``), after its commit
+    (:func:`write_change`).  A unit of work records its lines before the commit
+    instead (``services.uow.log``): a rollback then forgets them."""
+    write_change(uow.LogLine(key, tournament_id, details, params), app=app)
 
-    In a request it goes on the request's own line (written after the answer,
-    only if the request succeeded); elsewhere it is written now, by ``system``.
-    """
-    kind, message = SENTENCES[key]
-    entry = {"kind": kind.value, "message": message, "params": redact(params),
-             "details": {"tournament_id": tournament_id, **(details or {})}}
+
+def write_change(line: uow.LogLine, *, app: Flask | None = None) -> None:
+    """Write a committed change's line: in a request it goes on the request's own
+    line (written before the answer, only if the request succeeded); elsewhere it
+    is written now, by ``system``."""
+    kind, message = SENTENCES[line.key]
+    entry = {"kind": kind.value, "message": message, "params": redact(line.params),
+             "details": {"tournament_id": line.tournament_id, **(line.details or {})}}
     if has_request_context():
         g.setdefault("audit_changes", []).append(entry)
         return
-    record(key, f"tournament {tournament_id}" if tournament_id else "", app=app,
+    record(line.key, f"tournament {line.tournament_id}" if line.tournament_id else "", app=app,
            details=entry["details"], change=entry)
 
 

@@ -10,7 +10,7 @@ other: the ``version`` column is an optimistic lock, and a loser retries.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
@@ -21,17 +21,7 @@ from director.i18n import translate_violation
 from director.models import Tournament
 from director.models.seating import Player
 from director.poker.errors import RuleViolation
-from director.services import (
-    Invalid,
-    audit,
-    banners,
-    get_tournament,
-    retry_on_conflict,
-    scheduler,
-)
-from director.services import money as money_service
-from director.services import seating as seating_service
-from director.services.events import events
+from director.services import Invalid, audit, get_tournament, retry_on_conflict, uow
 from director.tournament import clock
 from director.tournament.clock import ClockState
 from director.tournament.lifecycle import EventClosed, Status, verify_open
@@ -69,54 +59,6 @@ def level_at(structure: Structure, state: ClockState, now: datetime) -> dict[str
     return level_json(structure, min(state.level_index, len(structure.levels) - 1))
 
 
-def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
-    """The public clock state (the API contract), computed as of ``now``.
-
-    Level ends that are due are applied here too, so a reader is right even
-    before the scheduler has written them.  ``ends_at`` and ``break_at`` are
-    absolute, so that every screen counts down from its own clock.
-    """
-    structure = tournament.structure
-    state = clock.advance_due(tournament.clock, structure, now)
-    index = min(state.level_index, len(structure.levels) - 1)
-    remaining = clock.remaining(state, structure, now)
-    ends = clock.ends_at(state, structure, now)
-    next_break = structure.next_break(index)
-    to_break: float | None = None
-    if next_break is not None:
-        to_break = remaining + sum(
-            level.duration_seconds for level in structure.levels[index + 1 : next_break]
-        )
-    started = state.running or state.started_at is not None or state.elapsed_before > 0 or index > 0
-    status = tournament.lifecycle
-    data = {
-        "tournament_id": tournament.id,
-        "name": tournament.name,
-        "version": tournament.version,
-        "running": state.running,
-        "started": started,
-        "level_index": index,
-        "level_count": len(structure.levels),
-        "level": level_json(structure, index),
-        "next_level": level_json(structure, index + 1),
-        "seconds_remaining": round(remaining, 3),
-        "ends_at": _iso(ends),
-        "seconds_to_break": None if to_break is None else round(to_break, 3),
-        "break_at": _iso(now + timedelta(seconds=to_break))
-        if to_break is not None and state.running
-        else None,
-        "server_time": _iso(now),
-        # The event's life (registering, running, finished, cancelled) and, once it
-        # is finished by the last elimination, its winner: the projector's winner screen.
-        "status": status.value,
-        "winner": winner(tournament.id) if status is Status.FINISHED else None,
-        # Filled by the registration issue; the projector shows them when set.
-        **seating_service.field_stats(tournament.id),
-        **money_service.clock_stats(tournament, now),
-    }
-    return data | banners.state(tournament, data, now)  # the screens' banners (issue 15)
-
-
 def winner(tournament_id: int) -> dict[str, Any] | None:
     """The player in first place while still in (the last elimination crowned him), if any."""
     player = db.session.scalars(select(Player).where(
@@ -125,12 +67,8 @@ def winner(tournament_id: int) -> dict[str, Any] | None:
     return None if player is None else {"player_id": player.id, "name": player.name}
 
 
-def _iso(moment: datetime | None) -> str | None:
+def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat().replace("+00:00", "Z")
-
-
-def clock_state(tournament_id: int) -> dict[str, Any]:
-    return clock_json(get_tournament(tournament_id), utcnow())
 
 
 def versions(tournament_ids: list[int]) -> dict[int, int]:
@@ -149,10 +87,12 @@ def next_change(tournament: Tournament, now: datetime) -> datetime | None:
 
 # ---------------------------------------------------------------- writing
 
-def _control(tournament_id: int, change: Change) -> dict[str, Any]:
-    """Catch up, apply ``change``, commit, publish, reschedule."""
+def _control(tournament_id: int, change: Change, key: str, **params: Any) -> Tournament:
+    """Catch up, apply ``change``; record the moved clock (its screens, its level-end
+    job) and the log line ``key`` ("Level 5 started"); commit (again if another
+    writer won)."""
 
-    def work() -> tuple[Tournament, datetime]:
+    def unit() -> Tournament:
         tournament = get_tournament(tournament_id)
         now = utcnow()
         try:
@@ -167,65 +107,57 @@ def _control(tournament_id: int, change: Change) -> dict[str, Any]:
         except RuleViolation as exc:  # "This is the last level: there is no next level"
             db.session.rollback()
             raise Invalid({"level_index": translate_violation(exc)}) from None
-        db.session.commit()
-        return tournament, now
+        _log_level(key, tournament, now, **params)
+        uow.clock_moved(tournament_id)
+        uow.commit()
+        return tournament
 
-    return announce(*retry_on_conflict(work))
-
-
-def announce(tournament: Tournament, now: datetime, kind: str = "clock") -> dict[str, Any]:
-    """After a commit: push the state to the live screens (``kind``: what changed, for
-    the change feed) and reschedule the level end."""
-    data = clock_json(tournament, now)
-    events().publish(tournament.id, "clock", data, tournament.version, kind=kind)
-    scheduler.reschedule(tournament.id, next_change(tournament, now))
-    return data
+    return retry_on_conflict(unit)
 
 
-def _logged(key: str, data: dict[str, Any], **params: Any) -> dict[str, Any]:
-    """Log a clock change in the director's words ("Level 5 started"); returns ``data``."""
-    tournament = get_tournament(data["tournament_id"])
-    audit.change(key, tournament.id, level=audit.level_param(tournament.structure,
-                                                             data["level_index"]),
-                 left={"seconds": int(data.get("seconds_remaining") or 0)}, **params)
-    return data
+def _log_level(key: str, tournament: Tournament, now: datetime, **params: Any) -> None:
+    """Record a clock change in the director's words, with the level and its time left."""
+    structure = tournament.structure
+    state = tournament.clock
+    index = min(state.level_index, len(structure.levels) - 1)
+    uow.log(key, tournament.id, level=audit.level_param(structure, index),
+             left={"seconds": int(clock.remaining(state, structure, now))}, **params)
 
 
-def start(tournament_id: int) -> dict[str, Any]:
-    return _logged("clock started", _control(
-        tournament_id, lambda state, structure, now: clock.start(state, now)))
+def start(tournament_id: int) -> Tournament:
+    return _control(tournament_id, lambda state, structure, now: clock.start(state, now),
+                    "clock started")
 
 
-def pause(tournament_id: int) -> dict[str, Any]:
-    return _logged("clock paused", _control(
-        tournament_id, lambda state, structure, now: clock.pause(state, now)))
+def pause(tournament_id: int) -> Tournament:
+    return _control(tournament_id, lambda state, structure, now: clock.pause(state, now),
+                    "clock paused")
 
 
-def resume(tournament_id: int) -> dict[str, Any]:
-    return _logged("clock resumed", _control(
-        tournament_id, lambda state, structure, now: clock.resume(state, now)))
+def resume(tournament_id: int) -> Tournament:
+    return _control(tournament_id, lambda state, structure, now: clock.resume(state, now),
+                    "clock resumed")
 
 
-def next_level(tournament_id: int) -> dict[str, Any]:
-    return _logged("level started", _control(tournament_id, clock.next_level))
+def next_level(tournament_id: int) -> Tournament:
+    return _control(tournament_id, clock.next_level, "level started")
 
 
-def previous_level(tournament_id: int) -> dict[str, Any]:
-    return _logged("level back", _control(tournament_id, clock.previous_level))
+def previous_level(tournament_id: int) -> Tournament:
+    return _control(tournament_id, clock.previous_level, "level back")
 
 
-def adjust(tournament_id: int, seconds: Any) -> dict[str, Any]:
+def adjust(tournament_id: int, seconds: Any) -> Tournament:
     """Add (``seconds`` > 0) or remove time from the current level."""
     if not isinstance(seconds, int) or isinstance(seconds, bool):
         raise Invalid({"seconds": _("The adjustment must be a whole number of seconds")})
     if not -ADJUST_LIMIT <= seconds <= ADJUST_LIMIT:
         raise Invalid({"seconds": _("The adjustment must be between -%(limit)s and %(limit)s "
                                     "seconds", limit=ADJUST_LIMIT)})
-    data = _control(
-        tournament_id, lambda state, structure, now: clock.adjust(state, structure, seconds, now)
-    )
-    return _logged("time added" if seconds > 0 else "time removed", data,
-                   time={"seconds": abs(seconds)})
+    return _control(tournament_id,
+                    lambda state, structure, now: clock.adjust(state, structure, seconds, now),
+                    "time added" if seconds > 0 else "time removed",
+                    time={"seconds": abs(seconds)})
 
 
 def advance_if_due(tournament_id: int) -> datetime | None:
@@ -236,26 +168,24 @@ def advance_if_due(tournament_id: int) -> datetime | None:
     process.  Returns when the next change is due.
     """
 
-    def work() -> tuple[Tournament | None, datetime, bool]:
+    def unit() -> tuple[Tournament | None, datetime]:
         tournament = db.session.get(Tournament, tournament_id)
         now = utcnow()
         if tournament is None:
-            return None, now, False
+            return None, now
         if tournament.lifecycle in (Status.FINISHED, Status.CANCELLED):
-            return tournament, now, False      # stopped for good: nothing is ever due
+            return tournament, now      # stopped for good: nothing is ever due
         before = tournament.clock
         after = clock.advance_due(before, tournament.structure, now)
         if after == before:
-            return tournament, now, False
+            return tournament, now
         tournament.clock = after
-        db.session.commit()
-        return tournament, now, True
+        _log_level("level started", tournament, now)
+        uow.screens(tournament_id, "clock")      # the scheduler moves its own job
+        uow.commit()
+        return tournament, now
 
-    tournament, now, changed = retry_on_conflict(work)
+    tournament, now = retry_on_conflict(unit)
     if tournament is None:
         return None
-    if changed:
-        data = clock_json(tournament, now)
-        events().publish(tournament.id, "clock", data, tournament.version)
-        _logged("level started", data)
     return next_change(tournament, now)

@@ -182,14 +182,15 @@ class TournamentEvents:
                 self.app.logger.exception("change feed: could not send a %s change", change.kind)
 
     def on(self, kind: str, handler: Handler) -> None:
-        """Run ``handler`` for every change of ``kind`` made by another process."""
+        """Run ``handler`` for every change of ``kind`` made by another process (``*``:
+        of every kind)."""
         self._handlers.setdefault(kind, []).append(handler)
 
     def deliver(self, change: Change) -> None:
         """A change from the feed: its handlers run, and this process's screens get its event."""
         if change.origin == self.origin:
             return
-        for handler in self._handlers.get(change.kind, ()):
+        for handler in (*self._handlers.get("*", ()), *self._handlers.get(change.kind, ())):
             try:
                 handler(change)
             except Exception:

@@ -55,12 +55,18 @@ from director.models.seating import (
 from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
 from director.schemas import SEATING_SETTINGS, whole_in
-from director.services import Invalid, NotFound, all_or_nothing, audit, get_tournament, tournaments
+from director.services import (
+    Invalid,
+    NotFound,
+    all_or_nothing,
+    audit,
+    get_tournament,
+    tournaments,
+    uow,
+)
 from director.services import bounties as bounty_service
-from director.services import clock as clock_service
 from director.services import money as money_service
 from director.services.audit import Said
-from director.services.events import events
 from director.tournament import clock as clock_rules
 from director.tournament.button import seat_status
 from director.tournament.room import SeatChoiceRefused, choose_seat, room_of
@@ -387,30 +393,22 @@ def _commit(tournament_id: int, settings: SeatingSettings, *, tell: bool = True,
     if not commit:
         db.session.flush()
         return
+    if tell:
+        publish(tournament_id)
     try:
-        db.session.commit()
+        uow.commit()
     except (StaleDataError, IntegrityError):
         db.session.rollback()
         raise Invalid(_conflict()) from None
-    if tell:
-        publish(tournament_id)
 
 
 def publish(tournament_id: int, *, clock: bool = True, kind: str = "seating") -> None:
-    """A ``seating`` event for the seating screens, and (unless ``clock`` is false:
-    only chips moved between players, so the players left and the average stack
-    are the same) the clock state for the projector.  ``kind``: what changed (the
-    change feed's word: seating, money, hands)."""
-
-    stats = field_stats(tournament_id)
-    broker = events()
-    broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats}, kind=kind)
-    if not clock:
-        return
-    state = clock_service.clock_state(tournament_id)
-    if state.get("players_left") is None:
-        state.update(stats)
-    broker.publish(tournament_id, "clock", state, state["version"], kind=kind)
+    """Record that the seating screens changed, and (unless ``clock`` is false: only
+    chips moved between players, so the players left and the average stack are the
+    same) the clock state the projector shows; they are told after the commit
+    (``services.publishing``).  ``kind``: what changed (the change feed's word:
+    seating, money, hands)."""
+    uow.screens(tournament_id, kind, clock=clock)
 
 
 def _rule(field: str, action: Callable[[], T]) -> T:
@@ -1688,13 +1686,12 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     settings.hand_for_hand = state.to_json()
     if clock != caught_up:
         tournament.clock = clock
+        uow.clock_moved(tournament_id)
     _log(tournament_id, "hand-for-hand", [line])
     _commit(tournament_id, settings)
     if action != "finish":
         audit.change({"announce": "hand-for-hand announced", "start": "hand-for-hand started"}
                      .get(action, "hand-for-hand stopped"), tournament_id)
-    if clock != caught_up:
-        clock_service.announce(tournament, now)
     return {"hand_for_hand": state.to_json(), "seconds_deducted": seconds}
 
 

@@ -46,9 +46,8 @@ from director.services import (
     deleted_event,
     get_tournament,
     retry_on_conflict,
-    scheduler,
+    uow,
 )
-from director.services import clock as clock_service
 from director.tournament import clock, lifecycle
 from director.tournament.structure import (
     TEMPLATES,
@@ -155,14 +154,14 @@ def update_levels(tournament_id: int, levels: Any, name: Any = None,
         structure = tournament.structure
         if tournament.level_index >= len(structure.levels):
             tournament.clock = clock.jump(tournament.clock, structure, len(structure.levels) - 1, now)
-        db.session.commit()
+        breaks = sum(1 for level in structure.levels if level.is_break)
+        uow.log(logged_as, tournament.id, levels={"levels": len(structure.levels) - breaks},
+                breaks={"breaks": breaks})
+        uow.clock_moved(tournament_id, "structure")
+        uow.commit()
         return tournament, now
 
-    tournament, now = retry_on_conflict(work)
-    breaks = sum(1 for level in tournament.structure.levels if level.is_break)
-    audit.change(logged_as, tournament.id, levels={"levels": len(tournament.structure.levels)
-                                                    - breaks}, breaks={"breaks": breaks})
-    clock_service.announce(tournament, now, kind="structure")
+    tournament, _now = retry_on_conflict(work)
     return tournament
 
 
@@ -226,6 +225,13 @@ def _hold_event(tournament_id: int) -> None:
         raise deleted_event(tournament_id)
 
 
+def _winner_crowned(tournament_id: int) -> bool:
+    """The last elimination crowned a winner: a player in first place still in."""
+    return db.session.scalar(select(Player.id).where(
+        Player.tournament_id == tournament_id, Player.place == 1,
+        Player.status == "active").limit(1)) is not None
+
+
 def verify_open_for_undone_bust(tournament_id: int) -> None:
     """The guard of a dealer's undo of a hand that busted players (``seating.reinstate``).
 
@@ -236,7 +242,7 @@ def verify_open_for_undone_bust(tournament_id: int) -> None:
     commit: part of the caller's unit of work.
     """
     tournament = get_tournament(tournament_id)
-    if tournament.lifecycle is lifecycle.Status.FINISHED and clock_service.winner(tournament_id) is not None:
+    if tournament.lifecycle is lifecycle.Status.FINISHED and _winner_crowned(tournament_id):
         tournament.status = lifecycle.reopen(tournament.lifecycle,
                                              started=tournament.started).value
         tournament.finished_at = None
@@ -262,6 +268,7 @@ def stop_clock(tournament_id: int, now: datetime) -> None:
     """Pause the event's clock where it is (a satellite whose seats are decided).  Does
     not commit: part of the caller's unit of work, which publishes the clock state."""
     _stop_clock(get_tournament(tournament_id), now)
+    uow.clock_moved(tournament_id)
 
 
 def finish_event(tournament_id: int, now: datetime | None = None) -> str:
@@ -276,7 +283,8 @@ def finish_event(tournament_id: int, now: datetime | None = None) -> str:
     tournament.status = lifecycle.finish(tournament.lifecycle).value
     tournament.finished_at = now
     _stop_clock(tournament, now)
-    audit.change("event finished", tournament_id)
+    uow.log("event finished", tournament_id)
+    uow.clock_moved(tournament_id)
     return audit.Said(N_("The event is finished: the clock is stopped"))
 
 
@@ -299,15 +307,15 @@ def _change_status(tournament_id: int, change: str) -> Tournament:
             _stop_clock(tournament, now)
         else:
             tournament.finished_at = None
-        db.session.commit()
+        uow.log("event reopened" if change == "reopen" else "event cancelled", tournament.id)
+        uow.clock_moved(tournament_id)
+        uow.commit()
         return tournament, now, before.value
 
-    tournament, now, before = retry_on_conflict(work)
+    tournament, _now, before = retry_on_conflict(work)
     audit.record(f"tournament {change}", f"tournament {tournament.id}: {tournament.name}",
                  details={"tournament_id": tournament.id, "from": before,
                           "to": tournament.status})
-    audit.change("event reopened" if change == "reopen" else "event cancelled", tournament.id)
-    clock_service.announce(tournament, now)
     return tournament
 
 
@@ -467,7 +475,7 @@ def delete_event(tournament_id: int) -> str:
         db.session.delete(tournament)            # the database cascades the rest
         db.session.commit()
     dealer.forget_cached_hands()
-    scheduler.reschedule(tournament_id, None)
+    uow.reschedule(tournament_id)          # no event, no job
     audit.record("tournament delete", f"tournament {tournament_id}: {name}",
                  details={"tournament_id": tournament_id, "backup": str(path)})
     audit.change("event deleted", tournament_id, name=name, backup=path.name)
@@ -510,24 +518,6 @@ def _held_for_delete(tournament_id: int) -> Iterator[None]:
 
 
 # ---------------------------------------------------------------- the bubble, the money
-
-def money_standing(tournament_id: int) -> dict[str, Any] | None:
-    """Where the field stands against the places paid, for the director's pages:
-    ``{"kind": "bubble" | "in_the_money", "places_paid", "players_left",
-    "hand_for_hand"}``, or None (not there yet, no payouts, or the event is over).
-
-    The screens' banners decide it (``services.banners``): one player more than
-    the places paid is the bubble, every player left paid is in the money.
-    """
-    state = clock_service.clock_state(tournament_id)
-    kinds = {banner["kind"]: banner for banner in state.get("banners") or []}
-    for kind in ("bubble", "in_the_money"):
-        if kind in kinds:
-            return {"kind": kind, "places_paid": kinds[kind]["places_paid"],
-                    "players_left": state.get("players_left") or 0,
-                    "hand_for_hand": "hand_for_hand" in kinds}
-    return None
-
 
 def set_time_zone(tournament_id: int, name: Any) -> Tournament:
     """The event's time zone (an IANA name such as "Europe/Stockholm"; empty: the

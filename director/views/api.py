@@ -33,7 +33,7 @@ from werkzeug.wrappers import Response
 
 from director.schemas import N_, Any_, Int, List, Schema, Str, json_body
 from director.services import clock as clock_service
-from director.services import event_file
+from director.services import event_file, read_model
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
 from director.views.auth import director_required
@@ -96,7 +96,7 @@ def import_structure(tournament_id: int) -> Response:
 
 @bp.get("/tournaments/<int:tournament_id>/clock")
 def clock_state(tournament_id: int) -> Response:
-    response = jsonify(clock_service.clock_state(tournament_id))
+    response = jsonify(read_model.clock_state(tournament_id))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -113,13 +113,15 @@ CONTROLS = {
 @bp.post("/tournaments/<int:tournament_id>/clock/<any(start, pause, resume, next, previous):control>")
 @director_required
 def clock_control(tournament_id: int, control: str) -> Response:
-    return jsonify(CONTROLS[control](tournament_id))
+    CONTROLS[control](tournament_id)
+    return jsonify(read_model.clock_state(tournament_id))
 
 
 @bp.post("/tournaments/<int:tournament_id>/clock/adjust")
 @director_required
 def clock_adjust(tournament_id: int) -> Response:
-    return jsonify(clock_service.adjust(tournament_id, json_body(ADJUST)["seconds"]))
+    clock_service.adjust(tournament_id, json_body(ADJUST)["seconds"])
+    return jsonify(read_model.clock_state(tournament_id))
 
 
 @bp.post("/tournaments/<int:tournament_id>/<any(reopen, cancel):change>")
@@ -128,7 +130,7 @@ def lifecycle(tournament_id: int, change: str) -> Response:
     """Reopen a finished or cancelled event, or cancel one (both logged)."""
     service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
     service(tournament_id)
-    return jsonify(clock_service.clock_state(tournament_id))
+    return jsonify(read_model.clock_state(tournament_id))
 
 
 @bp.post("/tournaments/<int:tournament_id>/<any(archive, unarchive):change>")

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app, render_template, url_for
 
 from director.db import db
-from director.services import clock as clock_service
+from director.services import read_model
 from director.services import tournaments as tournament_service
 from director.services.events import (
     CLOSE,
@@ -44,7 +44,7 @@ def stream_url(tournament_id: int) -> str:
 
 @bp.get("/clock/<int:tournament_id>")
 def projector(tournament_id: int) -> str:
-    state = clock_service.clock_state(tournament_id)
+    state = read_model.clock_state(tournament_id)
     return render_template("clock/projector.html", state=state, tournament_id=tournament_id)
 
 
@@ -58,7 +58,7 @@ def stream(tournament_id: int) -> Response:
         response.headers["Retry-After"] = "10"
         return response
     try:
-        state = clock_service.clock_state(tournament_id)  # 404 for an unknown id
+        state = read_model.clock_state(tournament_id)  # 404 for an unknown id
     except Exception:
         broker.unsubscribe(subscription)
         raise

@@ -26,7 +26,7 @@ from director.i18n import number_filter
 from director.local_time import event_zone_name, zone
 from director.poker.games import Game
 from director.schemas import Choice, Int, Schema, Str, form_body
-from director.services import Invalid, audit, event_file
+from director.services import Invalid, audit, event_file, read_model
 from director.services import backup as backup_service
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
@@ -194,7 +194,7 @@ def _tournament_page(record: Any, errors: dict[str, str], rows: list[dict[str, A
         structure=structure,
         rows=rows if rows is not None else [level.to_json() for level in structure.levels],
         starts=structure.level_starts(),
-        clock=clock_service.clock_state(record.id),
+        clock=read_model.clock_state(record.id),
         errors=errors,
         games=_games(),
         amount_fields=AMOUNT_FIELDS,
@@ -208,7 +208,7 @@ def phone(tournament_id: int) -> str:
     levels, time), the announcement, a bust and a seat sold; its forms come back here."""
     record = clock_service.get_tournament(tournament_id)
     return render_template("director/phone.html", tournament=record,
-                           clock=clock_service.clock_state(record.id),
+                           clock=read_model.clock_state(record.id),
                            players=tournament_service.players_in(tournament_id))
 
 
@@ -335,7 +335,7 @@ def duplicate(tournament_id: int) -> Any:
 @bp.app_template_global("money_standing")
 def money_standing(tournament_id: int) -> dict[str, Any] | None:
     """The bubble or in the money, for the director's status line (``_standing.html``)."""
-    return tournament_service.money_standing(tournament_id)
+    return read_model.money_standing(tournament_id)
 
 
 def _log_words(entries: list[Any]) -> dict[str, Any]:

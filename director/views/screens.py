@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from director.schemas import json_body
-from director.services import Invalid
+from director.services import Invalid, read_model
 from director.services import screens as screen_service
 from director.views import bodies
 from director.views.auth import director_required
@@ -47,13 +47,14 @@ def announcement(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/announcement")
 @director_required
 def api_announcement(tournament_id: int) -> Response:
-    return jsonify(screen_service.announce(tournament_id, json_body(known=("text",)).get("text")))
+    screen_service.announce(tournament_id, json_body(known=("text",)).get("text"))
+    return jsonify(read_model.clock_state(tournament_id))
 
 
 @bp.get("/room")
 def room() -> Any:
     try:
-        states = screen_service.room(request.args.get("ids"))
+        states = read_model.room(request.args.get("ids"))
     except Invalid as exc:
         return render_template("clock/room.html", states=[], errors=exc.errors), 400
     return render_template("clock/room.html", states=states, errors={})

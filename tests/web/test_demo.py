@@ -19,8 +19,7 @@ from director.db import db
 from director.models import Tournament
 from director.models.money import Payment
 from director.models.seating import Player
-from director.services import clock as clock_service
-from director.services import demo, money, seating
+from director.services import demo, money, read_model, seating
 
 
 def test_the_demo_is_a_paid_and_seated_field_with_the_clock_stopped(app: Flask) -> None:
@@ -44,7 +43,7 @@ def test_the_demo_is_a_paid_and_seated_field_with_the_clock_stopped(app: Flask) 
         payments = db.session.scalars(select(Payment).where(Payment.tournament_id == tid)).all()
         assert Counter(p.kind for p in payments) == {"buy-in": 27}
         assert {p.fee for p in payments} == {10_00}
-        clock = clock_service.clock_state(tid)
+        clock = read_model.clock_state(tid)
         assert clock["running"] is False and clock["level_index"] == 0
         assert clock["ends_at"] is None
 

@@ -13,13 +13,13 @@ from flask.testing import FlaskClient
 
 from director.db import db
 from director.models.seating import SeatingLogEntry
-from director.services import clock, seating
+from director.services import clock, read_model, seating
 from director.services.audit import said_again
 
 
 def running_and_left(tid: int) -> tuple[bool, float]:
     db.session.expire_all()
-    state = clock.clock_state(tid)
+    state = read_model.clock_state(tid)
     return state["running"], state["seconds_remaining"]
 
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db
 from director.models.seating import Player, Seat, SeatingPlanRecord, SeatingTable
-from director.services import Invalid, money, seating
+from director.services import Invalid, money, read_model, seating
 from director.services import clock as clock_service
 from director.services.audit import said_again
 from director.services.events import events
@@ -320,7 +320,7 @@ def test_hand_for_hand_takes_two_minutes_per_hand_off_the_clock(
     tid = field(12)
     clock_service.start(tid)
     clock_service.pause(tid)
-    before = clock_service.clock_state(tid)["seconds_remaining"]
+    before = read_model.clock_state(tid)["seconds_remaining"]
     with pytest.raises(Invalid):
         seating.hand_for_hand(tid, "finish")         # not on yet
     seating.hand_for_hand(tid, "announce")
@@ -331,10 +331,10 @@ def test_hand_for_hand_takes_two_minutes_per_hand_off_the_clock(
     assert (state["on"], state["announced"], state["hands_played"], state["busts"]) == \
         (True, False, 1, [])
     assert state["since"] is not None        # the next hand-for-hand hand begins now
-    after = clock_service.clock_state(tid)["seconds_remaining"]
+    after = read_model.clock_state(tid)["seconds_remaining"]
     assert before - after == pytest.approx(120, abs=0.01)
     seating.hand_for_hand(tid, "finish")
-    assert before - clock_service.clock_state(tid)["seconds_remaining"] == \
+    assert before - read_model.clock_state(tid)["seconds_remaining"] == \
         pytest.approx(240, abs=0.01)
     seating.hand_for_hand(tid, "stop")
     assert seating.overview(tid).hand_for_hand.on is False

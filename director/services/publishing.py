@@ -1,0 +1,75 @@
+"""After the commit (issue 27): the one place a change is told.
+
+``dispatch`` is the unit of work's dispatcher (``services.uow``), installed by
+the app factory.  For what a committed transaction recorded, in this order:
+
+1. the log lines, in the director's words (``audit.write_change``: on the request's
+   own line, written before the answer);
+2. the caches to forget (``uow.after_commit``);
+3. the level-end jobs to move (``scheduler.reschedule`` to the clock's next change);
+4. each changed event's screens: the seating screens' figures, and the clock state
+   read once (``read_model.refresh``) for every screen of every process;
+5. the events a service computed itself (the tablets' hand state).
+
+A failure here never undoes the commit: it is logged and the rest goes on (the
+live screens' watcher catches up within a second).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from director.db import db, utcnow
+from director.models import Tournament
+from director.services import audit, read_model, scheduler, uow
+from director.services import clock as clock_service
+from director.services import seating as seating_service
+from director.services.events import events
+
+logger = logging.getLogger(__name__)
+
+
+def dispatch(changes: uow.Changes) -> None:
+    for line in changes.log:
+        _safely(audit.write_change, line)
+    for forget in changes.after:
+        _safely(forget)
+    for tournament_id in changes.reschedule:
+        _safely(_reschedule, tournament_id)
+    for tournament_id, screens in changes.screens.items():
+        _safely(_tell_screens, tournament_id, screens)
+    broker = events()
+    for made in changes.events:
+        _safely(broker.publish, made.tournament_id, made.name, made.data, made.version,
+                kind=made.kind)
+
+
+def _reschedule(tournament_id: int) -> None:
+    tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None:                                    # deleted
+        read_model.forget(tournament_id)
+    when = None if tournament is None else clock_service.next_change(tournament, utcnow())
+    scheduler.reschedule(tournament_id, when)
+
+
+def _tell_screens(tournament_id: int, screens: uow.Screens) -> None:
+    """The seating screens' figures, then the clock state, each read once."""
+    if db.session.get(Tournament, tournament_id) is None:      # deleted
+        read_model.forget(tournament_id)
+        return
+    broker = events()
+    kind = screens.kinds[0] if screens.kinds else "seating"
+    if any(k != "clock" for k in screens.kinds):
+        stats = seating_service.field_stats(tournament_id)
+        broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats},
+                       kind=kind)
+    if screens.clock:
+        state = read_model.refresh(tournament_id)
+        broker.publish(tournament_id, "clock", state, state["version"], kind=kind)
+
+
+def _safely(step: object, *args: object, **kwargs: object) -> None:
+    try:
+        step(*args, **kwargs)  # type: ignore[operator]
+    except Exception:  # noqa: BLE001 - committed: a screen or a job must not fail the change
+        logger.exception("after a commit: %s failed", getattr(step, "__name__", step))
