@@ -78,6 +78,7 @@ __all__ = [
     "apply_moves",
     "apply_plan",
     "balance_tables",
+    "big_field_redraw_offered",
     "blinds_affected",
     "break_table",
     "deal_hand",
@@ -98,8 +99,10 @@ __all__ = [
     "seats_for_game",
     "share_prizes",
     "start_hand_for_hand",
+    "stud_overrides",
     "switch_game",
     "table_counts",
+    "table_size_allowed",
 ]
 
 TABLE_SIZES = (6, 7, 8, 9, 10)
@@ -1382,9 +1385,50 @@ def seats_for_game(policy: SeatingPolicy, *, stud_levels: bool) -> SeatingPolicy
                    else policy.final_table_size)
 
 
+def stud_overrides(stored: SeatingPolicy, *, stud_levels: bool) -> bool:
+    """Do the saved settings ask for more than stud seats (a table or a set final table
+    over :data:`STUD_MAX_SEATS`) while the structure has stud levels?  Then the stud cap
+    (:func:`seats_for_game`) overrides them, and the director is told so.  A final table
+    left to TDA RP-9 is not the settings' asking: it follows the table size.
+
+    >>> stud_overrides(SeatingPolicy(table_size=9), stud_levels=True)
+    True
+    >>> stud_overrides(SeatingPolicy(table_size=8, final_table_size=9), stud_levels=True)
+    True
+    >>> stud_overrides(SeatingPolicy(table_size=8), stud_levels=True)
+    False
+    >>> stud_overrides(SeatingPolicy(table_size=10), stud_levels=False)
+    False
+    """
+    return stud_levels and (stored.table_size > STUD_MAX_SEATS
+                            or (stored.final_table_size or 0) > STUD_MAX_SEATS)
+
+
+def table_size_allowed(size: int, *, stud_levels: bool) -> bool:
+    """May tables seat ``size`` players?  Any of :data:`TABLE_SIZES`, but not more than
+    :data:`STUD_MAX_SEATS` while the structure has stud levels.
+
+    >>> table_size_allowed(9, stud_levels=True), table_size_allowed(9, stud_levels=False)
+    (False, True)
+    """
+    return size in TABLE_SIZES and not (stud_levels and size > STUD_MAX_SEATS)
+
+
 BIG_FIELD = 100
 """WSOP-T 67-c: seats are redrawn at 3 and 2 tables only in fields of 100 or more entrants."""
 BIG_FIELD_REDRAWS = (3, 2)
+
+
+def big_field_redraw_offered(stored: SeatingPolicy, entrants: int) -> bool:
+    """Is the house flag for the 3- and 2-table redraws (WSOP-T 67-c) offered: once the
+    field has reached :data:`BIG_FIELD`, or while the flag is on (so it can be turned off).
+
+    >>> big_field_redraw_offered(SeatingPolicy(), 99), big_field_redraw_offered(SeatingPolicy(), 100)
+    (False, True)
+    >>> big_field_redraw_offered(SeatingPolicy(redraw_big_field=True), 12)
+    True
+    """
+    return entrants >= BIG_FIELD or stored.redraw_big_field
 
 
 def redraw_points(policy: SeatingPolicy, entrants: int) -> SeatingPolicy:

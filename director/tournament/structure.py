@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
@@ -52,6 +53,8 @@ __all__ = [
     "Structure",
     "StructureError",
     "TEMPLATES",
+    "entry_numbers",
+    "entry_starts",
     "parse_levels",
     "parse_structure",
     "template",
@@ -126,25 +129,64 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
+def _is_break(entry: Any) -> bool | None:
+    """Is the entry (a ``Level`` or its JSON object) a break?  None: not an entry."""
+    if isinstance(entry, Level):
+        return entry.is_break
+    if isinstance(entry, dict):
+        return entry.get("kind") == "break"
+    return None
+
+
+def entry_numbers(levels: Any) -> list[int | None]:
+    """Each entry's number as a director counts them: playing levels and breaks apart, so
+    the level after the first break of a four-level block is level 5 and that break is
+    break 1.  ``levels``: the entries (``Level``, or JSON objects as the structure editor
+    sends them); None for anything else.
+
+    >>> entry_numbers([{"kind": "level"}] * 2 + [{"kind": "break"}, {"kind": "level"},
+    ...                                           {"kind": "break"}, "?"])
+    [1, 2, 1, 3, 2, None]
+    """
+    counted = {True: 0, False: 0}
+    numbers: list[int | None] = []
+    for entry in levels:
+        kind = _is_break(entry)
+        if kind is None:
+            numbers.append(None)
+            continue
+        counted[kind] += 1
+        numbers.append(counted[kind])
+    return numbers
+
+
+def entry_starts(durations: Iterable[int]) -> list[int]:
+    """The second each entry starts at, counted from the start, no time added: each
+    starts when the ones before it have run.
+
+    >>> entry_starts([900, 300, 900])
+    [0, 900, 1200]
+    """
+    starts, total = [], 0
+    for seconds in durations:
+        starts.append(total)
+        total += seconds
+    return starts
+
+
 def where_in(levels: Any, index: int) -> Message | None:
     """Entry ``index`` as a director counts it: "Level 4" (breaks not counted), "Break 2".
 
     ``levels``: the entries (``Level``, or JSON objects); None for anything else (its
     sentence, "Each entry must be an object", says which).
     """
-    def is_break(entry: Any) -> bool | None:
-        if isinstance(entry, Level):
-            return entry.is_break
-        if isinstance(entry, dict):
-            return entry.get("kind") == "break"
+    entries = list(levels)[: index + 1]
+    number = entry_numbers(entries)[-1] if entries else None
+    if number is None:
         return None
-
-    kinds = [is_break(entry) for entry in list(levels)[: index + 1]]
-    if not kinds or kinds[-1] is None:
-        return None
-    if kinds[-1]:
-        return Message("Break {number}", number=sum(1 for kind in kinds if kind is True))
-    return Message("Level {number}", number=sum(1 for kind in kinds if kind is False))
+    if _is_break(entries[-1]):
+        return Message("Break {number}", number=number)
+    return Message("Level {number}", number=number)
 
 
 _ENTRY_PATH = re.compile(r"^(?P<path>.*)\[(?P<index>\d+)\](?:\..*)?$")
@@ -280,11 +322,7 @@ class Structure:
         ...           ).level_starts()
         [0, 900, 1800]
         """
-        starts, total = [], 0
-        for level in self.levels:
-            starts.append(total)
-            total += level.duration_seconds
-        return starts
+        return entry_starts(level.duration_seconds for level in self.levels)
 
     def playing_levels(self) -> list[int]:
         """Indices of the entries that are not breaks."""
@@ -298,7 +336,7 @@ class Structure:
         """
         if self.levels[index].is_break:
             return None
-        return sum(1 for level in self.levels[: index + 1] if not level.is_break)
+        return entry_numbers(self.levels[: index + 1])[-1]
 
     def next_playing(self, index: int) -> int | None:
         """Index of the first playing level after ``index``, or None."""

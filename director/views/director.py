@@ -31,7 +31,7 @@ from director.services import backup as backup_service
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
-from director.tournament.structure import AMOUNT_FIELDS, Kind
+from director.tournament.structure import AMOUNT_FIELDS, Kind, entry_numbers
 from director.views.auth import director_required
 
 bp = Blueprint("director", __name__, url_prefix="/director")
@@ -188,11 +188,13 @@ def tournament(tournament_id: int) -> str:
 def _tournament_page(record: Any, errors: dict[str, str], rows: list[dict[str, Any]] | None,
                      status: int = 200) -> Any:
     structure = record.structure
+    rows = rows if rows is not None else [level.to_json() for level in structure.levels]
     return render_template(
         "director/tournament.html",
         tournament=record,
         structure=structure,
-        rows=rows if rows is not None else [level.to_json() for level in structure.levels],
+        rows=rows,
+        numbers=entry_numbers(rows),
         starts=structure.level_starts(),
         clock=read_model.clock_state(record.id),
         errors=errors,

@@ -36,12 +36,21 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
-from director.schemas import SEATING_SETTINGS, form_body, json_body
+from director.schemas import SEATING_SETTINGS, TABLE_SIZES, form_body, json_body
 from director.services import Invalid, audit, dealer_hold, get_tournament
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
-from director.tournament.seating import Move, SeatingPlan, TableState
+from director.tournament.seating import (
+    BIG_FIELD,
+    STUD_MAX_SEATS,
+    Move,
+    SeatingPlan,
+    TableState,
+    big_field_redraw_offered,
+    stud_overrides,
+    table_size_allowed,
+)
 from director.views import bodies
 from director.views.auth import director_required, is_director
 
@@ -114,7 +123,17 @@ def _page(tournament_id: int, errors: dict[str, str] | None = None, status: int 
     return render_template("seating/director.html", view=view, positions=positions,
                            h4h_waiting=h4h_waiting, errors=errors or {}, form=form or {},
                            players_step=seating_service.PLAYERS_SHOWN,
-                           tables_step=seating_service.TABLES_SHOWN), status
+                           tables_step=seating_service.TABLES_SHOWN, rules=_seat_rules(view)), status
+
+
+def _seat_rules(view: Any) -> dict[str, Any]:
+    """The seating rules the page shows, decided by the engine (the template decides nothing):
+    the stud cap, whether it overrides the saved settings, the table sizes the form offers
+    (and which the cap forbids), and whether the big field's redraws are offered."""
+    stud = bool(view.stud_levels)
+    return {"stud_cap": STUD_MAX_SEATS, "stud_overrides": stud_overrides(view.stored, stud_levels=stud),
+            "table_sizes": [(n, table_size_allowed(n, stud_levels=stud)) for n in TABLE_SIZES],
+            "big_field": BIG_FIELD, "big_field_redraw": big_field_redraw_offered(view.stored, view.entrants)}
 
 
 def _offset(name: str) -> int:

@@ -28,6 +28,7 @@ from director.schemas import json_body
 from director.services import Invalid
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
+from director.tournament.structure import entry_numbers, entry_starts
 from director.views.auth import director_required
 
 bp = Blueprint("wizard", __name__)
@@ -75,8 +76,10 @@ def _body(form: Any) -> dict[str, Any]:
 def _page(form: dict[str, Any], proposal: dict[str, Any] | None = None,
           errors: dict[str, str] | None = None, status: int = 200) -> tuple[str, int]:
     events = [t for t in tournament_service.list_tournaments() if not t.started]
+    levels = proposal["levels"] if proposal else []
     return render_template(
         "director/wizard.html", form=form, proposal=proposal, errors=errors or {},
+        numbers=entry_numbers(levels), starts=entry_starts(level["duration_seconds"] for level in levels),
         games=[game.value for game in Game], events=events,
         structure_json=json.dumps(proposal, ensure_ascii=False) if proposal else ""), status
 
