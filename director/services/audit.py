@@ -60,7 +60,8 @@ from director.db import DriverInsert, db, group_commit, utcnow
 from director.i18n import N_, gettext, money_filter, number_filter, seating_text, stakes_label
 from director.models.audit import AuditEntry
 from director.models.tournament import Tournament
-from director.services import house_rules, uow
+from director.poker.house_flags import say as say_house_rule
+from director.services import uow
 
 logger = logging.getLogger("director.audit")
 
@@ -264,8 +265,8 @@ def _param(value: Any) -> Any:
         return gettext(str(value["msgid"]))
     if "house_rule" in value:
         try:
-            return house_rules.words(str(value["house_rule"]), value.get("value"))
-        except (StopIteration, KeyError, ValueError):
+            return say_house_rule(str(value["house_rule"]), value.get("value"), gettext)
+        except (KeyError, ValueError):
             return str(value.get("value"))
     for word, counted in _COUNTED.items():
         if word in value and isinstance(value[word], int):
