@@ -2,7 +2,8 @@
 
 The rules are ``director.tournament.bounties``; the event's bounty (none,
 fixed or PKO, and the amount) is a money setting, taken at the desk with every
-entry (``services.money``: ``Payment.bounty``, ``Player.bounty``).
+entry (``services.money``: ``Payment.bounty``, ``Player.bounty``), read here
+from the stored settings (``services.amounts``) without the money services.
 
 These functions are parts of the seating's units of work and do not commit:
 
@@ -34,7 +35,7 @@ from director.models.money import MoneySettings
 from director.models.seating import Player, Seat, SeatingTable
 from director.poker.errors import RuleViolation
 from director.services import Invalid, audit
-from director.services import money as money_service
+from director.services.amounts import major, settings_dict
 from director.services.audit import Said
 from director.tournament import bounties as rules
 from director.tournament.bounties import BountyKind, PotWon
@@ -57,7 +58,7 @@ class Setting:
 
 def setting(tournament_id: int) -> Setting:
     """The event's bounty: kind, amount and the rounding unit (minor units)."""
-    s = money_service.settings_dict(db.session.get(MoneySettings, tournament_id))
+    s = settings_dict(db.session.get(MoneySettings, tournament_id))
     try:
         kind = BountyKind(s.get("bounty_kind") or "none")
     except ValueError:
@@ -74,7 +75,7 @@ def head(player: Player, event: Setting) -> int:
 
 def _money_param(amount: int, currency: str) -> dict[str, str]:
     """Minor units as a log parameter, put into words when read (``audit.money_param``)."""
-    return audit.money_param(money_service.major(amount, currency), currency)
+    return audit.money_param(major(amount, currency), currency)
 
 
 def _pick(tournament_id: int, value: Any, busted: Sequence[Player]) -> Player | None:
@@ -204,11 +205,11 @@ def _log(tournament_id: int, names: str, busted: str, ko: rules.Knockout,
         audit.change("knockout", tournament_id, by=names, name=busted)
         return
     for pid, cash in ko.paid.items():
-        money = audit.money_param(money_service.major(cash, currency), currency)
+        money = audit.money_param(major(cash, currency), currency)
         if pid in ko.head:
             audit.change("pko bounty paid", tournament_id, by=names, name=busted, paid=money,
                          winner=players[pid].name, head=audit.money_param(
-                             money_service.major(ko.head[pid], currency), currency))
+                             major(ko.head[pid], currency), currency))
         else:
             audit.change("bounty paid", tournament_id, by=names, name=busted, paid=money,
                          winner=players[pid].name)

@@ -32,11 +32,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from decimal import Decimal
 from functools import cached_property
 from typing import Any, ParamSpec, TypeVar
 
-from babel.numbers import get_currency_precision
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -49,7 +47,6 @@ from director.models.seating import Player, Seat, SeatingTable
 from director.models.tournament import MAX_CHIPS, Tournament
 from director.poker.errors import RuleViolation
 from director.schemas import (
-    MAX_MONEY,
     MONEY_SETTINGS,
     Amount,
     FieldError,
@@ -66,6 +63,15 @@ from director.services import bounties as bounty_service
 from director.services import people as people_service
 from director.services import seating as seating_service
 from director.services import tournaments as lifecycle_service
+from director.services.amounts import (
+    DEFAULTS,
+    bounty_amount,
+    major,
+    major_number,
+    minor_units,
+    precision,
+    settings_dict,
+)
 from director.tournament import clock as clock_rules
 from director.tournament.button import SeatStatus, seat_status
 from director.tournament.entries import (
@@ -108,19 +114,6 @@ KIND_WORDS = {"buy-in": N_("buy-in"), "re-entry": N_("re-entry"), "rebuy": N_("r
 CONFLICT = {"money": N_("Someone else changed the money at the same moment: reload the page and "
                         "try again")}
 
-DEFAULTS: dict[str, Any] = {
-    "currency": "EUR", "unit": 100, "buy_in_prize": 10_000, "buy_in_fee": 1_000,
-    "starting_stack": 20_000, "late_registration_level": 6,
-    "re_entry": False, "re_entry_max": None, "re_entry_until": None,
-    "rebuy": False, "rebuy_prize": 0, "rebuy_fee": 0, "rebuy_chips": 0, "rebuy_until": 0,
-    "rebuy_stack_limit": None, "rebuy_max": None,
-    "add_on": False, "add_on_prize": 0, "add_on_fee": 0, "add_on_chips": 0, "add_on_break": 0,
-    "guarantee": 0, "payout_template": "standard", "custom_shares": None,
-    # Issue 17: the bounty taken with every entry (none | fixed | pko), and a
-    # satellite's seat value (0: not a satellite).
-    "bounty_kind": "none", "bounty": 0, "satellite_seat": 0,
-}
-
 
 # ---------------------------------------------------------------- helpers
 
@@ -130,49 +123,6 @@ unit_of_work = all_or_nothing(CONFLICT, event=True)
 def _publish(tournament_id: int) -> None:
 
     seating_service.publish(tournament_id, kind="money")
-
-
-def precision(currency: str) -> int:
-    try:
-        return int(get_currency_precision(currency))
-    except Exception:  # noqa: BLE001 (an unknown code: cents)
-        return 2
-
-
-def major(amount: int | None, currency: str) -> str:
-    """Minor units as the director types them: 11000 EUR -> "110", 11050 -> "110.50"."""
-    if amount is None:
-        return ""
-    digits = precision(currency)
-    value = Decimal(amount).scaleb(-digits)
-    if value == value.to_integral_value():
-        return str(int(value))
-    return f"{value:.{digits}f}"
-
-
-def major_number(amount: int, currency: str) -> float | int:
-    """For JSON (the screens format it with Intl): 11050 EUR -> 110.5."""
-    digits = precision(currency)
-    return amount // 10**digits if amount % 10**digits == 0 else amount / 10**digits
-
-
-def minor_units(name: str, amount: Decimal, label: str, currency: str, *, minimum: int = 0) -> int:
-    """An amount in the currency's major units (from ``schemas.Amount``) as minor units.
-
-    The currency says how many decimals an amount may have (EUR 2, IDR 0):
-    ``minor_units("buy_in", Decimal("110.50"), "The buy-in", "EUR") == 11050``.
-    Raises ``Invalid`` naming ``name``.
-    """
-    digits = precision(currency)
-    minor = amount.scaleb(digits)
-    if minor != minor.to_integral_value():
-        raise Invalid({name: _("%(label)s has more than %(digits)s decimals: %(value)s", label=label, digits=digits, value=amount)})
-    result = int(minor)
-    if result > MAX_MONEY:
-        raise Invalid({name: _("%(label)s is too large", label=label)})
-    if result < minimum:
-        raise Invalid({name: _("%(label)s must be at least %(minimum)s", label=label, minimum=major(minimum, currency))})
-    return result
 
 
 def parse_int(data: Mapping[str, Any], name: str, label: str, *, low: int, high: int,
@@ -204,10 +154,6 @@ def person_of(name: str) -> str:
 
 
 # ---------------------------------------------------------------- settings -> rules
-
-def settings_dict(row: MoneySettings | None) -> dict[str, Any]:
-    return {**DEFAULTS, **(row.settings if row is not None and row.settings else {})}
-
 
 def settings_form(tournament_id: int) -> dict[str, Any] | None:
     """The event's money settings as ``PUT money/settings`` takes them (major units, the
@@ -375,11 +321,6 @@ def _bounty_settings(tournament_id: int, body: Mapping[str, Any], old: Mapping[s
                 "it is): undo them first", count=count)
     seat = minor("satellite_seat", default=0)
     return {"bounty_kind": kind, "bounty": amount or 0, "satellite_seat": seat or 0}
-
-
-def bounty_amount(s: Mapping[str, Any]) -> int:
-    """The bounty each entry pays (0: no bounty)."""
-    return int(s.get("bounty") or 0) if s.get("bounty_kind", "none") != "none" else 0
 
 
 # ---------------------------------------------------------------- the clock's moment
