@@ -27,8 +27,7 @@ from director.lan import lan_address, local_certificates
 from director.services import Invalid, backup, change_feed
 from director.services import demo as demo_service
 from director.services.audit import writer
-from director.services.backup import start_backups
-from director.services.scheduler import start_scheduler, stop_scheduler
+from director.services.scheduler import start_backups, start_scheduler, stop_scheduler
 from director.workers import hold_scheduler_lock, release_scheduler_lock
 
 __all__ = ["hold_scheduler_lock", "main", "release_scheduler_lock"]

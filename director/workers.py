@@ -24,8 +24,7 @@ from flask import Flask
 from sqlalchemy import text
 
 from director.db import db
-from director.services.backup import start_backups
-from director.services.scheduler import start_scheduler, stop_scheduler
+from director.services.scheduler import start_backups, start_scheduler, stop_scheduler
 
 SCHEDULER_LOCK_KEY = 0x6469_7265  # "dire": the PostgreSQL advisory lock of the scheduler
 

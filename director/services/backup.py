@@ -6,9 +6,10 @@ consistent snapshot while the server keeps writing; the copy is checked with
 --format=custom`` of the schema the server's connections work in (restore with
 ``pg_restore``), when the client tools are installed.
 
-The scheduled backup runs in the scheduler's process (``director serve`` or
-``director scheduler``) every ``DIRECTOR_BACKUP_MINUTES`` (default 10; 0 turns
-it off) into ``instance/backups/``, keeping every one of the last hour, one an
+The scheduled backup (:func:`scheduled_backup`) runs in the scheduler's process
+(``director serve`` or ``director scheduler``), which sets up its job
+(``services.scheduler.start_backups``), every ``DIRECTOR_BACKUP_MINUTES``
+(default 10; 0 turns it off) into ``instance/backups/``, keeping every one of the last hour, one an
 hour for ``DIRECTOR_BACKUP_HOURLY`` hours (24), one a day for
 ``DIRECTOR_BACKUP_DAILY`` days (30), at most ``DIRECTOR_BACKUP_KEEP`` (48) and
 at most ``DIRECTOR_BACKUP_MAX_MB`` together (2048; the oldest go first, the
@@ -39,9 +40,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from director.db import db, utcnow
-from director.services import scheduler
 
-JOB_ID = "backup"
 # How long a restore waits for another connection to let go of the live file.
 RESTORE_WAIT_SECONDS = 10.0
 
@@ -375,18 +374,6 @@ def backups(app: Flask) -> list[tuple[Path, datetime, int]]:
             continue
         found.append((path, datetime.fromtimestamp(stat.st_mtime, UTC), stat.st_size))
     return sorted(found, key=lambda item: item[1], reverse=True)
-
-
-def start_backups(app: Flask) -> bool:
-    """Add the backup job to the running scheduler of this process (False: off)."""
-    minutes = float(app.config.get("BACKUP_MINUTES", 10) or 0)
-    level_scheduler = app.extensions.get(scheduler.EXTENSION)
-    if minutes <= 0 or level_scheduler is None:
-        return False
-    level_scheduler.scheduler.add_job(
-        scheduled_backup, "interval", minutes=minutes, args=[app], id=JOB_ID,
-        replace_existing=True, max_instances=1, coalesce=True)
-    return True
 
 
 def _pg_dump(app: Flask, partial: Path) -> None:

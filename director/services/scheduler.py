@@ -14,6 +14,8 @@ never under a reloader or in tests that do not ask for it.
 * The jobs live in memory and are rebuilt from the database: at start-up, and
   every second for the tournaments whose ``version`` changed since (that is
   how a scheduler process learns about a click served by a web worker).
+* The periodic backup (``services.backup.scheduled_backup``) is a job of the same
+  scheduler, every ``BACKUP_MINUTES`` (:func:`start_backups`).
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from sqlalchemy import or_, select
 
 from director.db import db, utcnow
 from director.models import Tournament
+from director.services import backup
 from director.services import clock as clock_service
 
 EXTENSION = "director.scheduler"
+BACKUP_JOB_ID = "backup"
 SYNC_SECONDS = 1.0
 JOB_DEFAULTS = {"misfire_grace_time": None, "coalesce": True, "max_instances": 1}
 
@@ -146,3 +150,16 @@ def reschedule(tournament_id: int, when: datetime | None) -> None:
     level_scheduler: LevelScheduler | None = current_app.extensions.get(EXTENSION)
     if level_scheduler is not None and level_scheduler.scheduler.running:
         level_scheduler.schedule(tournament_id, when)
+
+
+def start_backups(app: Flask) -> bool:
+    """Add the periodic backup to this process's running scheduler, every
+    ``BACKUP_MINUTES`` (False: off, or no scheduler runs here)."""
+    minutes = float(app.config.get("BACKUP_MINUTES", 10) or 0)
+    level_scheduler: LevelScheduler | None = app.extensions.get(EXTENSION)
+    if minutes <= 0 or level_scheduler is None:
+        return False
+    level_scheduler.scheduler.add_job(
+        backup.scheduled_backup, "interval", minutes=minutes, args=[app], id=BACKUP_JOB_ID,
+        replace_existing=True, max_instances=1, coalesce=True)
+    return True

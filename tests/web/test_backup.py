@@ -112,12 +112,12 @@ def test_backup_refuses_to_overwrite_the_database(cli_env, tmp_path):
 
 
 def test_scheduled_backups_run_in_the_scheduler_and_keep_the_newest(make_app, tmp_path):
-    from director.services.scheduler import start_scheduler
+    from director.services.scheduler import start_backups, start_scheduler
 
     app = make_app(BACKUP_MINUTES=0.01, BACKUP_KEEP=2)  # every 0.6 s
     create(app, "Scheduled")
     start_scheduler(app)
-    assert backup.start_backups(app)
+    assert start_backups(app)
     folder = tmp_path / "instance" / "backups"
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline and len(list(folder.glob("director-*.sqlite"))) < 2:
@@ -132,8 +132,8 @@ def test_scheduled_backups_run_in_the_scheduler_and_keep_the_newest(make_app, tm
 
 
 def test_backups_are_off_with_zero_minutes(make_app):
-    from director.services.scheduler import start_scheduler
+    from director.services.scheduler import start_backups, start_scheduler
 
     app = make_app(BACKUP_MINUTES=0)
     start_scheduler(app)
-    assert backup.start_backups(app) is False
+    assert start_backups(app) is False
