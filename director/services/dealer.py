@@ -74,7 +74,15 @@ from director.poker.phh import to_phh
 from director.poker.policy import DEFAULT_POLICY, Policy
 from director.poker.rulings import DEFAULT_RULING_POLICY, RulingPolicy, clock_time, verify_in_time
 from director.poker.state import Hand, HandConfig, Phase
-from director.services import Invalid, NotFound, app_key, dealer_hold, get_tournament, house_rules
+from director.services import (
+    Invalid,
+    NotFound,
+    app_key,
+    busts,
+    dealer_hold,
+    get_tournament,
+    house_rules,
+)
 from director.services import bounties as bounty_service
 from director.services import clock as clock_service
 from director.services import dealer_shot_clock as shot_clock
@@ -1425,8 +1433,8 @@ def _after_finish(row: AnyRow, busted: list[int]) -> None:
     config = HandConfig.from_json(row.config)
     starting = {p["player_id"]: config.starting_stacks[i] for i, p in enumerate(row.players)}
     try:
-        seating_service.eliminate(row.tournament_id, busted, starting_chips=starting,
-                                  by=bounty_service.from_hand(_cached(row), row.players, busted))
+        busts.eliminate(row.tournament_id, busted, starting_chips=starting,
+                        by=bounty_service.from_hand(_cached(row), row.players, busted))
     except Invalid as exc:  # already out, or not seated any more: nothing to do
         db.session.rollback()
         _log_now(row, "engine", str(exc))
@@ -1484,7 +1492,7 @@ def _unfinish(row: DealerHand) -> bool:
     if busted:
 
         try:
-            lines = seating_service.reinstate(row.tournament_id, row.table_id, busted)
+            lines = busts.reinstate(row.tournament_id, row.table_id, busted)
         except Invalid as exc:
             db.session.rollback()
             raise Illegal(" ".join(exc.errors.values())) from None

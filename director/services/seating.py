@@ -38,11 +38,10 @@ from sqlalchemy.orm.exc import StaleDataError
 from director.db import db, utcnow
 from director.i18n import (
     N_,
-    place_label,
     seating_text,
     translate_violation,
 )
-from director.models.money import MoneySettings, Payment
+from director.models.money import MoneySettings
 from director.models.seating import (
     PLAYER_NAME_MAX,
     Player,
@@ -59,22 +58,18 @@ from director.services import (
     Invalid,
     NotFound,
     all_or_nothing,
+    amounts,
     audit,
     get_tournament,
     tournaments,
     uow,
 )
-from director.services import bounties as bounty_service
-from director.services import money as money_service
 from director.services.audit import Said
 from director.tournament import clock as clock_rules
 from director.tournament.button import seat_status
 from director.tournament.room import SeatChoiceRefused, choose_seat, room_of
 from director.tournament.seating import (
     STUD_MAX_SEATS,
-    Bust,
-    Elimination,
-    Finish,
     HandForHand,
     Layout,
     Move,
@@ -93,13 +88,8 @@ from director.tournament.seating import (
     finish_hand_for_hand_hand,
     halted_tables,
     next_table_to_break,
-    place_busts,
-    places_after_reinstatement,
     plan_seating,
     redraw_points,
-    reinstate_players,
-    remove_players,
-    seat_after_undone_bust,
     seat_new_player,
     seats_for_game,
     start_hand_for_hand,
@@ -281,7 +271,7 @@ def _conflict() -> dict[str, str]:
 unit_of_work = all_or_nothing(CONFLICT, event=True)
 
 
-def _settings(tournament_id: int) -> SeatingSettings:
+def locked_settings(tournament_id: int) -> SeatingSettings:
     """The tournament's settings row, locked for this unit of work.
 
     Touching the row first (its ``version`` is the optimistic lock) takes
@@ -317,7 +307,7 @@ def entrants(tournament_id: int) -> int:
         Player.tournament_id == tournament_id)) or 0)
 
 
-def _policy(row: SeatingSettings | None, tournament_id: int | None = None) -> SeatingPolicy:
+def settings_policy(row: SeatingSettings | None, tournament_id: int | None = None) -> SeatingPolicy:
     """The policy the rules follow: the stored one, at most 8-handed when the structure
     has stud levels (:func:`seats_for_game`), with the redraws at 3 and 2 tables only
     for a field of 100 or more whose house asked for them (:func:`redraw_points`)."""
@@ -341,10 +331,10 @@ def stud_only_structure(tournament_id: int) -> bool:
 
 
 def policy_for(tournament_id: int) -> SeatingPolicy:
-    return _policy(db.session.get(SeatingSettings, tournament_id), tournament_id)
+    return settings_policy(db.session.get(SeatingSettings, tournament_id), tournament_id)
 
 
-def _log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
+def seating_log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
     """The seating log's lines, stored language-neutral when they are ``audit.Said``
     sentences (read in each reader's language: ``audit.said_again``)."""
     for line in lines:
@@ -352,7 +342,7 @@ def _log(tournament_id: int, action: str, lines: Iterable[str]) -> None:
                                        text=line.stored() if isinstance(line, Said) else line))
 
 
-def _place(player: Player) -> Any:
+def place_said(player: Player) -> Any:
     """A finishing place as a log parameter: 3, or "3–4 (shared)" said when read."""
     if player.place_last and player.place_last != player.place:
         return Said(N_("%(first)s–%(last)s (shared)"), first=player.place,
@@ -384,7 +374,7 @@ def _said_plan(plan: SeatingPlan) -> list[Said]:
     return lines
 
 
-def _commit(tournament_id: int, settings: SeatingSettings, *, tell: bool = True,
+def commit_seating(tournament_id: int, settings: SeatingSettings, *, tell: bool = True,
             commit: bool = True) -> None:
     """Commit (the settings row is the lock), then tell every screen (``tell``
     false: the caller tells them once its own part is committed; ``commit``
@@ -411,7 +401,7 @@ def publish(tournament_id: int, *, clock: bool = True, kind: str = "seating") ->
     uow.screens(tournament_id, kind, clock=clock)
 
 
-def _rule(field: str, action: Callable[[], T]) -> T:
+def apply_rule(field: str, action: Callable[[], T]) -> T:
     """Run a pure rule; its ``RuleViolation`` becomes ``Invalid`` naming ``field``."""
     try:
         return action()
@@ -447,7 +437,7 @@ def check_player_name(name: Any) -> str:
     return name
 
 
-def _player(tournament_id: int, player_id: Any, field: str = "player_id") -> Player:
+def player_in(tournament_id: int, player_id: Any, field: str = "player_id") -> Player:
     if isinstance(player_id, str) and WHOLE.fullmatch(player_id.strip()):
         player_id = int(player_id)
     if isinstance(player_id, bool) or not isinstance(player_id, int):
@@ -538,17 +528,20 @@ def _propose(tournament_id: int, layout: Layout, plan: SeatingPlan) -> SeatingPl
     return record
 
 
-def _replan(tournament_id: int, layout: Layout, policy: SeatingPolicy,
+def replan(tournament_id: int, layout: Layout, policy: SeatingPolicy,
             rng: random.Random | None = None) -> SeatingPlanRecord | None:
     """After any change: the rules' next step (TDA 10, 11) becomes the pending plan."""
     if not layout.tables:
         _discard_pending(tournament_id, utcnow())
         return None
-    plan = _rule("plan", lambda: plan_seating(layout, policy, rng))
+    plan = apply_rule("plan", lambda: plan_seating(layout, policy, rng))
     return _propose(tournament_id, layout, plan)
 
 
-def _active_players(tournament_id: int) -> list[Player]:
+_replan = replan   # money's name for it until money calls ``replan``
+
+
+def active_players(tournament_id: int) -> list[Player]:
     return list(db.session.scalars(select(Player).where(
         Player.tournament_id == tournament_id, Player.status == "active").order_by(Player.id)))
 
@@ -698,7 +691,7 @@ def overview(tournament_id: int, *, paged: bool = False, query: str = "", start:
 def _overview(tournament_id: int, paged: bool = False) -> Overview:
     tournament = get_tournament(tournament_id)
     settings = db.session.get(SeatingSettings, tournament_id)
-    policy = _policy(settings, tournament_id)
+    policy = settings_policy(settings, tournament_id)
     layout = load_layout(tournament_id)
     # Plain rows, not ORM objects: a 300-table event has 1,800 players, and loading
     # each as an object took half of the page (and of every seating API answer).
@@ -842,9 +835,9 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     body = SEATING_SETTINGS.load(data)
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     old = _stored_policy(settings)
-    was = _policy(settings)
+    was = settings_policy(settings)
 
     def given(name: str, stored: Any) -> Any:
         value = body.get(name)
@@ -864,7 +857,7 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         "room_tables": body.get("room_tables", old.room_tables),
         "seat_choice": given("seat_choice", old.seat_choice),
     }
-    stored = _rule("policy", lambda: SeatingPolicy(**values))
+    stored = apply_rule("policy", lambda: SeatingPolicy(**values))
     layout = load_layout(tournament_id)
     in_play = len(layout.tables)
     if stored.room_tables is not None and stored.room_tables < in_play:
@@ -873,19 +866,19 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
     if has_stud_levels(tournament_id):
         _refuse_stud_sizes(stored)
     settings.policy = stored.to_json()
-    policy = _policy(settings)
+    policy = settings_policy(settings)
     if layout.tables and policy != was:
-        _replan(tournament_id, layout, policy)
-    _log(tournament_id, "settings", [Said(N_("Seating settings saved: %(size)s-handed, balance "
+        replan(tournament_id, layout, policy)
+    seating_log(tournament_id, "settings", [Said(N_("Seating settings saved: %(size)s-handed, balance "
                                              "within %(threshold)s"), size=policy.table_size,
                                           threshold=policy.balance_threshold)])
-    _commit(tournament_id, settings)
+    commit_seating(tournament_id, settings)
     return policy
 
 
 def _event_stack(tournament_id: int) -> int:
     """The event's starting stack: the money settings' (one number for every entry)."""
-    return int(money_service.settings_dict(db.session.get(MoneySettings, tournament_id))["starting_stack"])
+    return amounts.starting_stack(tournament_id)
 
 
 def _refuse_stud_sizes(policy: SeatingPolicy) -> None:
@@ -933,7 +926,7 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
 def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | None,
               chosen: ChosenSeat | None, *, commit: bool) -> tuple[Player, Move | None]:
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     errors: dict[str, str] = {}
     try:
         clean = check_player_name(name)
@@ -959,30 +952,30 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
                     status="active")
     db.session.add(player)
     db.session.flush()
-    policy = _policy(settings)
+    policy = settings_policy(settings)
     layout = stored = load_layout(tournament_id)
     move = None
     if not layout.tables:
         if chosen is not None:
             _chosen_seat(layout, player, chosen, policy)   # refused: seats are not drawn yet
-        _refuse_full_room(layout, policy, len(_active_players(tournament_id)) - 1)
+        _refuse_full_room(layout, policy, len(active_players(tournament_id)) - 1)
     if layout.tables:
         plan = _chosen_seat(layout, player, chosen, policy) if chosen is not None else \
-            _rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))
-        layout = _rule("name", lambda: apply_plan(layout, plan))
+            apply_rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))
+        layout = apply_rule("name", lambda: apply_plan(layout, plan))
         store_layout(tournament_id, layout, stored=stored)
         move = plan.moves[0]
-        _log(tournament_id, "register", _said_plan(plan))
+        seating_log(tournament_id, "register", _said_plan(plan))
         if chosen is not None:
-            _log(tournament_id, "register", [Said(N_(
+            seating_log(tournament_id, "register", [Said(N_(
                 "Seat chosen by the director for %(name)s: %(reason)s"), name=clean,
                 reason=chosen.reason or Said(N_("no reason given")))])
-        _replan(tournament_id, layout, policy, rng)
+        replan(tournament_id, layout, policy, rng)
     else:
-        _log(tournament_id, "register", [Said(N_("%(name)s registered (%(chips)s chips)"),
+        seating_log(tournament_id, "register", [Said(N_("%(name)s registered (%(chips)s chips)"),
                                               name=clean, chips=int(stack))])
     if commit:
-        _commit(tournament_id, settings, tell=False)
+        commit_seating(tournament_id, settings, tell=False)
     else:
         settings.updated_at = utcnow()
         db.session.flush()
@@ -1031,14 +1024,14 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
     plan, so that it can be undone while nothing has changed since.
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     if load_layout(tournament_id).tables:
         db.session.rollback()
         raise Invalid({"draw": _("Seats are already drawn; late players are seated as they "
                                  "register")})
-    players = _active_players(tournament_id)
-    policy = _policy(settings)
-    plan = _rule("draw", lambda: draw_seats([(p.id, p.name) for p in players], policy, rng))
+    players = active_players(tournament_id)
+    policy = settings_policy(settings)
+    plan = apply_rule("draw", lambda: draw_seats([(p.id, p.name) for p in players], policy, rng))
     layout = apply_plan(Layout(()), plan)
     store_layout(tournament_id, layout)
     now = utcnow()
@@ -1048,377 +1041,11 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
         status="confirmed", **dict(zip(("layout_before", "layout_after"),
                                        _changes(Layout(()), layout), strict=True)),
         decided_at=now))
-    _log(tournament_id, "draw", [Said("%(note)s", note={"seating": plan.note})])
-    _commit(tournament_id, settings)
+    seating_log(tournament_id, "draw", [Said("%(note)s", note={"seating": plan.note})])
+    commit_seating(tournament_id, settings)
     audit.change("seats drawn", tournament_id, players={"players": len(players)},
                  tables={"tables": len(layout.tables)})
     return plan
-
-
-def _player_ids(value: Any) -> list[Any]:
-    if isinstance(value, (int, str)) and not isinstance(value, bool):
-        return [value]
-    if isinstance(value, list) and value:
-        return value
-    raise Invalid({"player_ids": _("Choose the player(s) eliminated in the hand")})
-
-
-@unit_of_work
-def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
-              rng: random.Random | None = None,
-              by: Any = None) -> tuple[list[Finish], SeatingPlanRecord | None]:
-    """Players eliminated in one hand: finishing places, then the next seating step.
-
-    Places follow ``place_busts``: the bigger starting stack finishes higher
-    at one table; during hand-for-hand players at different tables tie, and
-    busts in the announcement hand share the places in play ([H4H-1],
-    [H4H-2]; TDA RP-8, WSOP-T 126).  ``starting_chips`` maps player id ->
-    chips at the start of the hand (default: the player's recorded chips).
-    The moves that follow (balance, break, redraw) are only proposed: see
-    :func:`confirm_plan`.
-
-    During hand-for-hand (announced or on) each table's tablet reports its
-    busts as its hand finishes, one call per table, so a call is placed
-    together with the busts recorded earlier in the same round
-    (``HandForHand.busts``, emptied when the next round begins): with 51
-    left, X busts at table 1 (51st for a moment), then Y at table 4: X and Y
-    share 50th-51st, and X's place is rewritten ("now finishes in place").
-    Every bust of a round gets the round's first bust moment as
-    ``eliminated_at``, so an undo sees them as one hand
-    (:func:`places_after_reinstatement`).  Refused when a prize was already
-    paid for a place this would change.  Returns the finishes of the players
-    of this call (a tie names the earlier players who share it).
-
-    ``by``: who knocked them out (the director's player id, or the tablet's pot
-    winners), recorded with the bounties it pays (``services.bounties.knock_out``).
-    """
-    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
-    ids = _player_ids(player_ids)
-    players = [_player(tournament_id, pid, "player_ids") for pid in ids]
-    stacks: Mapping[Any, Any] = starting_chips if isinstance(starting_chips, Mapping) else {}
-    layout = stored = load_layout(tournament_id)
-    where = {p.player_id: t.number for t in layout.tables for p in t.seats.values()}
-    busts = []
-    for player in players:
-        if not player.active:
-            db.session.rollback()
-            raise Invalid({"player_ids": _("%(name)s is already out (finished %(place)s)",
-                                           name=player.name, place=place_label(player))})
-        if layout.tables and player.id not in where:
-            db.session.rollback()
-            raise Invalid({"player_ids": _("%(name)s has no seat", name=player.name)})
-        chips = _int({"chips": stacks.get(player.id, stacks.get(str(player.id)))}, "chips",
-                     low=0, high=MAX_CHIPS, default=player.chips,
-                     label=_("%(name)s's starting chips", name=player.name))
-        busts.append(Bust(player.id, where.get(player.id, 0), int(chips or 0)))
-    left = len(_active_players(tournament_id))
-    h4h = HandForHand.from_json(settings.hand_for_hand or {})
-    earlier = _round_busts(tournament_id, h4h) if h4h.on or h4h.announced else {}
-    round_busts = [*(bust for bust, _player_row in earlier.values()), *busts]
-    finishes = _rule("player_ids", lambda: list(place_busts(
-        round_busts, left + len(earlier), hand_for_hand=h4h.on,
-        announcement_hand=h4h.announced)))
-    places = {pid: (f.first, f.last if f.tied else None)
-              for f in finishes for pid in f.player_ids}
-    moved = [row for _bust, row in earlier.values() if places[row.id] != (row.place, row.place_last)]
-    _refuse_paid_bust(tournament_id, moved)
-    now = utcnow()
-    moment = min([now, *(row.eliminated_at for _bust, row in earlier.values()
-                         if row.eliminated_at is not None)])
-    by_id = {p.id: p for p in players}
-    lines = []
-    for player in players:
-        player.status = "eliminated"
-        player.place, player.place_last = places[player.id]
-        player.eliminated_at = moment
-        player.out_table, player.out_seat = layout.where(player.id) if player.id in where \
-            else (None, None)
-        lines.append(Said(N_("%(name)s eliminated in place %(place)s"), name=player.name,
-                          place=_place(player)))
-    lines.extend(bounty_service.knock_out(tournament_id, players, by))  # who knocked them out
-    for _bust, other in earlier.values():
-        other.eliminated_at = moment
-        if other in moved:
-            other.place, other.place_last = places[other.id]
-            lines.append(Said(N_("%(name)s now finishes in place %(place)s"), name=other.name,
-                              place=_place(other)))
-    if h4h.on or h4h.announced:
-        settings.hand_for_hand = replace(h4h, busts=tuple(round_busts)).to_json()
-    if left - len(players) == 1:
-        winner = next(p for p in _active_players(tournament_id) if p.id not in by_id)
-        winner.place = 1
-        lines.append(Said(N_("%(name)s wins the tournament"), name=winner.name))
-        bounty_service.collected_at_the_end(tournament_id, [winner])
-        lines.extend(money_service.last_player_left(tournament_id, now))  # the event ends, the clock stops
-    else:
-        lines.extend(money_service.stop_at_the_seats(tournament_id, now))  # a satellite's seats
-    policy = _policy(settings)
-    record = None
-    if layout.tables:
-        layout = _rule("player_ids", lambda: remove_players(layout, [p.id for p in players]))
-        store_layout(tournament_id, layout, stored=stored)
-        record = _replan(tournament_id, layout, policy, rng)
-    _log(tournament_id, "eliminate", lines)
-    _commit(tournament_id, settings)
-    for player in players:
-        audit.change("eliminated", tournament_id, name=player.name, place=place_label(player))
-    return [f for f in finishes if any(pid in by_id for pid in f.player_ids)], record
-
-
-def _round_busts(tournament_id: int, h4h: HandForHand) -> dict[int, tuple[Bust, Player]]:
-    """The busts recorded earlier in the current hand-for-hand round, with their rows
-    (player id -> (bust, player)); a player who is no longer out is left aside."""
-    earlier: dict[int, tuple[Bust, Player]] = {}
-    for bust in h4h.busts:
-        row = db.session.get(Player, bust.player_id)
-        if row is not None and row.tournament_id == tournament_id and not row.active \
-                and row.place is not None:
-            earlier[bust.player_id] = (bust, row)
-    return earlier
-
-
-def _refuse_paid_bust(tournament_id: int, moved: list[Player]) -> None:
-    """A prize already paid for a place that a bust later in the same hand-for-hand round
-    would change (a tie it would now share) cannot be put right here (``money.undo`` can)."""
-    player = _paid_prize(tournament_id, moved)
-    if player is not None:
-        db.session.rollback()
-        raise Invalid({"player_ids": _(
-            "%(name)s has been paid a prize for place %(place)s, which this bust in the same "
-            "hand-for-hand hand would change: undo that payment on the money page first",
-            name=player.name, place=place_label(player))})
-
-
-@unit_of_work
-def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[str]:
-    """Undo the elimination of players who busted in a hand the dealer is undoing.
-
-    ``seats`` maps player id -> the seat number he had in that hand at table
-    ``table_id`` (``seating_table.id``).  The dealer may take back the last
-    action until the next hand starts (issue 5); a player eliminated by the
-    reopened hand never went out, so, as a director would put it right:
-
-    * he is active again, his place and elimination time cleared, back in the
-      same seat of the same table (:func:`reinstate_players`);
-    * every player who went out after him finishes one place lower, and a tie
-      he shared loses him (:func:`places_after_reinstatement`): 10 players,
-      Ann out 10th, Bo 9th at another table; undo Ann's bust and Bo is 10th;
-    * a winner crowned by the bust is no longer the winner;
-    * during hand-for-hand he is no longer one of the round's busts
-      (``HandForHand.busts``), so a bust recorded later in the round is
-      placed without him;
-    * the pending seating plan is made again for the seating as it is now.
-
-    Refused (``Invalid({"player_ids": sentence})``, the session rolled back,
-    so the hand's undo is refused as a whole) when a seat is taken, the table
-    was broken, a seating plan was confirmed since the bust, the player has
-    entered again, a prize was paid for a place that would change, or a deal
-    was saved without him.
-
-    Does NOT commit and does not publish: the caller commits in the same
-    transaction as the hand's undo, then calls :func:`publish`.  The settings
-    row (the optimistic lock) is touched and flushed here, so its version
-    moves with that commit.  Returns the log lines (also in the seating log).
-    """
-    tournaments.verify_open_for_undone_bust(tournament_id)  # the hand that ended the event
-    settings = _settings(tournament_id)
-    if not seats:
-        return []
-    players = [_player(tournament_id, pid, "player_ids") for pid in seats]
-    for player in players:
-        if player.active:
-            raise Invalid({"player_ids": _("%(name)s is not out of the tournament",
-                                           name=player.name)})
-    names = ", ".join(p.name for p in players)
-    table = db.session.get(SeatingTable, table_id)
-    if table is None or table.tournament_id != tournament_id:
-        raise Invalid({"player_ids": _("The table of that hand has been broken since: seat "
-                                       "%(names)s from the seating page", names=names)})
-    _refuse_reinstating(tournament_id, players)
-    layout = load_layout(tournament_id)
-    back = {int(seats[p.id]): SeatedPlayer(p.id, p.name) for p in players}
-    layout = _rule("player_ids", lambda: reinstate_players(layout, table.number, back))
-    lines = _back_in(tournament_id, settings, players, {p.id: _(
-        "%(name)s reinstated at table %(table)s seat %(seat)s: the hand that eliminated them "
-        "was undone", name=p.name, table=table.number, seat=seats[p.id]) for p in players})
-    policy = _policy(settings)
-    store_layout(tournament_id, layout)
-    _replan(tournament_id, layout, policy)
-    _log(tournament_id, "reinstate", lines)
-    db.session.flush()
-    return lines
-
-
-def _back_in(tournament_id: int, settings: SeatingSettings, players: list[Player],
-             reinstated: Mapping[int, str]) -> list[str]:
-    """``players`` never went out: active again, and the places and the winner that
-    their busts decided put right (:func:`places_after_reinstatement`); during
-    hand-for-hand they are no longer busts of the round.  Refused when a prize was
-    paid for a place this changes, or a deal was saved without them.  Returns the
-    log lines (``reinstated``: player id -> his own line)."""
-    by_id = {p.id: p for p in players}
-    out = _out_players(tournament_id)
-    changed = places_after_reinstatement(_eliminations(out), by_id)
-    crowned = [p for p in _active_players(tournament_id) if p.place is not None]
-    _refuse_paid_places(tournament_id, players,
-                        [*(p for p in out if p.id in changed), *crowned])
-    bounty_service.take_back(tournament_id, players)      # their knockouts, and PKO heads
-    lines = []
-    for player in players:
-        player.status = "active"
-        player.place = player.place_last = None
-        player.eliminated_at = None
-        player.out_table = player.out_seat = None
-        lines.append(reinstated[player.id])
-    for other in out:
-        if other.id in changed:
-            first, last = changed[other.id]
-            other.place, other.place_last = first, (last if last != first else None)
-            lines.append(Said(N_("%(name)s now finishes in place %(place)s"), name=other.name,
-                              place=_place(other)))
-    for winner in crowned:
-        winner.place = winner.place_last = None
-        lines.append(Said(N_("%(name)s has not won yet: the tournament goes on"),
-                          name=winner.name))
-    h4h = HandForHand.from_json(settings.hand_for_hand or {})
-    if any(b.player_id in by_id for b in h4h.busts):     # never out: not a bust of the round
-        settings.hand_for_hand = replace(
-            h4h, busts=tuple(b for b in h4h.busts if b.player_id not in by_id)).to_json()
-    return lines
-
-
-@unit_of_work
-def undo_elimination(tournament_id: int, player_id: Any,
-                     rng: random.Random | None = None) -> tuple[Player, Move | None, list[str]]:
-    """The director takes an elimination back (a bust recorded by mistake).
-
-    The same reinstatement as the dealer tablet's undo (:func:`reinstate`): the
-    player is active again, every player who went out after him finishes one
-    place lower, a winner his bust crowned is not the winner yet, and the
-    pending seating plan is made again.  His seat: the one he went out from if
-    it is still there and open, otherwise the seat the rules give a player
-    joining play (:func:`seat_after_undone_bust`, TDA 8-A), so a plan confirmed
-    since the bust does not stand in the way.
-
-    Refused, with the reason, only where it cannot be done: he is not out, he has
-    entered again since (undo that entry first), or a prize was paid or a deal
-    saved that the changed places would contradict (undo those on the money
-    page first).  Returns the player, his seat (None before the draw) and the
-    log lines.
-    """
-    tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
-    player = _player(tournament_id, player_id)
-    if player.active:
-        raise Invalid({"player_id": _("%(name)s is not out of the tournament", name=player.name)})
-    if player.place is None:
-        raise Invalid({"player_id": _("%(name)s has no finishing place to take back",
-                                      name=player.name)})
-    _refuse_reinstating(tournament_id, [player], moved_since=False)
-    policy = _policy(settings)
-    layout = load_layout(tournament_id)
-    move = None
-    if layout.tables:
-        plan = _rule("player_id", lambda: seat_after_undone_bust(
-            layout, player.id, player.name, player.out_table, player.out_seat, policy, rng))
-        layout = _rule("player_id", lambda: apply_plan(layout, plan))
-        move = plan.moves[0]
-        line = Said(N_("%(name)s is back in play at table %(table)s seat %(seat)s (%(status)s): "
-                       "the director undid the elimination"), name=player.name,
-                    table=move.to_table, seat=move.to_seat,
-                    status={"seating": move.status.value})
-    else:
-        line = Said(N_("%(name)s is back in play: the director undid the elimination"),
-                    name=player.name)
-    lines = _back_in(tournament_id, settings, [player], {player.id: line})
-    if layout.tables:
-        store_layout(tournament_id, layout)
-        _replan(tournament_id, layout, policy, rng)
-    _log(tournament_id, "reinstate", lines)
-    _commit(tournament_id, settings)
-    audit.record("elimination undone", f"tournament {tournament_id}: {player.name}",
-                 details={"player_id": player.id, "lines": lines})
-    audit.change("elimination undone", tournament_id, name=player.name)
-    return player, move, lines
-
-
-def _out_players(tournament_id: int) -> list[Player]:
-    return list(db.session.scalars(select(Player).where(
-        Player.tournament_id == tournament_id, Player.status != "active",
-        Player.place.is_not(None)).order_by(Player.id)))
-
-
-def _eliminations(out: Iterable[Player]) -> list[Elimination]:
-    """The finished players for :func:`places_after_reinstatement`: the busts of one
-    hand share their ``eliminated_at`` (one ``eliminate``), so its rank is the hand."""
-    players = list(out)
-    moments = sorted({p.eliminated_at for p in players if p.eliminated_at is not None})
-    hand = {at: i + 1 for i, at in enumerate(moments)}
-    return [Elimination(p.id, int(p.place or 0), int(p.place_last or p.place or 0),
-                        hand.get(p.eliminated_at, 0) if p.eliminated_at else 0)
-            for p in players]
-
-
-def _refuse_reinstating(tournament_id: int, players: list[Player], *,
-                        moved_since: bool = True) -> None:
-    """What the seating side must refuse: players moved by a plan since the bust (the
-    tablet's undo puts a hand back as it was; ``moved_since=False`` for the director's
-    undo, which seats the player anew), or a player who has entered again (a re-entry,
-    or a new registration in the same name)."""
-    moments = [p.eliminated_at for p in players if p.eliminated_at is not None]
-    names = ", ".join(p.name for p in players)
-    if moved_since and moments and db.session.scalar(select(func.count(SeatingPlanRecord.id)).where(
-            SeatingPlanRecord.tournament_id == tournament_id,
-            SeatingPlanRecord.status == "confirmed",
-            SeatingPlanRecord.decided_at >= min(moments))):
-        raise Invalid({"player_ids": _(
-            "Players were moved after %(names)s went out (a seating plan was confirmed): the "
-            "director must undo that plan on the seating page before this hand can be undone",
-            names=names)})
-    for player in players:
-        since = player.eliminated_at
-        again = db.session.scalar(select(func.count(Player.id)).where(
-            Player.tournament_id == tournament_id, Player.id != player.id,
-            func.lower(Player.name) == player.name.lower(),
-            (Player.status == "active") | (Player.created_at > since) if since is not None
-            else Player.status == "active"))
-        if again:
-            raise Invalid({"player_ids": _("%(name)s has entered again since going out: undo "
-                                           "that entry first", name=player.name)})
-
-
-def _paid_prize(tournament_id: int, players: list[Player]) -> Player | None:
-    """One of ``players`` who has been paid a prize (not undone), if any."""
-
-    if not players:
-        return None
-    ids = {p.id: p for p in players}
-    paid = db.session.scalars(select(Payment.player_id).where(
-        Payment.tournament_id == tournament_id, Payment.kind == "payout",
-        Payment.undone_at.is_(None), Payment.player_id.in_(list(ids)))).first()
-    return ids[paid] if paid is not None else None
-
-
-def _refuse_paid_places(tournament_id: int, players: list[Player], others: list[Player]) -> None:
-    """The money side: a prize already paid for a place that would change (``players``
-    reinstated, ``others`` moved down or uncrowned), or a deal saved while the players
-    were out, cannot be put right here (``money.undo`` can)."""
-    player = _paid_prize(tournament_id, [*players, *others])
-    if player is not None:
-        raise Invalid({"player_ids": _(
-            "%(name)s has been paid a prize for place %(place)s, which this undo would change: "
-            "undo that payment on the money page first", name=player.name,
-            place=place_label(player))})
-    money = db.session.get(MoneySettings, tournament_id)
-    deal = money.deal if money is not None else None
-    if deal:
-        dealt = {int(pid) for pid in deal.get("player_ids", [])}
-        missing = [p.name for p in players if p.id not in dealt]
-        if missing:
-            raise Invalid({"player_ids": _(
-                "A deal was saved while %(names)s was out: undo the deal on the money page first",
-                names=", ".join(missing))})
 
 
 @unit_of_work
@@ -1426,7 +1053,7 @@ def confirm_plan(tournament_id: int, plan_id: Any,
                  rng: random.Random | None = None) -> tuple[SeatingPlan, SeatingPlanRecord | None]:
     """Apply the pending plan the director confirmed; returns it and the next proposal."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
         db.session.rollback()
@@ -1438,16 +1065,16 @@ def confirm_plan(tournament_id: int, plan_id: Any,
         raise Invalid({"plan_id": _("The seating changed since this plan was made: "
                                     "reload the page for the current plan")})
     plan = SeatingPlan.from_json(record.plan)
-    policy = _policy(settings)
-    after = _rule("plan_id", lambda: apply_plan(layout, plan))
+    policy = settings_policy(settings)
+    after = apply_rule("plan_id", lambda: apply_plan(layout, plan))
     store_layout(tournament_id, after, stored=layout)
     record.status = "confirmed"
     record.decided_at = utcnow()
     record.layout_before, record.layout_after = _changes(layout, after)
-    _log(tournament_id, "confirm", [Said(N_("Confirmed: %(line)s"), line=line)
+    seating_log(tournament_id, "confirm", [Said(N_("Confirmed: %(line)s"), line=line)
                                     for line in _said_plan(plan)])
-    nxt = _replan(tournament_id, after, policy, rng)
-    _commit(tournament_id, settings)
+    nxt = replan(tournament_id, after, policy, rng)
+    commit_seating(tournament_id, settings)
     _log_plan(tournament_id, plan, after)
     return plan, nxt
 
@@ -1468,7 +1095,7 @@ def _log_plan(tournament_id: int, plan: SeatingPlan, after: Layout) -> None:
 @unit_of_work
 def discard_plan(tournament_id: int, plan_id: Any) -> None:
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
         db.session.rollback()
@@ -1476,9 +1103,9 @@ def discard_plan(tournament_id: int, plan_id: Any) -> None:
                                     status=seating_text(record.status))})
     record.status = "discarded"
     record.decided_at = utcnow()
-    _log(tournament_id, "discard", [Said(N_("Discarded: %(plan)s"), plan={
+    seating_log(tournament_id, "discard", [Said(N_("Discarded: %(plan)s"), plan={
         "seating": SeatingPlan.from_json(record.plan).note or record.kind})])
-    _commit(tournament_id, settings)
+    commit_seating(tournament_id, settings)
 
 
 @unit_of_work
@@ -1489,7 +1116,7 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     draw simply goes away), so the director can confirm it once more.
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     record = _last_confirmed(tournament_id)
     if record is None:
         db.session.rollback()
@@ -1509,9 +1136,9 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     record.decided_at = now
     record.layout_after = None
     record.status = "undone" if plan.kind is PlanKind.DRAW else "pending"
-    _log(tournament_id, "undo", [Said(N_("Undone: %(plan)s"),
+    seating_log(tournament_id, "undo", [Said(N_("Undone: %(plan)s"),
                                       plan={"seating": plan.note or plan.kind.value})])
-    _commit(tournament_id, settings)
+    commit_seating(tournament_id, settings)
     audit.change("seating undone", tournament_id)
     return plan
 
@@ -1520,23 +1147,23 @@ def undo_last(tournament_id: int) -> SeatingPlan:
 def break_next_table(tournament_id: int, rng: random.Random | None = None) -> SeatingPlanRecord:
     """Propose breaking the next table in the pre-announced order (TDA 10-B)."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
-    policy = _policy(settings)
+    settings = locked_settings(tournament_id)
+    policy = settings_policy(settings)
     layout = load_layout(tournament_id)
     if not layout.tables:
         db.session.rollback()
         raise Invalid({"table": _("Draw the seats first")})
-    number = _rule("table", lambda: next_table_to_break(layout, policy))
+    number = apply_rule("table", lambda: next_table_to_break(layout, policy))
     resize = None
     if len(layout.tables) == 2:
         last = next(n for n in layout.numbers if n != number)
         if layout.table(last).size < policy.final_size:
             resize = {last: policy.final_size}
-    plan = _rule("table", lambda: break_table(layout, number, policy, rng, resize=resize))
+    plan = apply_rule("table", lambda: break_table(layout, number, policy, rng, resize=resize))
     record = _propose(tournament_id, layout, plan)
     assert record is not None
-    _log(tournament_id, "break", [Said(N_("Proposed: break table %(table)s"), table=number)])
-    _commit(tournament_id, settings)
+    seating_log(tournament_id, "break", [Said(N_("Proposed: break table %(table)s"), table=number)])
+    commit_seating(tournament_id, settings)
     return record
 
 
@@ -1544,8 +1171,8 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None) -> Se
 def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
     """Move one player by hand to an open seat (wrong seat, TDA 7; a director's call)."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
-    player = _player(tournament_id, player_id)
+    settings = locked_settings(tournament_id)
+    player = player_in(tournament_id, player_id)
     data = {"table": table, "seat": seat}
     to_table = _required_int(data, "table", low=1, high=10_000, label=_("Table"))
     to_seat = _required_int(data, "seat", low=1, high=10, label=_("Seat"))
@@ -1571,17 +1198,17 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
     if any(p.player_id == player.id for t in layout.tables for p in t.seats.values()):
         from_table, from_seat = layout.where(player.id)
     others = {s for s, p in dest.seats.items() if p.player_id != player.id}
-    status = _rule("seat", lambda: seat_status(to_seat, dest.last_hand, others, dest.size,
+    status = apply_rule("seat", lambda: seat_status(to_seat, dest.last_hand, others, dest.size,
                                                game_is_stud=dest.game_is_stud)) \
         if others else seat_status(to_seat, None, (), dest.size)
     move = Move(player.id, player.name, from_table, from_seat, to_table, to_seat, status.value,
                 status)
-    policy = _policy(settings)
-    layout = _rule("seat", lambda: apply_moves(layout, [move]))
+    policy = settings_policy(settings)
+    layout = apply_rule("seat", lambda: apply_moves(layout, [move]))
     store_layout(tournament_id, layout)
-    _log(tournament_id, "reseat", [Said(N_("Reseated: %(move)s"), move=_said_move(move))])
-    _replan(tournament_id, layout, policy)
-    _commit(tournament_id, settings)
+    seating_log(tournament_id, "reseat", [Said(N_("Reseated: %(move)s"), move=_said_move(move))])
+    replan(tournament_id, layout, policy)
+    commit_seating(tournament_id, settings)
     return move
 
 
@@ -1589,34 +1216,34 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
 def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
     """Record a player's chip count (shown on the chart; a bust's tie-break)."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
-    settings = _settings(tournament_id)
-    player = _player(tournament_id, player_id)
+    settings = locked_settings(tournament_id)
+    player = player_in(tournament_id, player_id)
     count = _required_int({"chips": chips}, "chips", low=0, high=MAX_CHIPS, label=_("Chips"))
     if not player.active:
         db.session.rollback()
         raise Invalid({"player_id": _("%(name)s is out of the tournament", name=player.name)})
     player.chips = count
-    _log(tournament_id, "chips", [Said(N_("%(name)s: %(chips)s chips"), name=player.name,
+    seating_log(tournament_id, "chips", [Said(N_("%(name)s: %(chips)s chips"), name=player.name,
                                        chips=int(count))])
-    _commit(tournament_id, settings)
+    commit_seating(tournament_id, settings)
     return player
 
 
 @unit_of_work
 def hand_dealt(tournament_id: int, table: Any) -> TableState:
     """A hand was dealt at ``table``: the button and blinds move on (TDA 32)."""
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     number = _required_int({"table": table}, "table", low=1, high=10_000, label=_("Table"))
     stored = load_layout(tournament_id)
     if number not in stored.numbers:
         db.session.rollback()
         raise Invalid({"table": _("There is no table %(table)s in play", table=number)})
-    dealt = _rule("table", lambda: deal_hand(stored.table(number)))
+    dealt = apply_rule("table", lambda: deal_hand(stored.table(number)))
     layout = stored.with_table(dealt)
-    policy = _policy(settings)
+    policy = settings_policy(settings)
     store_layout(tournament_id, layout, stored=stored)
-    _replan(tournament_id, layout, policy)   # the player due the big blind has changed
-    _commit(tournament_id, settings)
+    replan(tournament_id, layout, policy)   # the player due the big blind has changed
+    commit_seating(tournament_id, settings)
     return dealt
 
 
@@ -1640,9 +1267,9 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     if action not in HAND_FOR_HAND_ACTIONS:
         raise Invalid({"action": _("The action is one of: %(actions)s",
                                    actions=", ".join(HAND_FOR_HAND_ACTIONS))})
-    settings = _settings(tournament_id)
+    settings = locked_settings(tournament_id)
     state = HandForHand.from_json(settings.hand_for_hand or {})
-    policy = _policy(settings)
+    policy = settings_policy(settings)
     seconds = 0
     resume = False
     now = utcnow()
@@ -1660,7 +1287,7 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
         line = Said(N_("Hand-for-hand: every table deals one hand and waits; the clock is "
                        "paused"))
     elif action == "finish":
-        state, seconds = _rule("action", lambda: finish_hand_for_hand_hand(state, policy, now))
+        state, seconds = apply_rule("action", lambda: finish_hand_for_hand_hand(state, policy, now))
         line = Said(N_("Hand-for-hand hand %(hand)s finished: %(seconds)s s off the clock"),
                     hand=state.hands_played, seconds=seconds)
     else:
@@ -1681,14 +1308,14 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     elif action == "stop" and resume:
         clock = clock_rules.resume(caught_up, now)
     if seconds:
-        clock = _rule("action", lambda: clock_rules.hand_for_hand_deduction(
+        clock = apply_rule("action", lambda: clock_rules.hand_for_hand_deduction(
             caught_up, structure, seconds, now=now))
     settings.hand_for_hand = state.to_json()
     if clock != caught_up:
         tournament.clock = clock
         uow.clock_moved(tournament_id)
-    _log(tournament_id, "hand-for-hand", [line])
-    _commit(tournament_id, settings)
+    seating_log(tournament_id, "hand-for-hand", [line])
+    commit_seating(tournament_id, settings)
     if action != "finish":
         audit.change({"announce": "hand-for-hand announced", "start": "hand-for-hand started"}
                      .get(action, "hand-for-hand stopped"), tournament_id)
@@ -1717,8 +1344,8 @@ def colour_up(tournament_id: int, stacks: Mapping[int, int], smallest_chip: int)
     and the smallest chip in play moves up to ``smallest_chip`` (the odd-chip rule's
     setting), in one unit of work."""
     tournaments.verify_open(tournament_id)
-    settings = _settings(tournament_id)
-    players = {p.id: p for p in _active_players(tournament_id)}
+    settings = locked_settings(tournament_id)
+    players = {p.id: p for p in active_players(tournament_id)}
     lines = []
     for player_id, chips in stacks.items():
         player = players.get(player_id)
@@ -1734,5 +1361,5 @@ def colour_up(tournament_id: int, stacks: Mapping[int, int], smallest_chip: int)
     settings.policy = replace(_stored_policy(settings), smallest_chip=smallest_chip).to_json()
     lines.append(Said(N_("Colour-up: the smallest chip in play is T%(chip)s"),
                       chip=str(smallest_chip)))
-    _log(tournament_id, "chips", lines)
-    _commit(tournament_id, settings)
+    seating_log(tournament_id, "chips", lines)
+    commit_seating(tournament_id, settings)

@@ -477,7 +477,7 @@ def _verify_buy_in(tournament_id: int, entry: WaitingEntry) -> None:
 def _void(tournament_id: int, player_id: int, payment_id: int) -> None:
     """The no-show's entry is void and his buy-in kept: the ledger line stays (the money
     stays in the prize pool), his seat and his entry go."""
-    settings = seating_service._settings(tournament_id)  # noqa: SLF001 (the seating's lock)
+    settings = seating_service.locked_settings(tournament_id)  # the seating's lock
     player = db.session.get(Player, player_id)
     payment = db.session.get(Payment, payment_id)
     assert player is not None and payment is not None

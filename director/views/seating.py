@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
 from director.schemas import SEATING_SETTINGS, TABLE_SIZES, form_body, json_body
-from director.services import Invalid, audit, dealer_hold, get_tournament
+from director.services import Invalid, audit, busts, dealer_hold, get_tournament
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -197,7 +197,7 @@ def register(tournament_id: int) -> Any:
 @director_required
 def reinstate(tournament_id: int, player_id: int) -> Any:
     def do() -> str:
-        player, move, _lines = seating_service.undo_elimination(tournament_id, player_id)
+        player, move, _lines = busts.undo_elimination(tournament_id, player_id)
         text = _("%(name)s is back in play.", name=player.name) if move is None else _(
             "%(name)s is back in play: table %(table)s seat %(seat)s — %(status)s.",
             name=player.name, table=move.to_table, seat=move.to_seat,
@@ -219,8 +219,8 @@ def draw(tournament_id: int) -> Any:
 def eliminate(tournament_id: int) -> Any:
     def do() -> str:
         form = form_body(bodies.SEATING_ELIMINATE_FORM)
-        finishes, record = seating_service.eliminate(tournament_id, form["player_ids"] or None,
-                                                     by=form["by"])
+        finishes, record = busts.eliminate(tournament_id, form["player_ids"] or None,
+                                           by=form["by"])
         text = "; ".join(
             _("place %(first)s–%(last)s shared", first=f.first, last=f.last) if f.tied
             else _("place %(place)s", place=f.first) for f in finishes)
@@ -493,7 +493,7 @@ def api_register(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/players/<int:player_id>/reinstate")
 @api_director
 def api_reinstate(tournament_id: int, player_id: int) -> Any:
-    player, move, lines = seating_service.undo_elimination(tournament_id, player_id)
+    player, move, lines = busts.undo_elimination(tournament_id, player_id)
     return _answer(tournament_id, player_id=player.id, seat=_move_json(move), lines=lines)
 
 
@@ -509,8 +509,8 @@ def api_draw(tournament_id: int) -> Any:
 def api_eliminate(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_ELIMINATE)
     ids = body["player_ids"] if body["player_ids"] is not None else body["player_id"]
-    finishes, record = seating_service.eliminate(tournament_id, ids, body["starting_chips"],
-                                                 by=body["by"])
+    finishes, record = busts.eliminate(tournament_id, ids, body["starting_chips"],
+                                       by=body["by"])
     out = [pid for f in finishes for pid in f.player_ids]
     tables = seating_service.out_tables(tournament_id, out)
     return _changed(tournament_id, tables, out, finishes=[f.to_json() for f in finishes],

@@ -28,7 +28,7 @@ from director.models.seating import (
     SeatingSettings,
     SeatingTable,
 )
-from director.services import Invalid, seating
+from director.services import Invalid, busts, seating
 from director.services.events import events
 from tests.web.test_dealer_helpers import drive, passive, seat_table
 
@@ -51,7 +51,7 @@ def version(tid: int) -> int:
 
 def refusal(tid: int, table_id: int, seats: dict[int, int]) -> str:
     with pytest.raises(Invalid) as exc:
-        seating.reinstate(tid, table_id, seats)
+        busts.reinstate(tid, table_id, seats)
     assert list(exc.value.errors) == ["player_ids"]
     return exc.value.errors["player_ids"]
 
@@ -61,11 +61,11 @@ def test_reinstate_puts_the_player_back_and_leaves_the_commit_to_the_caller(
     tid = field(6)
     table_id, seat, pid = seat_of(tid, 1, 2)
     before = seating.load_layout(tid)
-    finishes, _ = seating.eliminate(tid, [pid])
+    finishes, _ = busts.eliminate(tid, [pid])
     assert finishes[0].first == 6 and seating.field_stats(tid)["players_left"] == 5
     locked = version(tid)
 
-    lines = seating.reinstate(tid, table_id, {pid: seat})
+    lines = busts.reinstate(tid, table_id, {pid: seat})
 
     player = db.session.get(Player, pid)
     assert lines == [f"{player.name} reinstated at table 1 seat {seat}: the hand that "
@@ -82,8 +82,8 @@ def test_reinstate_puts_the_player_back_and_leaves_the_commit_to_the_caller(
 def test_a_committed_reinstatement_is_logged_and_counted(field: Callable[..., int]) -> None:
     tid = field(6)
     table_id, seat, pid = seat_of(tid, 1, 0)
-    seating.eliminate(tid, [pid])
-    seating.reinstate(tid, table_id, {pid: seat})
+    busts.eliminate(tid, [pid])
+    busts.reinstate(tid, table_id, {pid: seat})
     db.session.commit()
     assert seating.field_stats(tid) == {"players_left": 6, "average_stack": 60_021 // 6}
     log = db.session.scalars(select(SeatingLogEntry.text).where(
@@ -95,10 +95,10 @@ def test_a_later_bust_at_another_table_moves_back_one_place(field: Callable[...,
     tid = field(12, table_size=6)
     table_id, seat, ann = seat_of(tid, 1)
     _, _, bo = seat_of(tid, 2)
-    seating.eliminate(tid, [ann])                           # 12th
-    seating.eliminate(tid, [bo])                            # 11th, at table 2
+    busts.eliminate(tid, [ann])                           # 12th
+    busts.eliminate(tid, [bo])                            # 11th, at table 2
     assert db.session.get(Player, bo).place == 11
-    lines = seating.reinstate(tid, table_id, {ann: seat})
+    lines = busts.reinstate(tid, table_id, {ann: seat})
     bo_row = db.session.get(Player, bo)
     assert bo_row.place == 12 and bo_row.place_last is None
     assert lines[-1] == f"{bo_row.name} now finishes in place 12"
@@ -108,9 +108,9 @@ def test_an_earlier_bust_keeps_his_place(field: Callable[..., int]) -> None:
     tid = field(12, table_size=6)
     _, _, ann = seat_of(tid, 1)
     table_id, seat, bo = seat_of(tid, 2)
-    seating.eliminate(tid, [ann])                           # 12th
-    seating.eliminate(tid, [bo])                            # 11th: his bust is undone
-    assert len(seating.reinstate(tid, table_id, {bo: seat})) == 1
+    busts.eliminate(tid, [ann])                           # 12th
+    busts.eliminate(tid, [bo])                            # 11th: his bust is undone
+    assert len(busts.reinstate(tid, table_id, {bo: seat})) == 1
     assert db.session.get(Player, ann).place == 12
 
 
@@ -118,9 +118,9 @@ def test_the_winner_the_bust_crowned_is_uncrowned(field: Callable[..., int]) -> 
     tid = field(2)
     table_id, seat, loser = seat_of(tid, 1, 0)
     _, _, winner = seat_of(tid, 1, 1)
-    seating.eliminate(tid, [loser])
+    busts.eliminate(tid, [loser])
     assert db.session.get(Player, winner).place == 1
-    lines = seating.reinstate(tid, table_id, {loser: seat})
+    lines = busts.reinstate(tid, table_id, {loser: seat})
     name = db.session.get(Player, winner).name
     assert lines[-1] == f"{name} has not won yet: the tournament goes on"
     assert db.session.get(Player, winner).place is None
@@ -131,9 +131,9 @@ def test_the_balance_plan_the_busts_caused_is_discarded(field: Callable[..., int
     tid = field(12, table_size=6)
     table_id, s1, a = seat_of(tid, 1, 0)
     _, s2, b = seat_of(tid, 1, 1)
-    _, record = seating.eliminate(tid, [a, b])              # 4 against 6: a move is proposed
+    _, record = busts.eliminate(tid, [a, b])              # 4 against 6: a move is proposed
     assert record is not None and record.status == "pending"
-    seating.reinstate(tid, table_id, {a: s1, b: s2})
+    busts.reinstate(tid, table_id, {a: s1, b: s2})
     db.session.commit()
     assert db.session.get(SeatingPlanRecord, record.id).status == "discarded"
     assert seating.overview(tid).pending is None            # 6 and 6: nothing to do
@@ -144,7 +144,7 @@ def test_a_confirmed_plan_since_the_bust_is_refused_until_it_is_undone(
     tid = field(12, table_size=6)
     table_id, s1, a = seat_of(tid, 1, 0)
     _, s2, b = seat_of(tid, 1, 1)
-    _, record = seating.eliminate(tid, [a, b])
+    _, record = busts.eliminate(tid, [a, b])
     assert record is not None
     seating.confirm_plan(tid, record.id)
     names = f"{db.session.get(Player, a).name}, {db.session.get(Player, b).name}"
@@ -153,7 +153,7 @@ def test_a_confirmed_plan_since_the_bust_is_refused_until_it_is_undone(
         "director must undo that plan on the seating page before this hand can be undone")
     assert db.session.get(Player, a).status == "eliminated"   # nothing changed
     seating.undo_last(tid)
-    seating.reinstate(tid, table_id, {a: s1, b: s2})
+    busts.reinstate(tid, table_id, {a: s1, b: s2})
     assert [t.count for t in seating.load_layout(tid).tables] == [6, 6]
 
 
@@ -161,7 +161,7 @@ def test_a_seat_taken_since_the_bust_is_refused(field: Callable[..., int]) -> No
     tid = field(12, table_size=6)
     table_id, seat, ann = seat_of(tid, 1)
     _, _, cy = seat_of(tid, 2)
-    seating.eliminate(tid, [ann])
+    busts.eliminate(tid, [ann])
     seating.reseat(tid, cy, 1, seat)                        # the director filled the seat
     ann_name, cy_name = db.session.get(Player, ann).name, db.session.get(Player, cy).name
     assert refusal(tid, table_id, {ann: seat}) == (
@@ -172,7 +172,7 @@ def test_a_seat_taken_since_the_bust_is_refused(field: Callable[..., int]) -> No
 def test_a_broken_table_is_refused(field: Callable[..., int]) -> None:
     tid = field(6)
     _, seat, ann = seat_of(tid, 1)
-    seating.eliminate(tid, [ann])
+    busts.eliminate(tid, [ann])
     name = db.session.get(Player, ann).name
     assert refusal(tid, 10**6, {ann: seat}) == (
         f"The table of that hand has been broken since: seat {name} from the seating page")
@@ -181,7 +181,7 @@ def test_a_broken_table_is_refused(field: Callable[..., int]) -> None:
 def test_a_player_who_entered_again_is_refused(field: Callable[..., int]) -> None:
     tid = field(6)
     table_id, seat, ann = seat_of(tid, 1)
-    seating.eliminate(tid, [ann])
+    busts.eliminate(tid, [ann])
     name = db.session.get(Player, ann).name
     seating.register_player(tid, name)                      # a re-entry in the same name
     assert refusal(tid, table_id, {ann: seat}) == (
@@ -208,8 +208,8 @@ def test_a_prize_paid_for_a_place_that_would_change_is_refused(field: Callable[.
     tid = field(12, table_size=6)
     table_id, seat, ann = seat_of(tid, 1)
     _, _, bo = seat_of(tid, 2)
-    seating.eliminate(tid, [ann])
-    seating.eliminate(tid, [bo])
+    busts.eliminate(tid, [ann])
+    busts.eliminate(tid, [bo])
     _pay(tid, bo)                                           # Bo was paid for 11th place
     bo_name = db.session.get(Player, bo).name
     assert refusal(tid, table_id, {ann: seat}) == (
@@ -222,9 +222,9 @@ def test_a_prize_payment_that_was_undone_does_not_stand_in_the_way(
         field: Callable[..., int]) -> None:
     tid = field(6)
     table_id, seat, ann = seat_of(tid, 1)
-    seating.eliminate(tid, [ann])
+    busts.eliminate(tid, [ann])
     _pay(tid, ann, undone=True)
-    assert len(seating.reinstate(tid, table_id, {ann: seat})) == 1
+    assert len(busts.reinstate(tid, table_id, {ann: seat})) == 1
 
 
 # ---------------------------------------------------------------- through the tablet's API

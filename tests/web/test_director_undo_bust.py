@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from director.db import db
 from director.models.seating import Player, SeatingLogEntry
-from director.services import Invalid, seating
+from director.services import Invalid, busts, seating
 from director.services.audit import said_again
 
 
@@ -29,7 +29,7 @@ def seated(tid: int, number: int, index: int = 0) -> tuple[int, int]:
 
 def refusal(tid: int, pid: int) -> str:
     with pytest.raises(Invalid) as exc:
-        seating.undo_elimination(tid, pid)
+        busts.undo_elimination(tid, pid)
     return next(iter(exc.value.errors.values()))
 
 
@@ -39,9 +39,9 @@ def test_undo_elimination_puts_the_player_back_in_his_seat_and_later_places_move
     seat, ann = seated(tid, 1)
     _, bo = seated(tid, 2)
     before = seating.load_layout(tid)
-    seating.eliminate(tid, [ann])                  # Ann 12th
-    seating.eliminate(tid, [bo])                   # Bo 11th
-    player, move, lines = seating.undo_elimination(tid, ann)
+    busts.eliminate(tid, [ann])                  # Ann 12th
+    busts.eliminate(tid, [bo])                   # Bo 11th
+    player, move, lines = busts.undo_elimination(tid, ann)
     assert (move.to_table, move.to_seat) == (1, seat)
     assert (player.status, player.place) == ("active", None)
     assert db.session.get(Player, bo).place == 12                   # later place moves back
@@ -59,12 +59,12 @@ def test_undo_elimination_after_a_confirmed_plan_seats_the_player_by_the_rules(
         field: Callable[..., int]) -> None:
     tid = field(12, table_size=6)
     seat, ann = seated(tid, 1)
-    seating.eliminate(tid, [ann])
-    seating.eliminate(tid, [seated(tid, 1)[1]])
-    record = seating.eliminate(tid, [seated(tid, 1)[1]])[1]          # table 1: 3 left of 6
+    busts.eliminate(tid, [ann])
+    busts.eliminate(tid, [seated(tid, 1)[1]])
+    record = busts.eliminate(tid, [seated(tid, 1)[1]])[1]          # table 1: 3 left of 6
     assert record is not None
     seating.confirm_plan(tid, record.id, random.Random(3))           # players moved since
-    player, move, _ = seating.undo_elimination(tid, ann)
+    player, move, _ = busts.undo_elimination(tid, ann)
     assert player.active and move is not None
     layout = seating.load_layout(tid)
     assert layout.where(ann) == (move.to_table, move.to_seat)
@@ -75,12 +75,12 @@ def test_undo_elimination_to_a_taken_seat_gives_a_random_open_seat(
         field: Callable[..., int]) -> None:
     tid = field(10, table_size=6)
     seat, ann = seated(tid, 1)
-    seating.eliminate(tid, [ann])
+    busts.eliminate(tid, [ann])
     late, late_move = seating.register_player(tid, "Late Comer", 10_000)
     if late_move is not None and (late_move.to_table, late_move.to_seat) != (1, seat):
         seating.reseat(tid, late.id, 1, seat)
     assert seating.load_layout(tid).table(1).seats[seat].player_id == late.id
-    player, move, _ = seating.undo_elimination(tid, ann)
+    player, move, _ = busts.undo_elimination(tid, ann)
     assert player.active and (move.to_table, move.to_seat) != (1, seat)
     assert seating.load_layout(tid).where(ann) == (move.to_table, move.to_seat)
 
@@ -97,7 +97,7 @@ def test_undo_elimination_after_a_new_entry_in_the_same_name_is_refused(
         field: Callable[..., int]) -> None:
     tid = field(6)
     _, ann = seated(tid, 1)
-    seating.eliminate(tid, [ann])
+    busts.eliminate(tid, [ann])
     name = db.session.get(Player, ann).name
     seating.register_player(tid, name, 10_000)
     layout = seating.load_layout(tid)

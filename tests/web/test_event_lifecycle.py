@@ -151,18 +151,18 @@ def test_undoing_the_hand_that_left_one_player_takes_the_finish_back(field):
     for the director's reopen."""
     from director.db import db
     from director.models import Tournament
-    from director.services import seating
+    from director.services import busts, seating
 
     tid = field(2)
     table = seating.load_layout(tid).tables[0]
     (seat, loser), (_, winner) = sorted((s, p.player_id) for s, p in table.seats.items())
-    seating.eliminate(tid, [loser])
+    busts.eliminate(tid, [loser])
     assert db.session.get(Tournament, tid).lifecycle == "finished"
     with pytest.raises(Exception, match="The event is finished"):
         seating.set_chips(tid, winner, 5)
     from director.models.seating import SeatingTable
 
     table_id = db.session.query(SeatingTable.id).filter_by(tournament_id=tid).scalar()
-    seating.reinstate(tid, table_id, {loser: seat})
+    busts.reinstate(tid, table_id, {loser: seat})
     db.session.commit()
     assert db.session.get(Tournament, tid).lifecycle == "registering"

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from director.db import db, utcnow
 from director.models.money import Payment
 from director.models.seating import Player, SeatingLogEntry, SeatingSettings, SeatingTable
-from director.services import Invalid, seating
+from director.services import Invalid, busts, seating
 from director.services.audit import said_again
 from director.tournament.seating import Bust, HandForHand
 from tests.web.test_dealer_undo_elimination import bust_the_short_stack, player_json
@@ -73,9 +73,9 @@ def test_H4H_2_busts_at_two_tables_recorded_one_by_one_tie(field: Callable[..., 
     seating.hand_for_hand(tid, "announce")
     seating.hand_for_hand(tid, "start")
     x, y = at(tid, 1), at(tid, 2)
-    first, _ = seating.eliminate(tid, [x], {x: 12_000})
+    first, _ = busts.eliminate(tid, [x], {x: 12_000})
     assert [(f.first, f.last) for f in first] == [(12, 12)]        # alone, for a moment
-    finishes, _ = seating.eliminate(tid, [y], {y: 8_000})
+    finishes, _ = busts.eliminate(tid, [y], {y: 8_000})
 
     assert [(f.first, f.last, f.player_ids) for f in finishes] == [(11, 12, (x, y))]
     assert places(x, y) == [(11, 12), (11, 12)]
@@ -95,9 +95,9 @@ def test_H4H_1_announcement_hand_busts_recorded_one_by_one_share_the_places_in_p
     tid = field(18, table_size=6)
     seating.hand_for_hand(tid, "announce")
     a, b, c = at(tid, 1), at(tid, 2), at(tid, 3)
-    seating.eliminate(tid, [a], {a: 9_000})
-    seating.eliminate(tid, [b], {b: 500})
-    finishes, _ = seating.eliminate(tid, [c], {c: 20_000})
+    busts.eliminate(tid, [a], {a: 9_000})
+    busts.eliminate(tid, [b], {b: 500})
+    finishes, _ = busts.eliminate(tid, [c], {c: 20_000})
     assert [(f.first, f.last) for f in finishes] == [(16, 18)]
     assert places(a, b, c) == [(16, 18)] * 3
     assert len({db.session.get(Player, p).eliminated_at for p in (a, b, c)}) == 1
@@ -106,7 +106,7 @@ def test_H4H_1_announcement_hand_busts_recorded_one_by_one_share_the_places_in_p
     seating.hand_for_hand(tid, "start")                 # the announcement hand is over
     assert h4h(tid).busts == ()
     d = at(tid, 1)
-    seating.eliminate(tid, [d])
+    busts.eliminate(tid, [d])
     assert places(d) == [(15, None)]                    # a new round: no tie with them
     assert places(a) == [(16, 18)]
 
@@ -117,7 +117,7 @@ def test_H4H_2_same_table_pair_in_one_call_the_bigger_stack_finishes_higher(
     tid = field(12, table_size=6)
     seating.hand_for_hand(tid, "start")
     x, y = at(tid, 1, 0), at(tid, 1, 1)
-    finishes, _ = seating.eliminate(tid, [x, y], {x: 12_000, y: 8_000})
+    finishes, _ = busts.eliminate(tid, [x, y], {x: 12_000, y: 8_000})
     assert [(f.first, f.last) for f in finishes] == [(11, 11), (12, 12)]
     assert places(x, y) == [(11, None), (12, None)]
 
@@ -129,8 +129,8 @@ def test_a_later_table_ties_with_the_shortest_stack_of_the_first_tables_pair(
     tid = field(12, table_size=6)
     seating.hand_for_hand(tid, "start")
     x, y, z = at(tid, 1, 0), at(tid, 1, 1), at(tid, 2)
-    seating.eliminate(tid, [x, y], {x: 12_000, y: 8_000})
-    finishes, _ = seating.eliminate(tid, [z], {z: 3_000})
+    busts.eliminate(tid, [x, y], {x: 12_000, y: 8_000})
+    finishes, _ = busts.eliminate(tid, [z], {z: 3_000})
     assert [(f.first, f.last, f.player_ids) for f in finishes] == [(11, 12, (y, z))]
     assert places(x, y, z) == [(10, None), (11, 12), (11, 12)]
     assert f"{name(x)} now finishes in place 10" in log(tid)
@@ -142,8 +142,8 @@ def test_a_director_ticking_two_tables_in_one_call_joins_the_earlier_bust_of_the
     tid = field(18, table_size=6)
     seating.hand_for_hand(tid, "start")
     a, b, c = at(tid, 1), at(tid, 2), at(tid, 3)
-    seating.eliminate(tid, [a])
-    finishes, _ = seating.eliminate(tid, [b, c])
+    busts.eliminate(tid, [a])
+    finishes, _ = busts.eliminate(tid, [b, c])
     assert [(f.first, f.last, f.player_ids) for f in finishes] == [(16, 18, (a, b, c))]
     assert places(a, b, c) == [(16, 18)] * 3
 
@@ -153,11 +153,11 @@ def test_a_bust_in_the_next_round_does_not_tie_with_the_last_round(
     tid = field(12, table_size=6)
     seating.hand_for_hand(tid, "start")
     x = at(tid, 1)
-    seating.eliminate(tid, [x])
+    busts.eliminate(tid, [x])
     seating.hand_for_hand(tid, "finish")                # every table finished: next round
     assert h4h(tid).busts == ()
     y = at(tid, 2)
-    finishes, _ = seating.eliminate(tid, [y])
+    finishes, _ = busts.eliminate(tid, [y])
     assert [(f.first, f.last) for f in finishes] == [(11, 11)]
     assert places(x, y) == [(12, None), (11, None)]
     assert db.session.get(Player, x).eliminated_at < db.session.get(Player, y).eliminated_at
@@ -168,8 +168,8 @@ def test_outside_hand_for_hand_busts_recorded_one_by_one_do_not_tie(
         field: Callable[..., int]) -> None:
     tid = field(12, table_size=6)
     x, y = at(tid, 1), at(tid, 2)
-    seating.eliminate(tid, [x])
-    seating.eliminate(tid, [y])
+    busts.eliminate(tid, [x])
+    busts.eliminate(tid, [y])
     assert places(x, y) == [(12, None), (11, None)]
     assert h4h(tid).busts == ()
 
@@ -180,17 +180,17 @@ def test_H4H_2_undoing_one_of_two_tied_busts_leaves_the_other_alone_in_the_last_
     seating.hand_for_hand(tid, "start")
     x, y = at(tid, 1), at(tid, 2)
     table_id, seats = seat(tid, y)
-    seating.eliminate(tid, [x])
-    seating.eliminate(tid, [y])
+    busts.eliminate(tid, [x])
+    busts.eliminate(tid, [y])
     assert places(x, y) == [(11, 12), (11, 12)]
 
-    lines = seating.reinstate(tid, table_id, seats)     # table 2's dealer undoes the award
+    lines = busts.reinstate(tid, table_id, seats)     # table 2's dealer undoes the award
     db.session.commit()
     assert lines[-1] == f"{name(x)} now finishes in place 12"
     assert places(x, y) == [(12, None), (None, None)]
     assert [b.player_id for b in h4h(tid).busts] == [x]
 
-    seating.eliminate(tid, [y])                         # the dealer awards the pot again
+    busts.eliminate(tid, [y])                         # the dealer awards the pot again
     assert places(x, y) == [(11, 12), (11, 12)]
 
 
@@ -199,13 +199,13 @@ def test_a_prize_paid_for_a_place_the_tie_would_change_is_refused(
     tid = field(12, table_size=6)
     seating.hand_for_hand(tid, "start")
     x, y = at(tid, 1), at(tid, 2)
-    seating.eliminate(tid, [x])
+    busts.eliminate(tid, [x])
     db.session.add(Payment(tournament_id=tid, player_id=x, player_name=name(x),
                            person=name(x).casefold(), kind="payout", prize=5_000,
                            note="Prize for place 12"))
     db.session.commit()
     with pytest.raises(Invalid) as refused:
-        seating.eliminate(tid, [y])
+        busts.eliminate(tid, [y])
     assert refused.value.errors == {"player_ids": (
         f"{name(x)} has been paid a prize for place 12, which this bust in the same "
         "hand-for-hand hand would change: undo that payment on the money page first")}
@@ -216,7 +216,7 @@ def test_a_prize_paid_for_a_place_the_tie_would_change_is_refused(
     payment = db.session.scalars(select(Payment).where(Payment.player_id == x)).one()
     payment.undone_at = utcnow()                         # the money page undid the payment
     db.session.commit()
-    seating.eliminate(tid, [y])
+    busts.eliminate(tid, [y])
     assert places(x, y) == [(11, 12), (11, 12)]
 
 

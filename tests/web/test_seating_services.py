@@ -17,7 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db
 from director.models.seating import Player, Seat, SeatingPlanRecord, SeatingTable
-from director.services import Invalid, money, read_model, seating
+from director.services import Invalid, busts, money, read_model, seating
 from director.services import clock as clock_service
 from director.services.audit import said_again
 from director.services.events import events
@@ -177,7 +177,7 @@ def test_a_bust_records_the_place_and_proposes_balance_moves_without_applying_th
     layout = seating.load_layout(tid)
     short = min(layout.tables, key=lambda t: (t.count, t.number))
     victim = sorted(short.seats.values(), key=lambda p: p.player_id)[0].player_id
-    finishes, record = seating.eliminate(tid, [victim])
+    finishes, record = busts.eliminate(tid, [victim])
     assert finishes[0].first == 20 and finishes[0].player_ids == (victim,)
     assert db.session.get(Player, victim).place == 20
     assert db.session.get(Player, victim).status == "eliminated"
@@ -195,7 +195,7 @@ def test_undo_puts_everybody_back_and_the_plan_is_pending_again(
         ctx: Flask, field: Callable[..., int]) -> None:
     tid = field(20)
     short = min(seating.load_layout(tid).tables, key=lambda t: (t.count, t.number))
-    _, record = seating.eliminate(tid, [sorted(short.seats.values(),
+    _, record = busts.eliminate(tid, [sorted(short.seats.values(),
                                                key=lambda p: p.player_id)[0].player_id])
     assert record is not None
     before = seating.load_layout(tid)
@@ -227,8 +227,8 @@ def test_a_stale_plan_is_replaced_and_cannot_be_confirmed(
     tid = field(20)
     short = min(seating.load_layout(tid).tables, key=lambda t: (t.count, t.number))
     seated = [p.player_id for _, p in sorted(short.seats.items())]
-    _, first = seating.eliminate(tid, [seated[0]])
-    _, second = seating.eliminate(tid, [seated[1]])   # the seating changed again
+    _, first = busts.eliminate(tid, [seated[0]])
+    _, second = busts.eliminate(tid, [seated[1]])   # the seating changed again
     assert first is not None and second is not None
     assert db.session.get(SeatingPlanRecord, first.id).status == "discarded"
     snapshot = seating.load_layout(tid)
@@ -249,7 +249,7 @@ def test_break_the_next_table_is_proposed_then_confirmed(
     assert seating.overview(tid).breaking_order == [1, 2, 3]
     for table in (2, 3):                             # one bust at each of two tables
         victim = min(p.player_id for p in seating.load_layout(tid).table(table).seats.values())
-        _, auto = seating.eliminate(tid, [victim])
+        _, auto = busts.eliminate(tid, [victim])
         if auto is not None and auto.kind == "balance":
             seating.confirm_plan(tid, auto.id)
     auto = seating.overview(tid).pending
@@ -272,7 +272,7 @@ def test_busts_until_a_table_breaks(ctx: Flask, field: Callable[..., int]) -> No
     kinds = []
     while len(seating.load_layout(tid).tables) == 3:
         active = [p.id for p in seating.overview(tid).active]
-        _, record = seating.eliminate(tid, [rng.choice(active)], rng=rng)
+        _, record = busts.eliminate(tid, [rng.choice(active)], rng=rng)
         while record is not None:
             kinds.append(record.kind)
             _, record = seating.confirm_plan(tid, record.id, rng)
@@ -350,7 +350,7 @@ def test_H4H_2_busts_at_two_tables_in_one_hand_for_hand_hand_tie(
     layout = seating.load_layout(tid)
     x = sorted(layout.table(1).seats.values(), key=lambda p: p.player_id)[0].player_id
     y = sorted(layout.table(2).seats.values(), key=lambda p: p.player_id)[0].player_id
-    finishes, _ = seating.eliminate(tid, [x, y], {x: 12_000, y: 8_000})
+    finishes, _ = busts.eliminate(tid, [x, y], {x: 12_000, y: 8_000})
     assert [(f.first, f.last) for f in finishes] == [(11, 12)]
     assert db.session.get(Player, x).place_label == "11–12 (shared)"
     assert db.session.get(Player, y).place == 11 and db.session.get(Player, y).place_last == 12
@@ -361,14 +361,14 @@ def test_two_busts_at_one_table_outside_hand_for_hand_the_bigger_stack_places_hi
     tid = field(12)
     t1 = sorted(seating.load_layout(tid).table(1).seats.values(), key=lambda p: p.player_id)
     small, big = t1[0].player_id, t1[1].player_id
-    seating.eliminate(tid, [small, big], {small: 3_000, big: 9_000})
+    busts.eliminate(tid, [small, big], {small: 3_000, big: 9_000})
     assert db.session.get(Player, big).place == 11
     assert db.session.get(Player, small).place == 12
     other = sorted(seating.load_layout(tid).table(2).seats.values(),
                    key=lambda p: p.player_id)[0].player_id
     third = t1[2].player_id
     with pytest.raises(Invalid) as error:            # two tables, not hand-for-hand
-        seating.eliminate(tid, [third, other])
+        busts.eliminate(tid, [third, other])
     assert "separately" in error.value.errors["player_ids"]
     assert db.session.get(Player, third).active
 
@@ -379,7 +379,7 @@ def test_field_stats_average_the_entry_stacks_over_the_players_left(
     assert seating.field_stats(tid) == {"players_left": 4, "average_stack": 40_010 // 4}
     seating.draw(tid, random.Random(1))
     first = seating.overview(tid).active[0]
-    seating.eliminate(tid, [first.id])
+    busts.eliminate(tid, [first.id])
     assert seating.field_stats(tid) == {"players_left": 3, "average_stack": 40_010 // 3}
 
 
@@ -408,7 +408,7 @@ def test_bad_input_names_the_field_and_changes_nothing(
     assert seating.policy_for(tid) == SeatingPolicy()
     for ids in [[], ["abc"], [10**30], [None], "x", [True]]:
         with pytest.raises(Invalid) as error:
-            seating.eliminate(tid, ids)
+            busts.eliminate(tid, ids)
         assert "player_ids" in error.value.errors
     assert seating.field_stats(tid)["players_left"] == 3
 
