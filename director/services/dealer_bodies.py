@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from director.i18n import N_, pgettext
+from director.i18n import N_
 from director.i18n import gettext as _
 from director.poker import rulings as R
 from director.poker.errors import RuleViolation
@@ -277,9 +277,11 @@ CHOICE_LABELS: dict[str, str] = {
     "flop": N_("flop"), "turn": N_("turn"), "river": N_("river"), "4th": N_("4th street"),
     "5th": N_("5th street"), "6th": N_("6th street"), "7th": N_("7th street"),
     "first-card": N_("before the first card"), "end-of-deal": N_("by the end of the deal"),
-    "action": N_("when the action reaches him"),
+    "action": N_("when the action reaches him"), "call": N_("call"), "bet": N_("bet"),
+    "raise": N_("raise"), "check": N_("check"), "fold": N_("fold"), "all_in": N_("all-in"),
+    "complete": N_("complete"),
 }
-"""The words of a ruling's choices (a player's action is said as the rulings say it)."""
+"""The words of a ruling's choices."""
 NO_CHOICE_LABELS: dict[str, str] = {"back": N_("not back")}
 """The word for leaving an optional choice out."""
 
@@ -291,16 +293,7 @@ NOT_ASKED: dict[str, str] = {
 """The fields the tablet's form does not ask the dealer, and why."""
 
 
-def _choice_word(name: str, value: str) -> str:
-    if name == "action":            # the words the ruling's own sentence uses
-        words = {"call": pgettext("a player's action, in a ruling", "call"),
-                 "bet": pgettext("a player's action, in a ruling", "bet"),
-                 "raise": pgettext("a player's action, in a ruling", "raise"),
-                 "check": pgettext("a player's action, in a ruling", "check"),
-                 "fold": pgettext("a player's action, in a ruling", "fold"),
-                 "all_in": pgettext("a player's action, in a ruling", "all-in"),
-                 "complete": pgettext("a player's action, in a ruling", "complete")}
-        return words.get(value, value)
+def _choice_word(value: str) -> str:
     return _(CHOICE_LABELS[value]) if value in CHOICE_LABELS else value
 
 
@@ -314,7 +307,7 @@ def _field_form(kind: str, name: str, spec: Field) -> dict[str, Any]:
     if isinstance(spec, Bool):
         form.update(input="bool", default=bool(spec.default))
     elif isinstance(spec, Choice):
-        choices = [{"value": str(v), "label": _choice_word(name, str(v))} for v in spec.choices]
+        choices = [{"value": str(v), "label": _choice_word(str(v))} for v in spec.choices]
         if not spec.required:
             choices.insert(0, {"value": "", "label": _(NO_CHOICE_LABELS[name])})
         form.update(input="choice", choices=choices)
