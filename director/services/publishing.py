@@ -21,7 +21,7 @@ import logging
 
 from director.db import db, utcnow
 from director.models import Tournament
-from director.services import audit, read_model, scheduler, uow
+from director.services import audit, dealer, read_model, scheduler, uow
 from director.services import clock as clock_service
 from director.services import seating as seating_service
 from director.services.events import events
@@ -48,6 +48,7 @@ def _reschedule(tournament_id: int) -> None:
     tournament = db.session.get(Tournament, tournament_id)
     if tournament is None:                                    # deleted
         read_model.forget(tournament_id)
+        dealer.forget_cached_hands()       # its hand and table ids may be given again
     when = None if tournament is None else clock_service.next_change(tournament, utcnow())
     scheduler.reschedule(tournament_id, when)
 

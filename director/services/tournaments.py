@@ -42,7 +42,6 @@ from director.services import (
     Invalid,
     audit,
     backup,
-    dealer,
     deleted_event,
     get_tournament,
     retry_on_conflict,
@@ -113,8 +112,9 @@ def create_tournament(name: Any, levels: Any, language: Any = None) -> Tournamen
     tournament = Tournament(name=clean_name, levels=[level.to_json() for level in parsed],
                             language=clean_language)
     db.session.add(tournament)
-    db.session.commit()
-    audit.change("event created", tournament.id, name=tournament.name)
+    db.session.flush()
+    uow.log("event created", tournament.id, name=tournament.name)
+    uow.commit()
     return tournament
 
 
@@ -189,7 +189,7 @@ def set_language(tournament_id: int, language: Any) -> Tournament:
     def work() -> Tournament:
         tournament = get_tournament(tournament_id)
         tournament.language = code
-        db.session.commit()
+        uow.commit()
         return tournament
 
     return retry_on_conflict(work)
@@ -376,7 +376,8 @@ def _put_away(tournament_id: int, archive: bool) -> Tournament:
         else:
             db.session.rollback()
             return tournament, False                # already so: nothing to change or log
-        db.session.commit()
+        uow.log("event archived" if archive else "event unarchived", tournament.id)
+        uow.commit()
         return tournament, True
 
     tournament, changed = retry_on_conflict(work)
@@ -384,7 +385,6 @@ def _put_away(tournament_id: int, archive: bool) -> Tournament:
         action = "tournament archive" if archive else "tournament unarchive"
         audit.record(action, f"tournament {tournament.id}: {tournament.name}",
                      details={"tournament_id": tournament.id})
-        audit.change("event archived" if archive else "event unarchived", tournament.id)
     return tournament
 
 
@@ -438,10 +438,10 @@ def duplicate(tournament_id: int, name: Any = None) -> Tournament:
     if rules is not None:
         db.session.add(HouseRules(tournament_id=copy.id, hand=dict(rules.hand or {}),
                                   rulings=dict(rules.rulings or {})))
-    db.session.commit()
+    uow.log("event duplicated", copy.id, name=copy.name, source=source.name)
+    uow.commit()
     audit.record("tournament duplicate", f"tournament {copy.id}: {copy.name}",
                  details={"tournament_id": copy.id, "from": tournament_id})
-    audit.change("event duplicated", copy.id, name=copy.name, source=source.name)
     return copy
 
 
@@ -458,7 +458,9 @@ def delete_event(tournament_id: int) -> str:
 
     No backup, no delete: a backup that fails refuses with its reason and
     changes nothing.  Refused while the clock runs.  Logged with the backup's
-    path; returns that path, for the director's message.
+    path; returns that path, for the director's message.  The event's caches (its
+    clock state, the dealer's hands) are forgotten by the dispatcher, which finds the
+    event gone (``uow.reschedule``: no event, no job).
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     with _held_for_delete(tournament_id):
@@ -473,12 +475,12 @@ def delete_event(tournament_id: int) -> str:
             raise Invalid({"backup": _("The backup before deleting failed, so nothing was "
                                        "deleted: %(reason)s", reason=str(exc))}) from None
         db.session.delete(tournament)            # the database cascades the rest
+        uow.log("event deleted", tournament_id, name=name, backup=path.name)
+        uow.reschedule(tournament_id)            # no event, no job, no cached hands
         db.session.commit()
-    dealer.forget_cached_hands()
-    uow.reschedule(tournament_id)          # no event, no job
+    uow.dispatch()                               # once the write lock is let go
     audit.record("tournament delete", f"tournament {tournament_id}: {name}",
                  details={"tournament_id": tournament_id, "backup": str(path)})
-    audit.change("event deleted", tournament_id, name=name, backup=path.name)
     return str(path)
 
 
@@ -529,7 +531,7 @@ def set_time_zone(tournament_id: int, name: Any) -> Tournament:
     tournament = get_tournament(tournament_id)
     before = tournament.time_zone
     tournament.time_zone = text or None
-    db.session.commit()
+    uow.commit()
     audit.record("tournament time zone", f"tournament {tournament.id}: {tournament.name}",
                  details={"from": before, "to": tournament.time_zone})
     return tournament
