@@ -26,11 +26,10 @@ from director.db import db, utcnow
 from director.i18n import number_filter, translate_violation
 from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
 from director.poker.errors import RuleViolation
-from director.services import Invalid, audit, retry_on_conflict
+from director.services import Invalid, get_tournament, retry_on_conflict, uow
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
-from director.services.clock import get_tournament
 from director.tournament import chip_race as rules
 from director.tournament.seating import SeatingPolicy
 
@@ -90,7 +89,7 @@ def save_chip_set(tournament_id: int, values: Any) -> dict[str, Any]:
     def work() -> None:
         tournament = tournament_service.verify_open(tournament_id)
         tournament.chip_set = list(chips)
-        db.session.commit()
+        uow.commit()
 
     retry_on_conflict(work)
     return chip_view(tournament_id)
@@ -210,11 +209,11 @@ def race(tournament_id: int, data: Mapping[str, Any], *, confirm: bool) -> dict[
         stacks.update({p.id: result.stacks[seat] for seat, p in seats})
     answer = {"removed": removed, "new": new, "seed": seed, "tables": out, "confirmed": False}
     if confirm:
+        won = sum(seat["won"] for table in out for seat in table["seats"])
+        uow.log("chip race", tournament_id, removed=str(removed), new=str(new),
+                players={"players": won})            # told with the colour-up's commit
         seating_service.colour_up(tournament_id, stacks, new)
         answer["confirmed"] = True
-        won = sum(seat["won"] for table in out for seat in table["seats"])
-        audit.change("chip race", tournament_id, removed=str(removed), new=str(new),
-                     players={"players": won})
     answer["smallest_chip"] = new if confirm else removed
     return answer
 

@@ -1,10 +1,11 @@
 """At registration: a seat the director chooses, the waiting list, alternates (issue 17 item 7).
 
 Each writing function is one unit of work (STYLE.md): load, ask the pure rules
-(``director.tournament.room``), write, commit, publish the seating (the
-screens' players left and average stack).  Bad input raises ``Invalid`` naming
-the field and changes nothing; a ``request_key`` sent again applies nothing
-twice (the same entry, or the same payment, comes back).
+(``director.tournament.room``), write, record the log line and the seating
+screens' change (their players left and average stack: ``services.uow``),
+commit.  Bad input raises ``Invalid`` naming the field and changes nothing; a
+``request_key`` sent again applies nothing twice (the same entry, or the same
+payment, comes back).
 
 * :func:`desk_buy_in`: the desk's buy-in.  In a full room it does not fail: the
   player goes on the waiting list, **unpaid**; his buy-in is taken, through the
@@ -42,7 +43,7 @@ from director.models.money import MoneySettings, Payment
 from director.models.seating import Player, SeatingLogEntry
 from director.models.waiting_list import WaitingEntry
 from director.poker.errors import RuleViolation
-from director.services import Invalid, all_or_nothing, audit, get_tournament, tournaments
+from director.services import Invalid, all_or_nothing, get_tournament, tournaments, uow
 from director.services import money as money_service
 from director.services import people as people_service
 from director.services import seating as seating_service
@@ -247,9 +248,9 @@ def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[Waiting
     _log(tournament_id, _("%(name)s is on the waiting list, number %(position)s (not paid: the "
                           "buy-in is taken when a seat opens)", name=clean,
                           position=entry.position))
-    db.session.commit()
-    audit.change("waiting list added", tournament_id, name=clean, position=entry.position)
-    seating_service.publish(tournament_id)
+    uow.log("waiting list added", tournament_id, name=clean, position=entry.position)
+    uow.screens(tournament_id)
+    uow.commit()
     return entry, False
 
 
@@ -267,9 +268,9 @@ def remove(tournament_id: int, entry_id: Any) -> WaitingEntry:
     entry.decided_at = utcnow()
     _renumber([e for e in waiting(tournament_id) if e.id != entry.id])
     _log(tournament_id, _("%(name)s is taken off the waiting list", name=entry.name))
-    db.session.commit()
-    audit.change("waiting list removed", tournament_id, name=entry.name)
-    seating_service.publish(tournament_id)
+    uow.log("waiting list removed", tournament_id, name=entry.name)
+    uow.screens(tournament_id)
+    uow.commit()
     return entry
 
 
@@ -294,9 +295,9 @@ def move(tournament_id: int, entry_id: Any, position: Any) -> WaitingEntry:
     _renumber(others)
     _log(tournament_id, _("%(name)s is now number %(position)s on the waiting list",
                           name=entry.name, position=to))
-    db.session.commit()
-    audit.change("waiting list moved", tournament_id, name=entry.name, position=to)
-    seating_service.publish(tournament_id)
+    uow.log("waiting list moved", tournament_id, name=entry.name, position=to)
+    uow.screens(tournament_id)
+    uow.commit()
     return entry
 
 
@@ -334,17 +335,16 @@ def desk_buy_in(tournament_id: int, name: Any, request_key: Any = None, table: A
         return DeskResult(entry=entry, repeated=repeated)
     sale = money_service.sell_entry(tournament_id, "buy-in", name=name, request_key=key,
                                     person_id=person_id, chosen=chosen)
-    if chosen is not None and sale.seat is not None:
-        audit.change("seat chosen", tournament_id, name=sale.payment.player_name,
-                     table=sale.seat.to_table, seat=sale.seat.to_seat,
-                     reason=chosen.reason or "—")
+    if chosen is not None and sale.seat is not None:   # told with the sale's commit
+        uow.log("seat chosen", tournament_id, name=sale.payment.player_name,
+                table=sale.seat.to_table, seat=sale.seat.to_seat, reason=chosen.reason or "—")
     return DeskResult(sale=sale)
 
 
 def _sell_from_list(tournament_id: int, entry_id: int, key: str | None,
                     note: str) -> tuple[WaitingEntry, money_service.Sale]:
     """The listed player's buy-in (the desk's sale, its rules and random seat), and his
-    entry on the list marked seated."""
+    entry on the list marked seated; the caller records its log line and commits."""
     entry = db.session.get(WaitingEntry, entry_id)
     assert entry is not None
     try:
@@ -364,8 +364,7 @@ def _sell_from_list(tournament_id: int, entry_id: int, key: str | None,
                                                    table=sale.seat.to_table,
                                                    seat=sale.seat.to_seat)
     _log(tournament_id, _("%(name)s is seated from the waiting list", name=entry.name) + where)
-    db.session.commit()
-    seating_service.publish(tournament_id)
+    uow.screens(tournament_id)
     return entry, sale
 
 
@@ -389,9 +388,10 @@ def seat_next(tournament_id: int, entry_id: Any,
     if room(tournament_id).full:
         raise Invalid({"entry_id": _("No seat is open: the room is full")})
     entry, sale = _sell_from_list(tournament_id, entry.id, key, "")
-    audit.change("seated from the waiting list", tournament_id, name=entry.name,
-                 details={"table": sale.seat.to_table if sale.seat else None,
-                          "seat": sale.seat.to_seat if sale.seat else None})
+    uow.log("seated from the waiting list", tournament_id, name=entry.name,
+            details={"table": sale.seat.to_table if sale.seat else None,
+                     "seat": sale.seat.to_seat if sale.seat else None})
+    uow.commit()
     return entry, sale
 
 
@@ -433,8 +433,9 @@ def no_show(tournament_id: int, player_id: Any, refund: Any,
     else:
         _void(tournament_id, player.id, payment.id)
     entry, sale = _sell_from_list(tournament_id, alternate.id, key, f"alternate for {name}")
-    audit.change("alternate seated", tournament_id, name=entry.name, no_show=name,
-                 buy_in={"msgid": BUY_IN_WORDS[refund]})
+    uow.log("alternate seated", tournament_id, name=entry.name, no_show=name,
+            buy_in={"msgid": BUY_IN_WORDS[refund]})
+    uow.commit()
     return Alternate(entry, sale, name, refund)
 
 
@@ -491,4 +492,5 @@ def _void(tournament_id: int, player_id: int, payment_id: int) -> None:
     db.session.flush()
     db.session.execute(Player.__table__.delete().where(Player.id == player_id))
     settings.updated_at = utcnow()
-    db.session.commit()
+    uow.screens(tournament_id)
+    uow.commit()
