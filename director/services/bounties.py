@@ -34,7 +34,7 @@ from director.i18n import N_, translate_violation
 from director.models.money import MoneySettings
 from director.models.seating import Player, Seat, SeatingTable
 from director.poker.errors import RuleViolation
-from director.services import Invalid, audit
+from director.services import Invalid, audit, uow
 from director.services.amounts import major, settings_dict
 from director.services.audit import Said
 from director.tournament import bounties as rules
@@ -193,8 +193,8 @@ def collected_at_the_end(tournament_id: int, players: Iterable[Player]) -> None:
     for player in players:
         own = head(player, event)
         if own:
-            audit.change("own bounty", tournament_id, name=player.name,
-                         amount=_money_param(own, event.currency))
+            uow.log("own bounty", tournament_id, name=player.name,
+                    amount=_money_param(own, event.currency))
 
 
 def _log(tournament_id: int, names: str, busted: str, ko: rules.Knockout,
@@ -202,17 +202,16 @@ def _log(tournament_id: int, names: str, busted: str, ko: rules.Knockout,
     """The knockout in the log of changes: who knocked out whom, and each bounty paid
     (a PKO: the cash and what went onto the winner's own head)."""
     if not ko.paid:
-        audit.change("knockout", tournament_id, by=names, name=busted)
+        uow.log("knockout", tournament_id, by=names, name=busted)
         return
     for pid, cash in ko.paid.items():
-        money = audit.money_param(major(cash, currency), currency)
+        money = _money_param(cash, currency)
         if pid in ko.head:
-            audit.change("pko bounty paid", tournament_id, by=names, name=busted, paid=money,
-                         winner=players[pid].name, head=audit.money_param(
-                             major(ko.head[pid], currency), currency))
+            uow.log("pko bounty paid", tournament_id, by=names, name=busted, paid=money,
+                    winner=players[pid].name, head=_money_param(ko.head[pid], currency))
         else:
-            audit.change("bounty paid", tournament_id, by=names, name=busted, paid=money,
-                         winner=players[pid].name)
+            uow.log("bounty paid", tournament_id, by=names, name=busted, paid=money,
+                    winner=players[pid].name)
 
 
 def from_hand(hand: Any, players: Sequence[Mapping[str, Any]],

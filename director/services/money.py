@@ -58,7 +58,14 @@ from director.schemas import (
     whole_in,
 )
 from director.schemas import deal_body as schemas_deal_body
-from director.services import Invalid, all_or_nothing, audit, get_tournament, retry_on_conflict
+from director.services import (
+    Invalid,
+    all_or_nothing,
+    audit,
+    get_tournament,
+    retry_on_conflict,
+    uow,
+)
 from director.services import bounties as bounty_service
 from director.services import people as people_service
 from director.services import seating as seating_service
@@ -118,11 +125,6 @@ CONFLICT = {"money": N_("Someone else changed the money at the same moment: relo
 # ---------------------------------------------------------------- helpers
 
 unit_of_work = all_or_nothing(CONFLICT, event=True)
-
-
-def _publish(tournament_id: int) -> None:
-
-    seating_service.publish(tournament_id, kind="money")
 
 
 def parse_int(data: Mapping[str, Any], name: str, label: str, *, low: int, high: int,
@@ -297,8 +299,8 @@ def save_settings(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]
         row.locked_entries = None
     _lock_if_closed(tournament, row, now)
     row.updated_at = now
-    db.session.commit()
-    _publish(tournament_id)
+    uow.screens(tournament_id, "money")
+    uow.commit()
     return merged
 
 
@@ -691,12 +693,17 @@ def _record(tournament_id: int, player: Player, kind: str, price: BuyIn, chips: 
 def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = None,
          stack: Any = None, request_key: Any = None, person_id: Any = None,
          chosen: seating_service.ChosenSeat | None = None,
-         entry_chips: int | None = None) -> Sale:
+         entry_chips: int | None = None, commit: bool = True) -> Sale:
     """Take a buy-in (``name``, or the player list's ``person_id``), a re-entry, rebuy or
     add-on (``player_id``) at the desk.
 
     ``chosen``: a new entry's seat picked by the director (``services.waiting_list``);
-    ``entry_chips``: a new entry's stack, if not the event's (``register_entry``)."""
+    ``entry_chips``: a new entry's stack, if not the event's (``register_entry``).
+
+    One transaction: the entry, its seat and its payment are committed together, with
+    the log line and the screens' change recorded before (``services.uow``).
+    ``commit`` false: flushed only, part of the caller's unit of work (which commits,
+    and retries a lost race: ``StaleDataError`` is not turned into a refusal here)."""
     if kind not in SALE_KINDS:
         raise Invalid({"kind": _("What is sold is one of: %(kinds)s", kinds=", ".join(SALE_KINDS))})
     key = request_key_of(request_key)
@@ -707,17 +714,26 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     if kind in ENTRY_KINDS:
         name = people_service.entry_name(person_id if kind == "buy-in" else None, name)
         sale = _new_entry(tournament_id, kind, name, player_id, key, person_id, chosen,
-                          entry_chips)
+                          entry_chips, fresh=commit)
     else:
         sale = _add_chips(tournament_id, kind, player_id, stack, key)
     paid = sale.payment
     if paid.bounty:                   # "€60.00 + €50.00 bounty": the whole price paid
-        audit.change(f"{paid.kind} with bounty", tournament_id, name=paid.player_name,
-                     chips=paid.chips, amount=_money_param(tournament_id, paid.prize + paid.fee),
-                     bounty=_money_param(tournament_id, paid.bounty))
+        uow.log(f"{paid.kind} with bounty", tournament_id, name=paid.player_name,
+                chips=paid.chips, amount=_money_param(tournament_id, paid.prize + paid.fee),
+                bounty=_money_param(tournament_id, paid.bounty))
     else:
-        audit.change(paid.kind, tournament_id, name=paid.player_name, chips=paid.chips,
-                     amount=_money_param(tournament_id, paid.prize + paid.fee))
+        uow.log(paid.kind, tournament_id, name=paid.player_name, chips=paid.chips,
+                amount=_money_param(tournament_id, paid.prize + paid.fee))
+    uow.screens(tournament_id, "money")
+    if not commit:
+        db.session.flush()
+        return sale
+    try:
+        uow.commit()
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()  # the entry's seat goes with it: no entry without its payment
+        raise
     return sale
 
 
@@ -759,9 +775,10 @@ def _money_param(tournament_id: int, amount: int) -> dict[str, str]:
 def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None,
                person_id: Any = None,
                chosen: seating_service.ChosenSeat | None = None,
-               chips: int | None = None) -> Sale:
-    """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it.
-    ``chips``: the entry's stack, if not the event's starting stack."""
+               chips: int | None = None, *, fresh: bool = True) -> Sale:
+    """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it
+    (no commit).  ``chips``: the entry's stack, if not the event's starting stack;
+    ``fresh``: the sale is its own transaction, begun again before its first write."""
 
     row = _configured(tournament_id)
     tournament = get_tournament(tournament_id)
@@ -796,25 +813,19 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
         if player.entry_chips != stack:
             player.entry_chips = player.chips = stack
     else:
-        # The writes start a transaction of their own (on SQLite, a transaction that
-        # read before another process wrote cannot write); the seat and the payment
-        # are then committed together, or not at all.
-        db.session.rollback()
+        if fresh:
+            # The writes start a transaction of their own (on SQLite, a transaction that
+            # read before another process wrote cannot write); the seat and the payment
+            # are then committed together, or not at all.
+            db.session.rollback()
         player, seat = seating_service.register_player(tournament_id, clean, stack,
                                                        chosen=chosen, commit=False)
-    try:
-        people_service.link(player, person_id if kind == "buy-in" else None)  # the player list
-        payment = _record(tournament_id, player, kind, rules.buy_in, stack,
-                          at.level, key)
-        bounty = bounty_amount(settings_dict(row))     # taken with the entry, never in the pool
-        if bounty:
-            payment.bounty = player.bounty = bounty
-        _lock_if_closed(tournament, _configured(tournament_id), now)
-        db.session.commit()
-    except (StaleDataError, IntegrityError):
-        db.session.rollback()  # the entry's seat goes with it: no entry without its payment
-        raise
-    _publish(tournament_id)
+    people_service.link(player, person_id if kind == "buy-in" else None)  # the player list
+    payment = _record(tournament_id, player, kind, rules.buy_in, stack, at.level, key)
+    bounty = bounty_amount(settings_dict(row))     # taken with the entry, never in the pool
+    if bounty:
+        payment.bounty = player.bounty = bounty
+    _lock_if_closed(tournament, _configured(tournament_id), now)
     return Sale(payment, player, seat)
 
 
@@ -842,8 +853,6 @@ def _add_chips(tournament_id: int, kind: str, player_id: Any, stack: Any,
     payment.stack_before, payment.stack_after = before, player.chips
     _lock_if_closed(tournament, row, now)
     row.updated_at = now
-    db.session.commit()
-    _publish(tournament_id)
     return Sale(payment, player)
 
 
@@ -883,14 +892,15 @@ def _delete_entry(player_id: int) -> None:
 
 
 @unit_of_work
-def undo(tournament_id: int, payment_id: Any) -> Payment:
+def undo(tournament_id: int, payment_id: Any, *, commit: bool = True) -> Payment:
     """Take a payment back (the ledger keeps the line, marked undone).
 
     A buy-in or re-entry undone takes the entry out of the registry (its seat
     is freed) — only while the entry is still in and has no rebuy or add-on
     left; a rebuy or add-on undone takes its chips back from the stack; a
     prize or deal payment undone is owed again (undoing one deal payment
-    undoes the whole deal).
+    undoes the whole deal).  One transaction; ``commit`` false: flushed only, part
+    of the caller's unit of work (a no-show refunded for his alternate).
     """
 
     tournament = get_tournament(tournament_id)
@@ -923,7 +933,7 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
                 policy = seating_service.policy_for(tournament_id)
                 seating_service.store_layout(tournament_id, layout)
                 # The seating's next step (a balance, a break) is planned again, as after a bust.
-                seating_service._replan(tournament_id, layout, policy)  # noqa: SLF001
+                seating_service.replan(tournament_id, layout, policy)
             payment.player_id = None
             db.session.flush()
             _delete_entry(player.id)
@@ -942,11 +952,14 @@ def undo(tournament_id: int, payment_id: Any) -> Payment:
     payment.undone_at = now
     if row is not None:
         row.updated_at = now
-    db.session.commit()
-    audit.change("payment undone", tournament_id, name=payment.player_name,
-                 what={"msgid": KIND_WORDS.get(payment.kind, payment.kind)},
-                 amount=_money_param(tournament_id, payment.prize + payment.fee))
-    _publish(tournament_id)
+    uow.log("payment undone", tournament_id, name=payment.player_name,
+            what={"msgid": KIND_WORDS.get(payment.kind, payment.kind)},
+            amount=_money_param(tournament_id, payment.prize + payment.fee))
+    uow.screens(tournament_id, "money")
+    if commit:
+        uow.commit()
+    else:
+        db.session.flush()
     return payment
 
 
@@ -1274,10 +1287,10 @@ def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Pa
                       fee=0, chips=0, level=view.at.level, request_key=key,
                       note=f"Prize for place {row.place_label}")
     db.session.add(payment)
-    db.session.commit()
-    audit.change("prize paid", tournament_id, name=player.name, place=row.place_label,
-                 amount=_money_param(tournament_id, payment.prize))
-    _publish(tournament_id)
+    uow.log("prize paid", tournament_id, name=player.name, place=row.place_label,
+            amount=_money_param(tournament_id, payment.prize))
+    uow.screens(tournament_id, "money")
+    uow.commit()
     return payment
 
 
@@ -1512,20 +1525,20 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
             player.place, player.place_last = first, last
     row.deal = deal
     row.updated_at = now
-    if not quote.left_to_play:
-        lifecycle_service.finish_event(tournament_id, now)
-    db.session.commit()
     if refusal is not None:
-        audit.record("deal stacks confirmed", f"tournament {tournament_id}",
-                     details={"tournament_id": tournament_id, "reason": reason,
-                              "stacks": quote.stacks_total, "chips_in_play": quote.chips_in_play,
-                              "difference": quote.stacks_difference})
-    audit.change("deal saved", tournament_id, method={"msgid": label},
-                 players={"players": len(quote.players)},
-                 amount=_money_param(tournament_id, sum(agreed)))
+        details = {"tournament_id": tournament_id, "reason": reason,
+                   "stacks": quote.stacks_total, "chips_in_play": quote.chips_in_play,
+                   "difference": quote.stacks_difference}
+        uow.after_commit(lambda: audit.record("deal stacks confirmed",
+                                              f"tournament {tournament_id}", details=details))
+    uow.log("deal saved", tournament_id, method={"msgid": label},
+            players={"players": len(quote.players)},
+            amount=_money_param(tournament_id, sum(agreed)))
     if not quote.left_to_play:          # the event is over: each keeps the bounty on his head
+        lifecycle_service.finish_event(tournament_id, now)
         bounty_service.collected_at_the_end(tournament_id, quote.players)
-    _publish(tournament_id)
+    uow.screens(tournament_id, "money")
+    uow.commit()
     return deal
 
 
