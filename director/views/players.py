@@ -30,7 +30,8 @@ from flask_babel import gettext as _
 
 from director.models.people import Person
 from director.schemas import Int, List, Schema, Str, form_body, json_body
-from director.services import Invalid
+from director.services import Invalid, players_csv
+from director.services import league as league_service
 from director.services import people as people_service
 from director.services import players as players_service
 from director.views.auth import director_required
@@ -49,7 +50,7 @@ RECORD = Schema({name: _text() for name in players_service.FIELDS}, partial=True
 RECORD_FORM = Schema({name: _text() for name in players_service.FIELDS})
 LEAGUE = Schema({"name": _text(), "formula": _text(),
                  "tournament_ids": List(item=Int(min=1), required=False, nullable=True,
-                                        max_items=players_service.MAX_EVENTS, default=[])})
+                                        max_items=league_service.MAX_EVENTS, default=[])})
 
 
 def record_json(person: Person) -> dict[str, Any]:
@@ -84,7 +85,7 @@ def _list_page(errors: dict[str, str] | None = None, form: dict[str, Any] | None
     lines, matches = players_service.list_records(query)
     return render_template("players/index.html", lines=lines, matches=matches, query=query,
                            errors=errors or {}, form=form or {},
-                           leagues=players_service.list_leagues()), status
+                           leagues=league_service.list_leagues()), status
 
 
 @bp.get("/director/players")
@@ -107,15 +108,15 @@ def create() -> Any:
 @bp.get("/director/players.csv")
 @director_required
 def export() -> Response:
-    return _csv_response(players_service.export_csv_chunks())
+    return _csv_response(players_csv.export_csv_chunks())
 
 
 @bp.post("/director/players/import")
-@allow_body(players_service.IMPORT_MAX_BYTES)      # a 50,000-player file (2 MB is 7,000)
+@allow_body(players_csv.IMPORT_MAX_BYTES)      # a 50,000-player file (2 MB is 7,000)
 @director_required
 def import_() -> Any:
     try:
-        done = players_service.import_csv(_upload())
+        done = players_csv.import_csv(_upload())
     except Invalid as exc:
         return _list_page(exc.errors, None, 400)
     flash(_("Imported: %(created)s new, %(updated)s updated, %(unchanged)s unchanged.",
@@ -153,9 +154,9 @@ def edit(person_id: int) -> Any:
 
 def _leagues_page(errors: dict[str, str] | None = None, form: dict[str, Any] | None = None,
                   status: int = 200) -> tuple[str, int]:
-    return render_template("players/leagues.html", leagues=players_service.list_leagues(),
-                           events=players_service.events_to_pick(),
-                           formulas=players_service.formula_labels(), errors=errors or {},
+    return render_template("players/leagues.html", leagues=league_service.list_leagues(),
+                           events=league_service.events_to_pick(),
+                           formulas=league_service.formula_labels(), errors=errors or {},
                            form=form or {}, picked=set(request.form.getlist("tournament_ids"))
                            if form else set()), status
 
@@ -170,7 +171,7 @@ def leagues() -> Any:
 @director_required
 def create_league() -> Any:
     try:
-        league = players_service.save_league(None, form_body(LEAGUE))
+        league = league_service.save_league(None, form_body(LEAGUE))
     except Invalid as exc:
         return _leagues_page(exc.errors, request.form.to_dict(), 400)
     flash(_("League saved."))
@@ -182,7 +183,7 @@ STANDINGS_PAGE = 100    # lines of a league's standings on its page (the API has
 
 def _league_page(league_id: int, errors: dict[str, str] | None = None,
                  status: int = 200) -> tuple[str, int]:
-    view = players_service.league_view(league_id)
+    view = league_service.league_view(league_id)
     picked = set(request.form.getlist("tournament_ids")) if errors else \
         {str(t) for t in view["league"].tournament_ids}
     lines = view.pop("lines")
@@ -191,8 +192,8 @@ def _league_page(league_id: int, errors: dict[str, str] | None = None,
     return render_template("players/league.html", **view, page=page, pages=pages,
                            total=len(lines),
                            lines=lines[(page - 1) * STANDINGS_PAGE:page * STANDINGS_PAGE],
-                           all_events=players_service.events_to_pick(),
-                           formulas=players_service.formula_labels(), errors=errors or {},
+                           all_events=league_service.events_to_pick(),
+                           formulas=league_service.formula_labels(), errors=errors or {},
                            form=request.form.to_dict() if errors else {}, picked=picked), status
 
 
@@ -206,7 +207,7 @@ def league(league_id: int) -> Any:
 @director_required
 def save_league(league_id: int) -> Any:
     try:
-        players_service.save_league(league_id, form_body(LEAGUE))
+        league_service.save_league(league_id, form_body(LEAGUE))
     except Invalid as exc:
         return _league_page(league_id, exc.errors, 400)
     flash(_("League saved."))
@@ -270,20 +271,20 @@ def api_edit(person_id: int) -> Response:
 @bp.get("/api/players.csv")
 @director_required
 def api_export() -> Response:
-    return _csv_response(players_service.export_csv_chunks())
+    return _csv_response(players_csv.export_csv_chunks())
 
 
 @bp.post("/api/players/import")
-@allow_body(players_service.IMPORT_MAX_BYTES)
+@allow_body(players_csv.IMPORT_MAX_BYTES)
 @director_required
 def api_import() -> Response:
-    done = players_service.import_csv(_upload())
+    done = players_csv.import_csv(_upload())
     return jsonify({"created": done.created, "updated": done.updated,
                     "unchanged": done.unchanged})
 
 
 def league_json(league_id: int) -> dict[str, Any]:
-    view = players_service.league_view(league_id)
+    view = league_service.league_view(league_id)
     league_row = view["league"]
     return {"id": league_row.id, "name": league_row.name, "formula": league_row.formula,
             "tournament_ids": [t.id for t in view["events"]],
@@ -296,15 +297,15 @@ def league_json(league_id: int) -> dict[str, Any]:
 @bp.get("/api/players/leagues")
 @director_required
 def api_leagues() -> Response:
-    return jsonify({"formulas": players_service.formula_labels(), "leagues": [
+    return jsonify({"formulas": league_service.formula_labels(), "leagues": [
         {"id": row.id, "name": row.name, "formula": row.formula,
-         "tournament_ids": row.tournament_ids} for row in players_service.list_leagues()]})
+         "tournament_ids": row.tournament_ids} for row in league_service.list_leagues()]})
 
 
 @bp.post("/api/players/leagues")
 @director_required
 def api_create_league() -> Any:
-    saved = players_service.save_league(None, json_body(LEAGUE))
+    saved = league_service.save_league(None, json_body(LEAGUE))
     return jsonify(league_json(saved.id)), 201
 
 
@@ -317,5 +318,5 @@ def api_league(league_id: int) -> Response:
 @bp.put("/api/players/leagues/<int:league_id>")
 @director_required
 def api_save_league(league_id: int) -> Response:
-    players_service.save_league(league_id, json_body(LEAGUE))
+    league_service.save_league(league_id, json_body(LEAGUE))
     return jsonify(league_json(league_id))

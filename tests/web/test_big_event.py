@@ -251,11 +251,11 @@ def test_a_tables_hand_list_and_the_tablets_page_send_the_same_statements_with_3
     from director.services import dealer
     for _ in range(3):
         _fold_around(growing.client, growing.auth, table_id)
-    dealer._cache.clear()               # the hands read from the database, not a warm cache
+    dealer.forget_all_hands()               # the hands read from the database, not a warm cache
     small = growing.cost(hands_page, statements)[0], growing.cost(tablets_page, statements)[0]
     for _ in range(6):
         _fold_around(growing.client, growing.auth, table_id)
-    dealer._cache.clear()
+    dealer.forget_all_hands()
     assert growing.cost(hands_page, statements)[0] == small[0]
     assert growing.cost(tablets_page, statements)[0] == small[1]
     html = growing.client.get(hands_page).get_data(as_text=True)
@@ -380,12 +380,12 @@ def test_the_money_api_answers_the_ledgers_newest_lines_and_the_way_to_older_one
 
 def test_the_results_and_players_exports_are_sent_in_pieces(
         growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
-    from director.services import money, players
+    from director.services import money, players_csv
     growing.grow(12, busts=6)
     whole = {path: growing.client.get(path).get_data(as_text=True)
              for path in (f"/results/{growing.id}.csv", "/director/players.csv")}
     monkeypatch.setattr(money, "CSV_CHUNK_CHARS", 40, raising=False)
-    monkeypatch.setattr(players, "CSV_CHUNK_CHARS", 40, raising=False)
+    monkeypatch.setattr(players_csv, "CSV_CHUNK_CHARS", 40, raising=False)
     for path, text in whole.items():
         r = growing.client.get(path)
         pieces = [piece for piece in r.response if piece]

@@ -323,7 +323,7 @@ def test_a_latin1_event_file_is_refused_not_read_as_mojibake(client, auth, login
 def test_a_batch_that_fails_takes_back_the_batches_before_it(app, client, auth, monkeypatch):
     """Between two batches the desk adds a name the file adds in a later batch: that batch
     fails on the unique name, the earlier ones are taken back, the file is refused."""
-    from director.services import players as players_service
+    from director.services import players_csv as csv_service
 
     client.post("/api/players", json={"name": "Already Here", "note": "before"}, headers=auth)
     body = players_csv(1_200) + b"Already Here,,,,changed\n"
@@ -338,7 +338,7 @@ def test_a_batch_that_fails_takes_back_the_batches_before_it(app, client, auth, 
                 connection.execute(insert(Person.__table__).values(
                     name=late, key=" ".join(late.split()).casefold()))
 
-    monkeypatch.setattr(players_service, "_between_batches", desk_adds_a_name)
+    monkeypatch.setattr(csv_service, "_between_batches", desk_adds_a_name)
     answer = csv_import(client, auth, body)
     assert answer.status_code == 400
     assert "Someone else changed the player list" in answer.get_json()["errors"]["file"]
