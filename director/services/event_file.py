@@ -20,10 +20,11 @@ with a bad field changes nothing and names the field ("money.buy_in: ...").
 The import then saves the structure and the name, the language, the money
 settings, the seating settings and the house rules, each through its own
 service (each logged in the director's words), all in ONE database
-transaction (:func:`one_transaction`): a rule only a service knows (a bounty
-event without a bounty, a rounding unit finer than the currency's cents)
-refuses the file after the levels were saved, and then nothing of it stays,
-and the screens hear of none of it.
+transaction (:func:`one_transaction`), one unit of work (``services.uow``): a
+rule only a service knows (a bounty event without a bounty, a rounding unit
+finer than the currency's cents) refuses the file after the levels were saved,
+and then nothing of it stays, nothing of it is logged, and the screens hear of
+none of it; a file that is saved is told once, after its one commit.
 """
 
 from __future__ import annotations
@@ -43,9 +44,7 @@ from director.models.house import HouseRules
 from director.models.seating import SeatingSettings
 from director.models.tournament import Tournament
 from director.schemas import HOUSE_RULES, MONEY_SETTINGS, SEATING_SETTINGS, load_json
-from director.services import Invalid, house_rules, money, seating, tournaments
-from director.services.clock import get_tournament
-from director.services.events import events
+from director.services import Invalid, get_tournament, house_rules, money, seating, tournaments, uow
 from director.tournament.structure import StructureError, parse_structure
 
 FORMAT = "director-event/2"
@@ -137,30 +136,32 @@ def check_format(stated: Any) -> None:
 @contextmanager
 def one_transaction() -> Iterator[None]:
     """The services called inside write into ONE database transaction, committed at
-    the end of the block and rolled back if it raises.
+    the end of the block and rolled back if it raises: one unit of work.
 
     Each service commits its own unit of work; here its session is joined to an
     outer transaction (SQLAlchemy's ``join_transaction_mode="create_savepoint"``),
     so that its commit releases a savepoint and its rollback (``Invalid``) returns
     to it.  On SQLite the transaction takes the write lock at once (``BEGIN
-    IMMEDIATE``: savepoints need a real BEGIN under the sqlite3 driver).  The
-    services' events for the screens are held until the commit and dropped on a
-    rollback (``TournamentEvents.hold``); the log entries of a request are written
-    only if it succeeds (``audit.change``).
+    IMMEDIATE``: savepoints need a real BEGIN under the sqlite3 driver).  What the
+    services record (their log lines, the screens they change, the clock job) is
+    kept by the unit of work (``uow.hold``) and dispatched once, after the outer
+    commit; a rollback drops it with the session.
     """
     previous = db.session()
     previous.rollback()                 # no read transaction of the caller stays open
-    with events().hold(), db.engine.connect() as connection:
+    with db.engine.connect() as connection:
         transaction = connection.begin()
         raw = connection.connection.dbapi_connection
         if connection.dialect.name == "sqlite" and not getattr(raw, "in_transaction", True):
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         session = Session(bind=connection, join_transaction_mode="create_savepoint")
+        uow.hold(session)
         db.session.registry.set(session)  # type: ignore[arg-type]  # a plain Session will do
         try:
             yield
             session.flush()
             transaction.commit()
+            told = uow.take(session)
         except BaseException:
             transaction.rollback()
             raise
@@ -168,6 +169,7 @@ def one_transaction() -> Iterator[None]:
             session.close()
             db.session.registry.set(previous)
     previous.expire_all()
+    uow.tell(told)                      # the whole file, told once
 
 
 def import_event(tournament_id: int, data: Any) -> Tournament:

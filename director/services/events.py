@@ -23,8 +23,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -91,7 +90,6 @@ class TournamentEvents:
         self.feed: Feed = MemoryFeed()
         self.origin = change_feed.new_origin()
         self._handlers: dict[str, list[Handler]] = {}
-        self._held = threading.local()   # this thread's publishes waiting for a commit (hold)
 
     def init_app(self, app: Flask) -> None:
         self.app = app
@@ -145,30 +143,12 @@ class TournamentEvents:
         """After a commit: send the event to every stream of the tournament in this
         process, and tell the other processes (``kind``: what changed, by default
         the event's own, ``KIND_OF_EVENT``).  Returns how many streams here."""
-        held = getattr(self._held, "events", None)
-        if held is not None:
-            held.append((tournament_id, event, data, version, kind))
-            return 0
         sent = self._fan_out(tournament_id, event, data, version)
         if version is None and isinstance(data.get("version"), int):
             version = data["version"]
         self.tell(Change(kind or KIND_OF_EVENT[event], tournament_id, version, event, data,
                          self.origin))
         return sent
-
-    @contextmanager
-    def hold(self) -> Iterator[None]:
-        """This thread's publishes inside the block are sent when it ends without an
-        exception, and dropped when it raises: several services' commits made one
-        transaction (``services.event_file``) show nothing until it commits."""
-        held: list[tuple[Any, ...]] = []
-        self._held.events = held
-        try:
-            yield
-        finally:
-            self._held.events = None
-        for tournament_id, event, data, version, kind in held:
-            self.publish(tournament_id, event, data, version, kind=kind)
 
     def notify(self, tournament_id: int, kind: str, data: dict[str, Any]) -> None:
         """After a commit that no screen shows: only the other processes' handlers hear of it."""

@@ -41,6 +41,7 @@ EXTENSION = "director.uow"      # app.extensions: the dispatcher
 FRAMES = "director.uow.frames"  # session.info: what each open transaction recorded
 DONE = "director.uow.done"      # session.info: committed, not yet dispatched
 WROTE = "director.uow.wrote"    # session.info: the open transaction has flushed a write
+HELD = "director.uow.held"      # session.info: its commits are savepoints of an outer one (take)
 
 
 @dataclass
@@ -148,6 +149,9 @@ def _record(add: Callable[[Changes], None]) -> None:
     if not session.in_transaction():        # recorded after its commit: out at once
         changes = Changes()
         add(changes)
+        if session.info.get(HELD):          # ... once the outer transaction commits
+            session.info.setdefault(DONE, []).append(changes)
+            return
         _dispatch(changes)
         return
     frames = session.info.setdefault(FRAMES, [])
@@ -169,6 +173,8 @@ def dispatch() -> None:
     if not has_app_context():
         return
     session = db.session()
+    if session.info.get(HELD):              # told by the outer transaction's owner (take)
+        return
     done: list[Changes] = session.info.pop(DONE, [])
     if session.info.get(FRAMES) and not session.info.get(WROTE) \
             and not (session.new or session.dirty or session.deleted):
@@ -180,6 +186,33 @@ def dispatch() -> None:
     changes = done[0]
     for more in done[1:]:
         changes.merge(more)
+    _dispatch(changes)
+
+
+def hold(session: Session) -> None:
+    """``session``'s commits release savepoints of one outer transaction (SQLAlchemy's
+    ``join_transaction_mode="create_savepoint"``: several services made one unit, the
+    event file's import): what they record is kept, not dispatched, until its owner
+    commits the outer transaction and dispatches it once (:func:`take`, :func:`tell`)."""
+    session.info[HELD] = True
+
+
+def take(session: Session) -> Changes:
+    """Everything ``session`` recorded (after its outer transaction committed), merged."""
+    session.info.pop(HELD, None)
+    session.info.pop(WROTE, None)
+    done: list[Changes] = session.info.pop(DONE, [])
+    frames = session.info.pop(FRAMES, None)
+    if frames:
+        done.append(_merged(frames))
+    changes = Changes()
+    for more in done:
+        changes.merge(more)
+    return changes
+
+
+def tell(changes: Changes) -> None:
+    """Hand ``changes`` to the dispatcher (:func:`take`'s, after the outer commit)."""
     _dispatch(changes)
 
 

@@ -157,3 +157,54 @@ def test_a_new_event_from_a_file_the_money_service_refuses_is_not_created(client
         "structure_json": json.dumps({**exported, "money": {**MONEY, "unit": "0.001"}})})
     assert refused.status_code == 400
     assert client.get("/api/tournaments", headers=auth).get_json() == events_before
+
+
+def _spy_dispatcher(app, monkeypatch) -> list[Any]:
+    """Every dispatch of the unit of work (``services.uow``): what was told, and when."""
+    from director.services import uow
+
+    told: list[Any] = []
+    dispatcher = app.extensions[uow.EXTENSION]
+
+    def spy(changes: Any) -> None:
+        told.append(changes)
+        dispatcher(changes)
+
+    monkeypatch.setitem(app.extensions, uow.EXTENSION, spy)
+    return told
+
+
+def test_a_saved_file_is_one_unit_told_once_after_its_commit(app, client, auth, make_tournament,
+                                                             monkeypatch):
+    """The structure, the money, the seating and the house rules are saved by four services
+    in one transaction: their lines and their screens are told in one dispatch."""
+    exported = _exported(client, a_whole_event(client, auth, make_tournament))
+    target = make_tournament(name="Blank")
+    told = _spy_dispatcher(app, monkeypatch)
+    answer = client.put(f"/api/tournaments/{target}/structure", json=exported, headers=auth)
+    assert answer.status_code == 200, answer.get_json()
+    assert len(told) == 1
+    keys = [line.key for line in told[0].log]
+    assert "structure imported" in keys and "house rule changed" in keys
+    assert set(told[0].screens) == {target}
+    assert {"structure", "money"} <= set(told[0].screens[target].kinds)
+
+
+def test_a_refused_file_tells_nothing_and_logs_nothing(app, client, auth, make_tournament,
+                                                       monkeypatch):
+    """The money service refuses the file after the levels were saved: nothing stays,
+    nothing is dispatched (no log line, no screen, no clock job)."""
+    from director.services import read_model
+
+    tid = a_whole_event(client, auth, make_tournament)
+    exported = _exported(client, tid)
+    with app.app_context():
+        before = read_model.clock_state(tid)["version"]
+    told = _spy_dispatcher(app, monkeypatch)
+    refused = client.put(f"/api/tournaments/{tid}/structure", headers=auth, json={
+        **exported, "levels": [level(100, 200)], "money": {**MONEY, "unit": "0.001"}})
+    assert refused.status_code == 400
+    assert told == []
+    assert _exported(client, tid) == exported
+    with app.app_context():
+        assert read_model.clock_state(tid)["version"] == before
