@@ -95,7 +95,7 @@ def save_chip_set(tournament_id: int, values: Any) -> dict[str, Any]:
     return chip_view(tournament_id)
 
 
-def _seated(tournament_id: int) -> list[tuple[int, int, Player]]:
+def seated_players(tournament_id: int) -> list[tuple[int, int, Player]]:
     """(table number, seat, player) of every seated player in play, table by table."""
     rows = db.session.execute(
         select(SeatingTable.number, Seat.seat, Player)
@@ -188,7 +188,7 @@ def race(tournament_id: int, data: Mapping[str, Any], *, confirm: bool) -> dict[
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise Invalid({"seed": _("The seed must be a whole number from 0 to %(most)s",
                                  most=MAX_SEED)})
-    seated = _seated(tournament_id)
+    seated = seated_players(tournament_id)
     if not seated:
         raise Invalid({"counts": _("Nobody is seated: draw the seats first")})
     players = {player.id: player for _n, _s, player in seated}

@@ -33,7 +33,7 @@ def _page(tournament_id: int, *, result: dict[str, Any] | None = None,
           chip_text: str | None = None, status: int = 200) -> tuple[str, int]:
     tournament = get_tournament(tournament_id)
     view = chip_service.chip_view(tournament_id)
-    seated = chip_service._seated(tournament_id) if view["next"] else []
+    seated = chip_service.seated_players(tournament_id) if view["next"] else []
     return render_template(
         "director/chip_race.html", tournament=tournament, view=view, result=result,
         seated=seated, counts=counts or {}, errors=errors or {},
