@@ -28,7 +28,7 @@ from director.models.money import MoneySettings, Payment
 from director.models.seating import Player, SeatingPlanRecord, SeatingSettings, SeatingTable
 from director.models.tournament import MAX_CHIPS
 from director.schemas import whole_in
-from director.services import Invalid, all_or_nothing, audit, seating, tournaments
+from director.services import Invalid, all_or_nothing, seating, tournaments, uow
 from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.services.audit import Said
@@ -64,8 +64,8 @@ def _player_ids(value: Any) -> list[Any]:
 
 @unit_of_work
 def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
-              rng: random.Random | None = None,
-              by: Any = None) -> tuple[list[Finish], SeatingPlanRecord | None]:
+              rng: random.Random | None = None, by: Any = None,
+              commit: bool = True) -> tuple[list[Finish], SeatingPlanRecord | None]:
     """Players eliminated in one hand: finishing places, then the next seating step.
 
     Places follow ``place_busts``: the bigger starting stack finishes higher
@@ -90,6 +90,10 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
 
     ``by``: who knocked them out (the director's player id, or the tablet's pot
     winners), recorded with the bounties it pays (``services.bounties.knock_out``).
+
+    ``commit`` false: flushed, not committed, and the screens not told: part of the
+    caller's unit of work (the dealer's finish of the hand that busted them commits
+    both at once and records the screens' change).  A refusal rolls the session back.
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = seating.locked_settings(tournament_id)
@@ -159,9 +163,9 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
         seating.store_layout(tournament_id, layout, stored=stored)
         record = seating.replan(tournament_id, layout, policy, rng)
     seating.seating_log(tournament_id, "eliminate", lines)
-    seating.commit_seating(tournament_id, settings)
     for player in players:
-        audit.change("eliminated", tournament_id, name=player.name, place=place_label(player))
+        uow.log("eliminated", tournament_id, name=player.name, place=place_label(player))
+    seating.commit_seating(tournament_id, settings, commit=commit)
     return [f for f in finishes if any(pid in by_id for pid in f.player_ids)], record
 
 
@@ -335,10 +339,9 @@ def undo_elimination(tournament_id: int, player_id: Any,
         seating.store_layout(tournament_id, layout)
         seating.replan(tournament_id, layout, policy, rng)
     seating.seating_log(tournament_id, "reinstate", lines)
+    uow.log("elimination undone", tournament_id, name=player.name,
+            details={"player_id": player.id, "lines": lines})
     seating.commit_seating(tournament_id, settings)
-    audit.record("elimination undone", f"tournament {tournament_id}: {player.name}",
-                 details={"player_id": player.id, "lines": lines})
-    audit.change("elimination undone", tournament_id, name=player.name)
     return player, move, lines
 
 

@@ -59,7 +59,6 @@ from director.services import (
     NotFound,
     all_or_nothing,
     amounts,
-    audit,
     get_tournament,
     tournaments,
     uow,
@@ -1042,9 +1041,9 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
                                        _changes(Layout(()), layout), strict=True)),
         decided_at=now))
     seating_log(tournament_id, "draw", [Said("%(note)s", note={"seating": plan.note})])
+    uow.log("seats drawn", tournament_id, players={"players": len(players)},
+            tables={"tables": len(layout.tables)})
     commit_seating(tournament_id, settings)
-    audit.change("seats drawn", tournament_id, players={"players": len(players)},
-                 tables={"tables": len(layout.tables)})
     return plan
 
 
@@ -1074,8 +1073,8 @@ def confirm_plan(tournament_id: int, plan_id: Any,
     seating_log(tournament_id, "confirm", [Said(N_("Confirmed: %(line)s"), line=line)
                                     for line in _said_plan(plan)])
     nxt = replan(tournament_id, after, policy, rng)
-    commit_seating(tournament_id, settings)
     _log_plan(tournament_id, plan, after)
+    commit_seating(tournament_id, settings)
     return plan, nxt
 
 
@@ -1083,13 +1082,13 @@ def _log_plan(tournament_id: int, plan: SeatingPlan, after: Layout) -> None:
     """A confirmed plan in the director's words: a table broken, tables balanced, a redraw."""
     moved = {"players": len(plan.moves)}
     if plan.kind is PlanKind.BREAK and plan.close_tables:
-        audit.change("table broken", tournament_id, table=plan.close_tables[0], players=moved)
+        uow.log("table broken", tournament_id, table=plan.close_tables[0], players=moved)
     elif plan.kind is PlanKind.BALANCE:
-        audit.change("tables balanced", tournament_id, players=moved)
+        uow.log("tables balanced", tournament_id, players=moved)
     elif plan.kind is PlanKind.FINAL_TABLE and plan.close_tables:
-        audit.change("final table", tournament_id, table=plan.close_tables[0], players=moved)
+        uow.log("final table", tournament_id, table=plan.close_tables[0], players=moved)
     elif plan.kind in (PlanKind.REDRAW, PlanKind.FINAL_TABLE):
-        audit.change("redraw", tournament_id, players=moved, tables={"tables": len(after.tables)})
+        uow.log("redraw", tournament_id, players=moved, tables={"tables": len(after.tables)})
 
 
 @unit_of_work
@@ -1138,8 +1137,8 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     record.status = "undone" if plan.kind is PlanKind.DRAW else "pending"
     seating_log(tournament_id, "undo", [Said(N_("Undone: %(plan)s"),
                                       plan={"seating": plan.note or plan.kind.value})])
+    uow.log("seating undone", tournament_id)
     commit_seating(tournament_id, settings)
-    audit.change("seating undone", tournament_id)
     return plan
 
 
@@ -1315,10 +1314,10 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
         tournament.clock = clock
         uow.clock_moved(tournament_id)
     seating_log(tournament_id, "hand-for-hand", [line])
-    commit_seating(tournament_id, settings)
     if action != "finish":
-        audit.change({"announce": "hand-for-hand announced", "start": "hand-for-hand started"}
-                     .get(action, "hand-for-hand stopped"), tournament_id)
+        uow.log({"announce": "hand-for-hand announced", "start": "hand-for-hand started"}
+                .get(action, "hand-for-hand stopped"), tournament_id)
+    commit_seating(tournament_id, settings)
     return {"hand_for_hand": state.to_json(), "seconds_deducted": seconds}
 
 
