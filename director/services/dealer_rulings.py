@@ -41,14 +41,14 @@ from director.services.dealer import (
     Answer,
     Illegal,
     Seating,
-    _cached,
-    _open_hand,
-    _stored_answer,
     apply_events,
+    cached_hand,
     forget_latest,
     hand_json,
     live_clock_call,
     log_note,
+    open_hand,
+    stored_answer,
     write_note,
 )
 
@@ -352,10 +352,10 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
     data = body.ruling_body(data)
     kind, confirm = data["ruling"], data["confirm"]
     version, key = data["version"], data["idempotency_key"]
-    row = _open_hand(table_id, version if confirm else None)
+    row = open_hand(table_id, version if confirm else None)
     # A policy sent with the ruling wins; otherwise the tournament's house rules rule.
     data = {**data, HOUSE: house_rules.ruling_policy(row.tournament_id)}
-    hand = _cached(row)
+    hand = cached_hand(row)
     seating = Seating(row.players)
     try:
         ruling = build(kind, data, hand, seating, now, live_clock_call(row))
@@ -392,7 +392,7 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
         answer = _remember_out_of_turn(row, hand, ruling, data, who, note, key)
     else:
         log_note(table_id, note, who)
-        answer = Answer(hand_json(_open_hand(table_id, None)))
+        answer = Answer(hand_json(open_hand(table_id, None)))
     return Answer({"ruling": shown, "hand": answer.body})
 
 
@@ -421,14 +421,14 @@ def shot_clock_use(table_id: int, seat: int, what: str, *, version: int | None, 
     (``shot_clock.went_offline``)."""
     if what == "offline" and offline_seconds is None:
         raise Invalid({"offline_seconds": _("Give the seconds the tablet was offline")})
-    stored = _stored_answer(key, table_id)
+    stored = stored_answer(key, table_id)
     if stored is not None:
         return stored
-    row = _open_hand(table_id, version)
+    row = open_hand(table_id, version)
     setup = shot_clock.setup_of(row)
     if setup is None:
         raise Illegal(_("This hand is played without a shot clock"))
-    hand = _cached(row)
+    hand = cached_hand(row)
     seating = Seating(row.players)
     p = seating.index(seat)
     if hand.to_act != p:

@@ -121,9 +121,9 @@ def growing(client: FlaskClient, auth: dict[str, str], login: Callable[[], None]
 
 def test_the_desk_page_sends_the_same_statements_with_20_and_60_entries_and_shows_a_page(
         growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from director.services import money
-    monkeypatch.setattr(money, "DESK_ROWS", 10, raising=False)
-    monkeypatch.setattr(money, "LEDGER_ROWS", 10, raising=False)
+    from director.services.money import desk, payments
+    monkeypatch.setattr(desk, "DESK_ROWS", 10)
+    monkeypatch.setattr(payments, "LEDGER_ROWS", 10)
     growing.grow(20, busts=3)
     small = growing.cost(f"/director/{growing.id}/desk", statements)
     growing.grow(40, busts=6)
@@ -366,8 +366,8 @@ def test_the_backups_page_lists_the_backups_with_their_total_and_the_rule(
 
 def test_the_money_api_answers_the_ledgers_newest_lines_and_the_way_to_older_ones(
         growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
-    from director.services import money
-    monkeypatch.setattr(money, "LEDGER_ROWS", 10, raising=False)
+    from director.services.money import payments
+    monkeypatch.setattr(payments, "LEDGER_ROWS", 10)
     growing.grow(25)
     url = f"/api/tournaments/{growing.id}/money"
     newest = growing.client.get(url, headers=growing.auth).get_json()
@@ -380,11 +380,12 @@ def test_the_money_api_answers_the_ledgers_newest_lines_and_the_way_to_older_one
 
 def test_the_results_and_players_exports_are_sent_in_pieces(
         growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
-    from director.services import money, players_csv
+    from director.services import players_csv
+    from director.services.money import results
     growing.grow(12, busts=6)
     whole = {path: growing.client.get(path).get_data(as_text=True)
              for path in (f"/results/{growing.id}.csv", "/director/players.csv")}
-    monkeypatch.setattr(money, "CSV_CHUNK_CHARS", 40, raising=False)
+    monkeypatch.setattr(results, "CSV_CHUNK_CHARS", 40)
     monkeypatch.setattr(players_csv, "CSV_CHUNK_CHARS", 40, raising=False)
     for path, text in whole.items():
         r = growing.client.get(path)

@@ -200,7 +200,7 @@ def test_the_hand_survives_a_restart(make_app: Callable[..., Flask], client: Fla
     url = f"/api/tables/{t['id']}"
     hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
     hand = play(client, url, auth, hand, ["call", ("raise", 800)])
-    dealer._cache.clear()
+    dealer.forget_all_hands()
     again = make_app().test_client()
     resumed = again.get(f"{url}/hand").get_json()
     assert resumed == hand

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from director.poker.events import Action, ActionKind
 from director.poker.games import Game
 from director.poker.state import Hand, HandConfig
-from director.services.dealer import _buttons
+from director.services.dealer import buttons
 from tests.conftest import level
 from tests.web.test_dealer_helpers import o8_showdown, seat_table
 
@@ -74,10 +74,10 @@ def test_TDA_43_B_short_all_in_raise_is_offered_as_all_in_not_as_a_min_raise(ctx
                                  blinds_or_straddles=(100, 200, 0), min_bet=200))
     hand = hand.apply(Action(2, ActionKind.RAISE, 700))
     assert hand.to_act == 0
-    labels = [b["label"] for b in _buttons(hand)]
+    labels = [b["label"] for b in buttons(hand)]
     assert labels == ["Call 600", "All-in 1,000", "Fold"]
     assert not any(label.startswith("Min raise") for label in labels)
-    all_in = _buttons(hand)[-2]
+    all_in = buttons(hand)[-2]
     assert (all_in["action"], all_in["amount"]) == ("all_in", 1_000)
 
 

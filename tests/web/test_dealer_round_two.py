@@ -67,7 +67,7 @@ def _run_the_clock_out(app: Flask, hand_id: int) -> None:
         row = db.session.get(DealerHand, hand_id)
         assert row is not None and row.clock_call
         call = dict(row.clock_call)
-        ends = dealer._utc(call["ends_at"]) - timedelta(seconds=call["seconds"] + 60)
+        ends = dealer.utc(call["ends_at"]) - timedelta(seconds=call["seconds"] + 60)
         call["ends_at"] = ends.isoformat().replace("+00:00", "Z")
         row.clock_call = call
         db.session.commit()

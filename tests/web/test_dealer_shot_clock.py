@@ -59,7 +59,7 @@ def test_the_shot_clock_starts_when_the_action_reaches_a_player_and_a_time_bank_
     clock = hand["shot_clock"]
     assert clock["seat"] == hand["to_act"] and clock["seconds"] == 30 and clock["warn_seconds"] == 10
     assert clock["cards_left"] == 1 and clock["expiry"] == "dead"
-    assert dealer._utc(clock["ends_at"]) - dealer._utc(clock["started_at"]) == timedelta(seconds=30)
+    assert dealer.utc(clock["ends_at"]) - dealer.utc(clock["started_at"]) == timedelta(seconds=30)
     after = play(client, url, auth, hand, ["call"])
     assert after["shot_clock"]["seat"] == after["to_act"] != hand["to_act"]
     assert after["shot_clock"]["started_at"] >= clock["started_at"]
@@ -69,7 +69,7 @@ def test_the_shot_clock_starts_when_the_action_reaches_a_player_and_a_time_bank_
     assert banked.status_code == 200, banked.get_json()
     now = banked.get_json()["shot_clock"]
     assert now["cards_left"] == 0 and now["started_at"] == after["shot_clock"]["started_at"]
-    assert dealer._utc(now["ends_at"]) - dealer._utc(now["started_at"]) == timedelta(seconds=60)
+    assert dealer.utc(now["ends_at"]) - dealer.utc(now["started_at"]) == timedelta(seconds=60)
     assert any("time-bank card" in line["text"] for line in banked.get_json()["log"])
     again = client.post(f"{url}/hand/shot-clock", json={"seat": seat, "use": "time_bank",
                                                          "version": now and banked.get_json()["version"]},
@@ -150,7 +150,7 @@ def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_and_ru
     assert client.post(f"{clock}/resume", headers=auth).status_code == 200
     resumed = client.get(f"{url}/hand").get_json()["shot_clock"]
     assert resumed["paused"] is False
-    left = dealer._utc(resumed["ends_at"]) - dealer._utc(resumed["now"])
+    left = dealer.utc(resumed["ends_at"]) - dealer.utc(resumed["now"])
     assert timedelta(seconds=24) <= left <= timedelta(seconds=25)   # the 25 s he had left
     r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
                                                      "version": hand["version"]}, headers=auth)
@@ -188,7 +188,7 @@ def test_a_pause_of_the_tournament_clock_keeps_the_time_the_player_had_left(
     # the action reached him 70 s ago; 10 s later the clock was paused for 60 s
     _timeline(app, t["tournament_id"], hand["hand_id"], 70, {"paused": 60, "resumed": 0})
     shot = client.get(f"{url}/hand").get_json()["shot_clock"]
-    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    left = (dealer.utc(shot["ends_at"]) - dealer.utc(shot["now"])).total_seconds()
     assert 19 <= left <= 20                                   # not 30, not -40
     expire = {"seat": seat, "use": "expired", "version": hand["version"]}
     _timeline(app, t["tournament_id"], hand["hand_id"], 89, {"paused": 79, "resumed": 19})
@@ -211,7 +211,7 @@ def test_while_the_tournament_clock_is_paused_the_time_left_is_what_he_had_when_
     _timeline(app, t["tournament_id"], hand["hand_id"], 300, {"paused": 288})   # 12 s used
     shot = client.get(f"{url}/hand").get_json()["shot_clock"]
     assert shot["paused"] is True
-    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    left = (dealer.utc(shot["ends_at"]) - dealer.utc(shot["now"])).total_seconds()
     assert 17 <= left <= 18
 
 
@@ -227,7 +227,7 @@ def test_the_time_a_tablet_was_offline_does_not_count_against_the_player_to_act_
     r = client.post(f"{url}/hand/shot-clock", json=back, headers=auth)
     assert r.status_code == 200, r.get_json()
     shot = r.get_json()["shot_clock"]
-    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    left = (dealer.utc(shot["ends_at"]) - dealer.utc(shot["now"])).total_seconds()
     assert 14 <= left <= 15                               # 40 - 25 = 15 s used of 30
     assert any("offline" in line["text"] for line in r.get_json()["log"])
     again = client.post(f"{url}/hand/shot-clock", json=back, headers=auth)   # a retry: once
@@ -235,7 +235,7 @@ def test_the_time_a_tablet_was_offline_does_not_count_against_the_player_to_act_
     # offline longer than his turn: only his turn's time is given back, not more
     long = {**back, "offline_seconds": 3000, "version": r.get_json()["version"], "idempotency_key": "back-2"}
     shot = client.post(f"{url}/hand/shot-clock", json=long, headers=auth).get_json()["shot_clock"]
-    left = (dealer._utc(shot["ends_at"]) - dealer._utc(shot["now"])).total_seconds()
+    left = (dealer.utc(shot["ends_at"]) - dealer.utc(shot["now"])).total_seconds()
     assert 29 <= left <= 30
     for bad in ({**back, "offline_seconds": None, "idempotency_key": None},
                 {**back, "offline_seconds": "ten", "idempotency_key": None},
