@@ -16,6 +16,7 @@ tables are typed meanwhile.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import threading
@@ -28,9 +29,7 @@ from director.db import db, utcnow
 from director.i18n import gettext as _
 from director.models.hands import DealerDevice, TablePairing
 from director.models.seating import SeatingTable
-from director.services import Invalid, NotFound, app_key, audit, guess_limits
-from director.services.change_feed import Change
-from director.services.events import events
+from director.services import Invalid, NotFound, app_key, guess_limits, uow
 
 CODE_DIGITS = 6
 TABLE_SCOPE = "pairing-table"   # guess_limits' scope of a table's wrong codes (key: its id)
@@ -105,10 +104,10 @@ def pair(code: Any, tables: list[int]) -> tuple[int, str]:
     token = secrets.token_urlsafe(24)
     db.session.add(DealerDevice(tournament_id=row.tournament_id, table_id=row.table_id,
                                 token_hash=_hash(token)))
-    db.session.commit()
-    events().notify(row.tournament_id, "device pairing", {"table_id": row.table_id})
     table = db.session.get(SeatingTable, row.table_id)
-    audit.change("tablet paired", row.tournament_id, table=table.number if table else row.table_id)
+    uow.log("tablet paired", row.tournament_id, table=table.number if table else row.table_id)
+    uow.notify(row.tournament_id, "device pairing", {"table_id": row.table_id})
+    uow.commit()
     return row.table_id, token
 
 
@@ -119,9 +118,9 @@ def unlock(table_id: int) -> str:
     table = _table(table_id)
     guess_limits.reset(TABLE_SCOPE, str(table_id), commit=False)
     code = _redraw(table)
-    db.session.commit()
-    events().notify(table.tournament_id, "device pairing", {"table_id": table_id})
-    audit.change("tablet pairing reset", table.tournament_id, table=table.number)
+    uow.log("tablet pairing reset", table.tournament_id, table=table.number)
+    uow.notify(table.tournament_id, "device pairing", {"table_id": table_id})
+    uow.commit()
     return code
 
 
@@ -177,8 +176,9 @@ def _forget_devices(table_id: int) -> None:
             del _devices[key]
 
 
-def forget_change(change: Change) -> None:
-    """Another process paired or revoked a table's tablets (the change feed)."""
+def forget_change(change: Any) -> None:
+    """Another process paired or revoked a table's tablets (the change feed's "device
+    pairing" change: ``uow.notify``)."""
     if change.data and "table_id" in change.data:
         _forget_devices(int(change.data["table_id"]))
 
@@ -190,8 +190,8 @@ def revoke(table_id: int) -> str:
         DealerDevice.table_id == table_id, DealerDevice.revoked_at.is_(None)).values(revoked_at=utcnow())
         .execution_options(synchronize_session=False))
     code = _redraw(table)
-    db.session.commit()
-    _forget_devices(table_id)
-    events().notify(table.tournament_id, "device pairing", {"table_id": table_id})
-    audit.change("tablets unpaired", table.tournament_id, table=table.number)
+    uow.after_commit(functools.partial(_forget_devices, table_id))   # at once, in this process
+    uow.log("tablets unpaired", table.tournament_id, table=table.number)
+    uow.notify(table.tournament_id, "device pairing", {"table_id": table_id})   # and the others
+    uow.commit()
     return code

@@ -12,13 +12,13 @@ changes nothing the engine records and is written to the hand's log.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from flask_babel import pgettext
 
-from director.db import db
 from director.i18n import (
     N_,
     current_language,
@@ -33,7 +33,7 @@ from director.poker.cards import Card, format_card, parse_card
 from director.poker.errors import RuleViolation
 from director.poker.events import Action, ActionKind, CheckByClock, Event, Kill, Misdeal
 from director.poker.state import Hand
-from director.services import Invalid, house_rules
+from director.services import Invalid, house_rules, uow
 from director.services import dealer_bodies as body
 from director.services import dealer_shot_clock as shot_clock
 from director.services.audit import Said
@@ -383,8 +383,8 @@ def rule(table_id: int, data: Mapping[str, Any], *, who: str, now: datetime) -> 
         if kind == "action_out_of_turn" and (row.positions or {}).get("oot_reminder"):
             # ruled at his turn (or binding at once): the reminder of TDA 53 is over
             row.positions = {k: v for k, v in row.positions.items() if k != "oot_reminder"}
-            db.session.commit()
-            forget_latest(table_id)
+            uow.after_commit(functools.partial(forget_latest, table_id))
+            uow.commit()
         made: Callable[[Hand, Seating], list[Event]] = lambda h, s: [event]  # noqa: E731
         answer = apply_events(table_id, made, version=version, key=key, who=who, note=note)
     elif kind == "action_out_of_turn" and (ruling.decision == R.Decision.BACKS_UP

@@ -40,6 +40,9 @@ def dispatch(changes: uow.Changes) -> None:
         _safely(_tell_screens, tournament_id, screens)
     broker = events()
     for made in changes.events:
+        if not made.name:                       # uow.notify: the other processes only
+            _safely(broker.notify, made.tournament_id, made.kind or "", made.data)
+            continue
         _safely(broker.publish, made.tournament_id, made.name, made.data, made.version,
                 kind=made.kind)
 

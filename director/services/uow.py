@@ -42,6 +42,7 @@ FRAMES = "director.uow.frames"  # session.info: what each open transaction recor
 DONE = "director.uow.done"      # session.info: committed, not yet dispatched
 WROTE = "director.uow.wrote"    # session.info: the open transaction has flushed a write
 HELD = "director.uow.held"      # session.info: its commits are savepoints of an outer one (take)
+RELEASED = "director.uow.released"  # session.info: the savepoint whose release is ending
 
 
 @dataclass
@@ -137,6 +138,12 @@ def event(tournament_id: int, name: str, data: dict[str, Any], version: int | No
           *, kind: str | None = None) -> None:
     """An event for the screens whose data the service computed (``events.publish``)."""
     _record(lambda c: c.events.append(Event(tournament_id, name, data, version, kind)))
+
+
+def notify(tournament_id: int, kind: str, data: dict[str, Any]) -> None:
+    """A change no screen shows, for the other server processes' handlers only
+    (``events.notify``: a tablet paired, so they forget the table's devices)."""
+    _record(lambda c: c.events.append(Event(tournament_id, "", data, None, kind)))
 
 
 def after_commit(work: Callable[[], None]) -> None:
@@ -240,12 +247,14 @@ def _began(session: Session, transaction: SessionTransaction) -> None:
 
 
 def _ended(session: Session, transaction: SessionTransaction) -> None:
-    """A savepoint released: its frame joins the one around it (a rolled-back one was
-    already dropped by :func:`_rolled_back`)."""
+    """A savepoint ends: released (:func:`_committed` said so), its frame joins the one
+    around it; rolled back, its frame is dropped."""
     frames = session.info.get(FRAMES)
+    released = session.info.pop(RELEASED, None) is transaction
     if transaction.nested and frames and frames[-1][0] is transaction and len(frames) > 1:
         _tx, changes = frames.pop()
-        frames[-1][1].merge(changes)
+        if released:
+            frames[-1][1].merge(changes)
 
 
 def _rolled_back(session: Session, previous: SessionTransaction) -> None:
@@ -269,6 +278,9 @@ def _merged(frames: list[tuple[SessionTransaction | None, Changes]]) -> Changes:
 
 
 def _committed(session: Session) -> None:
+    if session.in_nested_transaction():      # a savepoint released, not the transaction
+        session.info[RELEASED] = session.get_nested_transaction()
+        return
     session.info.pop(WROTE, None)
     frames = session.info.pop(FRAMES, None)
     if frames:
