@@ -38,8 +38,8 @@ def app_key() -> str:
     tests make one per test) must never share entries.  A database URL alone is not
     enough (PostgreSQL schemas share one URL), so each app object gets its own key."""
     key = current_app.extensions.get("director_cache_key")
-    if key is None:
-        key = current_app.extensions["director_cache_key"] = uuid.uuid4().hex
+    if key is None:     # setdefault: two requests that ask first at once get the same key
+        key = current_app.extensions.setdefault("director_cache_key", uuid.uuid4().hex)
     return str(key)
 
 

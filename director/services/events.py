@@ -20,6 +20,7 @@ screens are open.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -167,15 +168,19 @@ class TournamentEvents:
         self._handlers.setdefault(kind, []).append(handler)
 
     def deliver(self, change: Change) -> None:
-        """A change from the feed: its handlers run, and this process's screens get its event."""
+        """A change from the feed: its handlers run (in the app's context: a cache is
+        forgotten for this app), and this process's screens get its event."""
         if change.origin == self.origin:
             return
-        for handler in (*self._handlers.get("*", ()), *self._handlers.get(change.kind, ())):
-            try:
-                handler(change)
-            except Exception:
-                if self.app is not None:
-                    self.app.logger.exception("change feed: the %s handler failed", change.kind)
+        handlers = (*self._handlers.get("*", ()), *self._handlers.get(change.kind, ()))
+        with self.app.app_context() if self.app is not None else contextlib.nullcontext():
+            for handler in handlers:
+                try:
+                    handler(change)
+                except Exception:
+                    if self.app is not None:
+                        self.app.logger.exception("change feed: the %s handler failed",
+                                                  change.kind)
         if not change.event:
             return
         with self._lock:

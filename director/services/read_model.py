@@ -9,6 +9,12 @@ A screen that opens, and a poll, get the kept state while it is fresh
 (:func:`_aged`); a change in another process forgets it (``forget``, called by the
 change feed's handler), and the clock's own level end makes it stale.
 
+Read once, kept right: screens that find no fresh state read it one at a time per
+event (the second finds the first's), and a read that began before a change is
+not kept over that change's state (each change and each ``forget`` starts a new
+generation of the event's state; a read keeps its state only in the generation
+it began in).
+
 Read-only: nothing here writes or commits.
 """
 
@@ -34,8 +40,12 @@ from director.tournament.lifecycle import Status
 FRESH_SECONDS = 1.0   # the live screens' watcher looks at the versions as often
 ROOM_MAX = 6
 
+Key = tuple[str, int]                                   # (app, event)
 _lock = threading.Lock()
-_kept: dict[tuple[str, int], tuple[float, dict[str, Any]]] = {}   # (app, event) -> (when, state)
+_kept: dict[Key, tuple[float, dict[str, Any]]] = {}     # -> (when, state)
+_generations: dict[Key, int] = {}                       # -> changes and forgets so far
+_epoch = [0]                                            # forget(None) so far
+_readers = tuple(threading.RLock() for _ in range(64))  # one reader per event at a time
 
 
 def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
@@ -90,21 +100,19 @@ def clock_state(tournament_id: int) -> dict[str, Any]:
     """The event's clock state now: the kept one while fresh, else read (404 for an
     unknown event)."""
     key = (app_key(), tournament_id)
-    with _lock:
-        kept = _kept.get(key)
-    if kept is not None:
-        aged = _aged(kept[1], time.monotonic() - kept[0])
+    aged = _fresh(key)
+    if aged is not None:
+        return aged
+    with _readers[hash(key) % len(_readers)]:
+        aged = _fresh(key)              # another screen read it meanwhile
         if aged is not None:
             return aged
-    return refresh(tournament_id)
+        return _read(key, changed=False)
 
 
 def refresh(tournament_id: int) -> dict[str, Any]:
     """Read the event's clock state from the database and keep it (after a change)."""
-    state = clock_json(get_tournament(tournament_id), utcnow())
-    with _lock:
-        _kept[(app_key(), tournament_id)] = (time.monotonic(), state)
-    return state
+    return _read((app_key(), tournament_id), changed=True)
 
 
 def forget(tournament_id: int | None = None) -> None:
@@ -112,8 +120,30 @@ def forget(tournament_id: int | None = None) -> None:
     with _lock:
         if tournament_id is None:
             _kept.clear()
+            _epoch[0] += 1
             return
-        _kept.pop((app_key(), tournament_id), None)
+        key = (app_key(), tournament_id)
+        _kept.pop(key, None)
+        _generations[key] = _generations.get(key, 0) + 1
+
+
+def _fresh(key: Key) -> dict[str, Any] | None:
+    with _lock:
+        kept = _kept.get(key)
+    return None if kept is None else _aged(kept[1], time.monotonic() - kept[0])
+
+
+def _read(key: Key, *, changed: bool) -> dict[str, Any]:
+    """Read the state; keep it unless a change (or a forget) came while it was read."""
+    with _lock:
+        if changed:
+            _generations[key] = _generations.get(key, 0) + 1
+        began = (_epoch[0], _generations.get(key, 0))
+    state = clock_json(get_tournament(key[1]), utcnow())
+    with _lock:
+        if (_epoch[0], _generations.get(key, 0)) == began:
+            _kept[key] = (time.monotonic(), state)
+    return state
 
 
 def _aged(state: dict[str, Any], seconds: float) -> dict[str, Any] | None:
