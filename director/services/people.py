@@ -15,6 +15,7 @@ the money services do not import the history and league services above them.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from flask_babel import gettext as _
@@ -22,9 +23,8 @@ from sqlalchemy import func, or_, select
 
 from director.db import db
 from director.models.people import NAME_MAX, Person
-from director.models.seating import Player
+from director.models.seating import PLAYER_NAME_MAX, Player
 from director.services import Invalid
-from director.services import seating as seating_service
 
 SUGGESTIONS = 8
 
@@ -32,6 +32,20 @@ SUGGESTIONS = 8
 def key_of(name: str) -> str:
     """The name as the list compares it: casefolded, single spaces ("ann  BERG" -> "ann berg")."""
     return " ".join(name.split()).casefold()[:NAME_MAX]
+
+
+def check_player_name(name: Any) -> str:
+    """An entry's name, as the desk and the seating take it: not blank, no control
+    characters, single spaces, at most ``PLAYER_NAME_MAX`` characters."""
+    if not isinstance(name, str) or not name.strip():
+        raise Invalid({"name": _("The player needs a name")})
+    if any(unicodedata.category(char) == "Cc" for char in name.replace("\t", " ")):
+        raise Invalid({"name": _("The name may not contain control characters")})
+    name = " ".join(name.split())
+    if len(name) > PLAYER_NAME_MAX:
+        raise Invalid({"name": _("The name may be at most %(max)s characters long",
+                                 max=PLAYER_NAME_MAX)})
+    return name
 
 
 def record(person_id: Any, field: str = "person_id") -> Person:
@@ -73,7 +87,7 @@ def link(player: Player, person_id: Any = None) -> Person:
             func.lower(Player.name) == player.name.lower()).limit(1))
         found = db.session.get(Person, earlier) if earlier is not None else by_name(player.name)
     if found is None:
-        found = Person(name=seating_service.check_player_name(player.name),
+        found = Person(name=check_player_name(player.name),
                        key=key_of(player.name))
         db.session.add(found)
         db.session.flush()

@@ -121,8 +121,8 @@ def growing(client: FlaskClient, auth: dict[str, str], login: Callable[[], None]
 
 def test_the_desk_page_sends_the_same_statements_with_20_and_60_entries_and_shows_a_page(
         growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from director.services.money import desk, payments
-    monkeypatch.setattr(desk, "DESK_ROWS", 10)
+    from director.services.money import desk_page, payments
+    monkeypatch.setattr(desk_page, "DESK_ROWS", 10)
     monkeypatch.setattr(payments, "LEDGER_ROWS", 10)
     growing.grow(20, busts=3)
     small = growing.cost(f"/director/{growing.id}/desk", statements)
@@ -139,7 +139,9 @@ def test_the_desk_page_sends_the_same_statements_with_20_and_60_entries_and_show
 def test_the_seating_page_and_api_send_the_same_statements_with_20_and_60_entries(
         growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from director.services import seating
-    monkeypatch.setattr(seating, "OUT_SHOWN", 4, raising=False)
+    from director.services.seating import reading
+    for where in (seating, reading):
+        monkeypatch.setattr(where, "OUT_SHOWN", 4)
     growing.grow(20, busts=5)
     page, api = (growing.cost(f"/director/{growing.id}/seating", statements),
                  growing.cost(f"/api/tournaments/{growing.id}/seating", statements, api=True))
@@ -381,11 +383,11 @@ def test_the_money_api_answers_the_ledgers_newest_lines_and_the_way_to_older_one
 def test_the_results_and_players_exports_are_sent_in_pieces(
         growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
     from director.services import players_csv
-    from director.services.money import results
+    from director.services.money import places
     growing.grow(12, busts=6)
     whole = {path: growing.client.get(path).get_data(as_text=True)
              for path in (f"/results/{growing.id}.csv", "/director/players.csv")}
-    monkeypatch.setattr(results, "CSV_CHUNK_CHARS", 40)
+    monkeypatch.setattr(places, "CSV_CHUNK_CHARS", 40)
     monkeypatch.setattr(players_csv, "CSV_CHUNK_CHARS", 40, raising=False)
     for path, text in whole.items():
         r = growing.client.get(path)
@@ -439,9 +441,11 @@ def test_the_seating_page_is_the_same_size_with_20_and_60_entries_and_finds_any_
         growing: Growing, statements: list[str], monkeypatch: pytest.MonkeyPatch,
         csrf: Callable[[], str]) -> None:
     from director.services import seating
-    monkeypatch.setattr(seating, "OUT_SHOWN", 4, raising=False)
-    monkeypatch.setattr(seating, "PLAYERS_SHOWN", 8, raising=False)
-    monkeypatch.setattr(seating, "TABLES_SHOWN", 2, raising=False)
+    from director.services.seating import reading
+    for where in (seating, reading):      # the page's steps, and the service's slices
+        monkeypatch.setattr(where, "OUT_SHOWN", 4)
+        monkeypatch.setattr(where, "PLAYERS_SHOWN", 8)
+        monkeypatch.setattr(where, "TABLES_SHOWN", 2)
     growing.grow(20, busts=5)
     small = growing.cost(f"/director/{growing.id}/seating", statements)
     growing.grow(40, busts=10)

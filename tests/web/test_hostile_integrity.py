@@ -32,6 +32,7 @@ from director import cli
 from director.services import backup, tournaments
 from director.services import seating as seating_service
 from director.services import waiting_list as waiting_list_service
+from director.services.seating import entries as seating_entries
 from tests.conftest import POSTGRES_URL, EventApi
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
@@ -219,7 +220,7 @@ def test_two_desks_selling_seats_at_the_same_moment_both_get_a_seat(
         app: Flask, api: EventApi, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Both desks have read the seating before either writes it: the second one's write
     loses the race, and the server tries it again instead of telling the desk."""
-    real_settings = seating_service.locked_settings
+    real_settings = seating_entries.locked_settings   # the lock a new entry's seat takes
     together = threading.Barrier(2, timeout=3)
     waited: set[int] = set()
 
@@ -234,7 +235,7 @@ def test_two_desks_selling_seats_at_the_same_moment_both_get_a_seat(
                 together.wait()
         return real_settings(tournament_id)
 
-    monkeypatch.setattr(seating_service, "locked_settings", read_then_meet)
+    monkeypatch.setattr(seating_entries, "locked_settings", read_then_meet)
 
     def desk(name: str) -> Callable[[], Any]:
         client = app.test_client()

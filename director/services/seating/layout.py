@@ -1,0 +1,169 @@
+"""The seating's rows and the pure ``Layout``: read it, write only what changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import delete, select, update
+
+from director.db import db
+from director.models.seating import (
+    Player,
+    Seat,
+    SeatingTable,
+)
+from director.tournament.seating import (
+    Layout,
+    SeatedPlayer,
+    TableState,
+)
+
+
+def load_layout(tournament_id: int, numbers: Iterable[int] | None = None) -> Layout:
+    """The pure ``Layout`` of the tournament, from its table and seat rows
+    (``numbers``: only these tables)."""
+    # Plain rows, not ORM objects: read for every hand dealt, 300 tables at a big event.
+    query = select(
+        SeatingTable.id, SeatingTable.number, SeatingTable.size, SeatingTable.button_seat,
+        SeatingTable.sb_seat, SeatingTable.bb_seat, SeatingTable.game_is_stud,
+        SeatingTable.vacated).where(SeatingTable.tournament_id == tournament_id)
+    seat_query = select(Seat.table_id, Seat.seat, Seat.waiting, Player.id, Player.name) \
+        .join(Player, Player.id == Seat.player_id).where(Seat.tournament_id == tournament_id)
+    if numbers is not None:
+        wanted = list(numbers)
+        query = query.where(SeatingTable.number.in_(wanted))
+        seat_query = seat_query.join(SeatingTable, SeatingTable.id == Seat.table_id).where(
+            SeatingTable.number.in_(wanted))
+    tables = db.session.execute(query.order_by(SeatingTable.number)).all()
+    seats: dict[int, dict[int, SeatedPlayer]] = {t.id: {} for t in tables}
+    rows = db.session.execute(
+        seat_query.order_by(Seat.table_id, Seat.seat)).all()  # seat order, on every database
+    for table_id, seat, waiting, player_id, name in rows:
+        seats[table_id][seat] = SeatedPlayer(player_id, name, bool(waiting))
+    return Layout(tuple(
+        TableState(number=t.number, size=t.size, seats=seats[t.id], button_seat=t.button_seat,
+                   sb_seat=t.sb_seat, bb_seat=t.bb_seat, game_is_stud=bool(t.game_is_stud),
+                   vacated=tuple(int(s) for s in (t.vacated or ())))
+        for t in tables))
+
+
+def store_layout(tournament_id: int, layout: Layout, *, stored: Layout | None = None) -> None:
+    """Write ``layout`` over the stored one, changing only the rows that differ.
+
+    Seats that change are deleted and flushed before the new ones are
+    inserted, so the unique (table, seat) and (player) constraints hold at
+    every statement, whatever order the players move in.
+
+    ``stored``: what the rows hold now (``load_layout`` in this transaction).
+    Given it, only the tables that differ from it are read and written: a hand
+    dealt or a late entry at a 300-table event touches one table, not 1,800
+    seats.
+    """
+    if stored is not None:
+        _store_changes(tournament_id, stored, layout)
+        return
+    rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id))}
+    by_id = {t.id: t.number for t in rows.values()}
+    wanted = {p.player_id: (t.number, s, p.waiting)
+              for t in layout.tables for s, p in t.seats.items()}
+    # Plain rows, not ORM objects: a late entry at a 300-table event reads 1,800
+    # seats and changes one; loading each as an object took most of its request.
+    db.session.flush()
+    existing = db.session.execute(select(Seat.id, Seat.player_id, Seat.table_id, Seat.seat,
+                                         Seat.waiting).where(
+        Seat.tournament_id == tournament_id)).all()
+    keep: set[int] = set()
+    gone: list[int] = []
+    waiting_now: dict[bool, list[int]] = {True: [], False: []}
+    for seat_id, player_id, table_id, seat_number, waiting in existing:
+        target = wanted.get(player_id)
+        if target is not None and target[:2] == (by_id[table_id], seat_number):
+            if bool(waiting) != target[2]:
+                waiting_now[target[2]].append(seat_id)
+            keep.add(player_id)
+        else:
+            gone.append(seat_id)
+    for chunk in _in_chunks(gone):
+        db.session.execute(delete(Seat).where(Seat.id.in_(chunk)),
+                           execution_options={"synchronize_session": "fetch"})
+    for waiting, seat_ids in waiting_now.items():
+        for chunk in _in_chunks(seat_ids):
+            db.session.execute(update(Seat).where(Seat.id.in_(chunk)).values(waiting=waiting),
+                               execution_options={"synchronize_session": "fetch"})
+    for table in layout.tables:
+        row = rows.pop(table.number, None)
+        if row is None:
+            row = SeatingTable(tournament_id=tournament_id, number=table.number)
+            db.session.add(row)
+        _write_table_row(row, table)
+    for row in rows.values():                      # closed tables (their seats are gone)
+        db.session.delete(row)
+    db.session.flush()
+    ids = {t.number: t.id for t in db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id))}
+    for player_id, (number, seat_number, waiting) in wanted.items():
+        if player_id not in keep:
+            db.session.add(Seat(tournament_id=tournament_id, table_id=ids[number],
+                                seat=seat_number, player_id=player_id, waiting=waiting))
+
+
+def _write_table_row(row: SeatingTable, table: TableState) -> None:
+    row.size = table.size
+    row.button_seat, row.sb_seat, row.bb_seat = table.button_seat, table.sb_seat, table.bb_seat
+    row.game_is_stud = table.game_is_stud
+    row.vacated = list(table.vacated)
+
+
+def _in_chunks(ids: list[int]) -> Iterable[list[int]]:
+    """``ids`` 500 at a time: one ``IN (...)`` list stays under every database's limit."""
+    return (ids[start:start + 500] for start in range(0, len(ids), 500))
+
+
+def _store_changes(tournament_id: int, stored: Layout, layout: Layout) -> None:
+    """``store_layout`` given what is stored: the rows of the tables that differ."""
+    before = {t.number: t for t in stored.tables}
+    after = {t.number: t for t in layout.tables}
+    changed = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
+    if not changed:
+        return
+
+    def places(tables: dict[int, TableState]) -> dict[int, tuple[int, int, bool]]:
+        return {p.player_id: (n, s, p.waiting) for n in changed if n in tables
+                for s, p in tables[n].seats.items()}
+
+    old, new = places(before), places(after)
+    db.session.flush()
+    # A player who left a table that did not change cannot be: it would have changed.
+    gone = [pid for pid, where in old.items() if new.get(pid, (0, 0, False))[:2] != where[:2]]
+    for chunk in _in_chunks(gone):
+        db.session.execute(delete(Seat).where(Seat.tournament_id == tournament_id,
+                                              Seat.player_id.in_(chunk)),
+                           execution_options={"synchronize_session": "fetch"})
+    waiting_now: dict[bool, list[int]] = {True: [], False: []}
+    for pid, where in old.items():
+        if pid in new and new[pid][:2] == where[:2] and new[pid][2] != where[2]:
+            waiting_now[new[pid][2]].append(pid)
+    for waiting, player_ids in waiting_now.items():
+        for chunk in _in_chunks(player_ids):
+            db.session.execute(update(Seat).where(Seat.tournament_id == tournament_id,
+                                                  Seat.player_id.in_(chunk))
+                               .values(waiting=waiting),
+                               execution_options={"synchronize_session": "fetch"})
+    rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id, SeatingTable.number.in_(changed)))}
+    for number in sorted(changed):
+        row = rows.get(number)
+        if number not in after:
+            if row is not None:
+                db.session.delete(row)          # a closed table (its seats are gone)
+            continue
+        if row is None:
+            row = rows[number] = SeatingTable(tournament_id=tournament_id, number=number)
+            db.session.add(row)
+        _write_table_row(row, after[number])
+    db.session.flush()
+    for pid, (number, seat_number, waiting) in new.items():
+        if pid not in old or old[pid][:2] != (number, seat_number):
+            db.session.add(Seat(tournament_id=tournament_id, table_id=rows[number].id,
+                                seat=seat_number, player_id=pid, waiting=waiting))
