@@ -36,6 +36,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db, utcnow
 from director.i18n import N_, translate_violation
@@ -43,7 +45,14 @@ from director.models.money import MoneySettings, Payment
 from director.models.seating import Player, SeatingLogEntry
 from director.models.waiting_list import WaitingEntry
 from director.poker.errors import RuleViolation
-from director.services import Invalid, all_or_nothing, get_tournament, tournaments, uow
+from director.services import (
+    Invalid,
+    all_or_nothing,
+    get_tournament,
+    retry_on_conflict,
+    tournaments,
+    uow,
+)
 from director.services import money as money_service
 from director.services import people as people_service
 from director.services import seating as seating_service
@@ -54,6 +63,8 @@ from director.tournament.seating import Layout, SeatingPolicy, remove_players
 CONFLICT = {"waiting_list": N_("Someone else changed the waiting list at the same moment: "
                                "reload the page and try again")}
 unit_of_work = all_or_nothing(CONFLICT, event=True)
+
+LOST = (StaleDataError, IntegrityError)   # a race lost to another writer: the unit again
 
 KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 WHOLE = re.compile(r"[0-9]{1,9}")
@@ -344,12 +355,13 @@ def desk_buy_in(tournament_id: int, name: Any, request_key: Any = None, table: A
 def _sell_from_list(tournament_id: int, entry_id: int, key: str | None,
                     note: str) -> tuple[WaitingEntry, money_service.Sale]:
     """The listed player's buy-in (the desk's sale, its rules and random seat), and his
-    entry on the list marked seated; the caller records its log line and commits."""
+    entry on the list marked seated: part of the caller's unit of work, which records
+    its log line and commits."""
     entry = db.session.get(WaitingEntry, entry_id)
     assert entry is not None
     try:
-        sale = money_service.sell_entry(tournament_id, "buy-in", name=entry.name,
-                                        request_key=key)
+        sale = money_service.sell(tournament_id, "buy-in", name=entry.name, request_key=key,
+                                  commit=False)
     except Invalid as exc:      # the request names the entry, not a typed name
         raise Invalid({("entry_id" if k == "name" else k): v
                        for k, v in exc.errors.items()}) from None
@@ -368,10 +380,17 @@ def _sell_from_list(tournament_id: int, entry_id: int, key: str | None,
     return entry, sale
 
 
+@unit_of_work
 def seat_next(tournament_id: int, entry_id: Any,
               request_key: Any = None) -> tuple[WaitingEntry, money_service.Sale]:
-    """A seat is open: the next player on the list buys in and is seated (one click)."""
+    """A seat is open: the next player on the list buys in and is seated (one click):
+    his sale and his entry on the list, one unit of work (again if it lost a race)."""
     key = money_service.request_key_of(request_key)
+    return retry_on_conflict(lambda: _seat_next(tournament_id, entry_id, key), lost=LOST)
+
+
+def _seat_next(tournament_id: int, entry_id: Any,
+               key: str | None) -> tuple[WaitingEntry, money_service.Sale]:
     entry = _entry(tournament_id, entry_id)
     paid = money_service.payment_for_request(tournament_id, key)
     if paid is not None:
@@ -406,11 +425,18 @@ class Alternate:
     repeated: bool = False
 
 
+@unit_of_work
 def no_show(tournament_id: int, player_id: Any, refund: Any,
             request_key: Any = None) -> Alternate:
     """A registered player did not show up: the next player on the list takes his place
-    (see the module's docstring); ``refund`` is "refund" or "keep"."""
+    (see the module's docstring); ``refund`` is "refund" or "keep".  One unit of work:
+    the no-show's refund or void, the alternate's sale and his entry on the list are
+    committed together, or nothing is (again if it lost a race)."""
     key = money_service.request_key_of(request_key)
+    return retry_on_conflict(lambda: _no_show(tournament_id, player_id, refund, key), lost=LOST)
+
+
+def _no_show(tournament_id: int, player_id: Any, refund: Any, key: str | None) -> Alternate:
     paid = money_service.payment_for_request(tournament_id, key)
     if paid is not None:
         entry = db.session.scalars(select(WaitingEntry).where(
@@ -429,7 +455,7 @@ def no_show(tournament_id: int, player_id: Any, refund: Any,
     _verify_buy_in(tournament_id, alternate)
     name = player.name
     if refund == "refund":
-        money_service.undo(tournament_id, payment.id)
+        money_service.undo(tournament_id, payment.id, commit=False)
     else:
         _void(tournament_id, player.id, payment.id)
     entry, sale = _sell_from_list(tournament_id, alternate.id, key, f"alternate for {name}")
@@ -474,10 +500,9 @@ def _verify_buy_in(tournament_id: int, entry: WaitingEntry) -> None:
         raise Invalid({"entry_id": translate_violation(exc)}) from None
 
 
-@unit_of_work
 def _void(tournament_id: int, player_id: int, payment_id: int) -> None:
     """The no-show's entry is void and his buy-in kept: the ledger line stays (the money
-    stays in the prize pool), his seat and his entry go."""
+    stays in the prize pool), his seat and his entry go.  Part of :func:`no_show`'s unit."""
     settings = seating_service.locked_settings(tournament_id)  # the seating's lock
     player = db.session.get(Player, player_id)
     payment = db.session.get(Payment, payment_id)
@@ -492,5 +517,4 @@ def _void(tournament_id: int, player_id: int, payment_id: int) -> None:
     db.session.flush()
     db.session.execute(Player.__table__.delete().where(Player.id == player_id))
     settings.updated_at = utcnow()
-    uow.screens(tournament_id)
-    uow.commit()
+    db.session.flush()

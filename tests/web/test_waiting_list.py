@@ -16,7 +16,7 @@ from director.db import db
 from director.models.money import Payment
 from director.models.seating import Player, SeatingLogEntry
 from director.models.waiting_list import WaitingEntry
-from director.services import audit, tournaments
+from director.services import Invalid, audit, tournaments
 from director.services.audit import said_again
 from tests.conftest import EventApi
 
@@ -320,6 +320,28 @@ def test_a_no_shows_kept_buy_in_stays_in_the_prize_pool(client: FlaskClient,
     assert money["entries"] == 13 and money["players_left"] == 12
     with client.application.app_context():
         assert db.session.scalar(select(Player).where(Player.name == "Di")) is None
+
+
+@pytest.mark.parametrize("refund", ["refund", "keep"])
+def test_a_no_show_whose_alternate_cannot_buy_in_changes_nothing(
+        client: FlaskClient, api: EventApi, monkeypatch: pytest.MonkeyPatch,
+        refund: str) -> None:
+    """One unit of work: the alternate's sale refused after the no-show's buy-in was
+    refunded (or voided) leaves the no-show in his seat, paid, and logs nothing."""
+    from director.services import money
+
+    ids = full_room(api)
+    api.post("desk/buy-in", name="Mo")
+    where, before, logged = seat_of(client, api, "Di"), ledger(client), changes(client.application)
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise Invalid({"name": "refused by the sale"})
+
+    monkeypatch.setattr(money, "sell", refused)
+    r = api.post("waiting-list/no-show", player_id=ids["Di"], refund=refund)
+    assert r.status_code == 400 and "refused by the sale" in str(r.get_json())
+    assert seat_of(client, api, "Di") == where and ledger(client) == before
+    assert waiting_names(api) == ["Mo"] and changes(client.application) == logged
 
 
 def test_a_no_shows_kept_buy_in_is_noted_in_the_directors_language(client: FlaskClient,
