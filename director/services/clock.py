@@ -2,9 +2,11 @@
 
 Load the tournament, catch the clock up with every level end already due
 (``clock.advance_due``), apply the director's control through the pure
-``director.tournament.clock``, commit, publish the new state to the live
-screens, and reschedule the level-end job.  Two writers never overwrite each
-other: the ``version`` column is an optimistic lock, and a loser retries.
+``director.tournament.clock``, record the log line and the moved clock on the
+unit of work (``uow.log``, ``uow.clock_moved``) and commit: the dispatcher then
+tells the live screens the new state and moves the level-end job.  Two writers
+never overwrite each other: the ``version`` column is an optimistic lock, and a
+loser retries.
 """
 
 from __future__ import annotations
