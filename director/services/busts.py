@@ -28,7 +28,7 @@ from director.models.money import MoneySettings, Payment
 from director.models.seating import Player, SeatingPlanRecord, SeatingSettings, SeatingTable
 from director.models.tournament import MAX_CHIPS
 from director.schemas import whole_in
-from director.services import Invalid, all_or_nothing, seating, tournaments, uow
+from director.services import Invalid, seating, tournaments, uow
 from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.services.audit import Said
@@ -47,11 +47,7 @@ from director.tournament.seating import (
     seat_after_undone_bust,
 )
 
-# Seating's own words for a lost race (``seating.CONFLICT``: not read from seating while
-# it may still be loading, as when seating is imported first and its imports reach this).
-CONFLICT = {"seating": N_("Someone else changed the seating at the same moment: "
-                          "reload the page and try again")}
-unit_of_work = all_or_nothing(CONFLICT, event=True)
+unit_of_work = seating.unit_of_work   # seating's lock and its words for a lost race
 
 
 def _player_ids(value: Any) -> list[Any]:
@@ -219,8 +215,8 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
     entered again, a prize was paid for a place that would change, or a deal
     was saved without him.
 
-    Does NOT commit and does not publish: the caller commits in the same
-    transaction as the hand's undo, then calls :func:`publish`.  The settings
+    Does NOT commit and records no screens' change: the caller commits in the same
+    transaction as the hand's undo and records it (``uow.screens``).  The settings
     row (the optimistic lock) is touched and flushed here, so its version
     moves with that commit.  Returns the log lines (also in the seating log).
     """

@@ -11,7 +11,7 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from director.db import db, utcnow
+from director.db import db
 from director.i18n import (
     N_,
     translate_violation,
@@ -76,11 +76,12 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     the seating does not allow it).  A full room (``SeatingPolicy.room_tables``)
     refuses the entry, naming ``name``: the desk puts him on the waiting list.
 
-    The screens are told by the caller, once the payment is committed too: one
-    change (the seat and the prize pool together), and none when the payment
-    fails and the entry is taken back.  ``commit`` false: flushed, not committed;
-    the caller commits the entry with its payment, in one transaction, and a lost race
-    (``StaleDataError``) is the caller's to retry: it is not turned into a refusal here.
+    ``commit`` false (the desk's buy-in): flushed, not committed, and the screens are
+    the caller's to record: one change (the seat and the prize pool together) in the
+    caller's one transaction with the payment, none when the payment fails and the
+    entry is taken back; a lost race (``StaleDataError``) is the caller's to retry: it
+    is not turned into a refusal here.  Committed here (a script, the tests), the
+    screens' change is recorded with it.
     """
     if commit:
         return _register_unit(tournament_id, name, chips, rng, chosen)
@@ -99,7 +100,7 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
         clean = ""
     try:
         stack = whole_field({"chips": chips}, "chips", low=1, high=MAX_CHIPS,
-                     default=_event_stack(tournament_id), label=_("Chips"))
+                            default=_event_stack(tournament_id), label=_("Chips"))
     except Invalid as exc:
         errors.update(exc.errors)
         stack = 0
@@ -137,12 +138,8 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
         replan(tournament_id, layout, policy, rng)
     else:
         seating_log(tournament_id, "register", [Said(N_("%(name)s registered (%(chips)s chips)"),
-                                              name=clean, chips=int(stack))])
-    if commit:
-        commit_seating(tournament_id, settings, tell=False)
-    else:
-        settings.updated_at = utcnow()
-        db.session.flush()
+                                                     name=clean, chips=int(stack))])
+    commit_seating(tournament_id, settings, commit=commit)
     return player, move
 
 
@@ -192,7 +189,7 @@ def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
         raise Invalid({"player_id": _("%(name)s is out of the tournament", name=player.name)})
     player.chips = count
     seating_log(tournament_id, "chips", [Said(N_("%(name)s: %(chips)s chips"), name=player.name,
-                                       chips=int(count))])
+                                              chips=int(count))])
     commit_seating(tournament_id, settings)
     return player
 

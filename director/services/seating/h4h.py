@@ -46,8 +46,9 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     clock; each "finish" (the round's last table finished its hand) takes
     ``policy.hand_for_hand_seconds`` off the paused level, once per round;
     "stop" restarts the clock the start paused.  The clock changes in the
-    same transaction (``director.tournament.clock``), then the clock is pushed
-    to every screen and its level end rescheduled (``clock.announce``).
+    same transaction (``director.tournament.clock``) and is recorded on the unit of
+    work (``uow.clock_moved``): after the commit every screen is told and its level
+    end rescheduled.
     """
     if action != "finish":      # the tablets' round end is bookkeeping, not a change
         tournaments.verify_open(tournament_id)

@@ -117,7 +117,7 @@ def confirm_plan(tournament_id: int, plan_id: Any,
     record.decided_at = utcnow()
     record.layout_before, record.layout_after = plan_changes(layout, after)
     seating_log(tournament_id, "confirm", [Said(N_("Confirmed: %(line)s"), line=line)
-                                    for line in said_plan(plan)])
+                                           for line in said_plan(plan)])
     nxt = replan(tournament_id, after, policy, rng)
     _log_plan(tournament_id, plan, after)
     commit_seating(tournament_id, settings)
@@ -182,7 +182,7 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     record.layout_after = None
     record.status = "undone" if plan.kind is PlanKind.DRAW else "pending"
     seating_log(tournament_id, "undo", [Said(N_("Undone: %(plan)s"),
-                                      plan={"seating": plan.note or plan.kind.value})])
+                                             plan={"seating": plan.note or plan.kind.value})])
     uow.log("seating undone", tournament_id)
     commit_seating(tournament_id, settings)
     return plan
@@ -244,7 +244,7 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
         from_table, from_seat = layout.where(player.id)
     others = {s for s, p in dest.seats.items() if p.player_id != player.id}
     status = apply_rule("seat", lambda: seat_status(to_seat, dest.last_hand, others, dest.size,
-                                               game_is_stud=dest.game_is_stud)) \
+                                                    game_is_stud=dest.game_is_stud)) \
         if others else seat_status(to_seat, None, (), dest.size)
     move = Move(player.id, player.name, from_table, from_seat, to_table, to_seat, status.value,
                 status)

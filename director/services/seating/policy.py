@@ -132,8 +132,8 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
     if layout.tables and policy != was:
         replan(tournament_id, layout, policy)
     seating_log(tournament_id, "settings", [Said(N_("Seating settings saved: %(size)s-handed, balance "
-                                             "within %(threshold)s"), size=policy.table_size,
-                                          threshold=policy.balance_threshold)])
+                                                    "within %(threshold)s"), size=policy.table_size,
+                                                 threshold=policy.balance_threshold)])
     commit_seating(tournament_id, settings)
     return policy
 

@@ -108,7 +108,7 @@ def propose(tournament_id: int, layout: Layout, plan: SeatingPlan) -> SeatingPla
 
 
 def replan(tournament_id: int, layout: Layout, policy: SeatingPolicy,
-            rng: random.Random | None = None) -> SeatingPlanRecord | None:
+           rng: random.Random | None = None) -> SeatingPlanRecord | None:
     """After any change: the rules' next step (TDA 10, 11) becomes the pending plan."""
     if not layout.tables:
         discard_pending(tournament_id, utcnow())

@@ -70,17 +70,17 @@ def locked_settings(tournament_id: int) -> SeatingSettings:
     return row
 
 
-def commit_seating(tournament_id: int, settings: SeatingSettings, *, tell: bool = True,
-            commit: bool = True) -> None:
-    """Commit (the settings row is the lock), then tell every screen (``tell``
-    false: the caller tells them once its own part is committed; ``commit``
-    false: flushed only, the caller commits its own part with it)."""
+def commit_seating(tournament_id: int, settings: SeatingSettings, *,
+                   commit: bool = True) -> None:
+    """Record that the seating screens changed (:func:`publish`), then commit (the
+    settings row is the lock; a lost race is ``Invalid(CONFLICT)``).  ``commit``
+    false: flushed only, part of the caller's unit of work, which records the
+    screens' change and commits its own part with it."""
     settings.updated_at = utcnow()
     if not commit:
         db.session.flush()
         return
-    if tell:
-        publish(tournament_id)
+    publish(tournament_id)
     try:
         uow.commit()
     except (StaleDataError, IntegrityError):
@@ -107,14 +107,14 @@ def apply_rule(field: str, action: Callable[[], T]) -> T:
 
 
 def whole_field(data: Mapping[str, Any], field: str, *, low: int, high: int,
-         default: int | None = None, label: str | None = None) -> int | None:
+                default: int | None = None, label: str | None = None) -> int | None:
     """A whole number from JSON or a form, within ``low``..``high``; raises Invalid
     (``schemas.whole_in``: out of range, negative or not, is "must be between")."""
     return whole_in(data, field, label or field, low=low, high=high, default=default)
 
 
 def required_whole(data: Mapping[str, Any], field: str, *, low: int, high: int,
-                  label: str) -> int:
+                   label: str) -> int:
     value = whole_field(data, field, low=low, high=high, label=label)
     if value is None:
         raise Invalid({field: _("%(label)s is required", label=label)})
