@@ -37,7 +37,7 @@ from flask_babel import gettext as _
 from director.i18n import N_, money_filter, number_filter
 from director.models.tournament import MAX_CHIPS
 from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body
-from director.services import Invalid
+from director.services import Invalid, get_tournament
 from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.tournament.payouts import TEMPLATES
@@ -79,7 +79,7 @@ def seats_decided(tournament_id: int) -> dict[str, int] | None:
 @bp.app_template_global("event_closed")
 def event_closed(tournament_id: int) -> str | None:
     """Why the event takes no change now (finished, cancelled), or None: the money pages' banner."""
-    return money_service.closed_reason(money_service.get_tournament(tournament_id))
+    return money_service.closed_reason(get_tournament(tournament_id))
 
 
 KIND_LABELS = {"buy-in": N_("Buy-in"), "re-entry": N_("Re-entry"), "rebuy": N_("Rebuy"),
@@ -364,7 +364,7 @@ def payment_json(view: money_service.Money, payment: Any) -> dict[str, Any]:
     return {"id": payment.id, "kind": payment.kind, "player_id": payment.player_id,
             "player_name": payment.player_name, "prize": payment.prize, "fee": payment.fee,
             "total": payment.total, "chips": payment.chips, "level": payment.level,
-            "note": payment.note, "created_at": money_service._iso(payment.created_at),
+            "note": payment.note, "created_at": money_service.iso(payment.created_at),
             "undone": payment.undone}
 
 
@@ -456,7 +456,7 @@ def api_deal_quote(tournament_id: int) -> Response:
 @director_required
 def api_deal(tournament_id: int) -> Any:
     deal = money_service.save_deal(tournament_id, json_body(money_service.deal_body(tournament_id)))
-    return jsonify({"deal": deal, "status": money_service.get_tournament(tournament_id).lifecycle.value}), 201
+    return jsonify({"deal": deal, "status": get_tournament(tournament_id).lifecycle.value}), 201
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/results/<int:player_id>/pay")

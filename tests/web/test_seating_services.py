@@ -21,6 +21,7 @@ from director.services import Invalid, busts, money, read_model, seating
 from director.services import clock as clock_service
 from director.services.audit import said_again
 from director.services.events import events
+from director.services.money import sales as money_sales
 from director.tournament.seating import (
     Layout,
     SeatingPolicy,
@@ -453,7 +454,7 @@ def test_a_late_entry_whose_payment_fails_leaves_no_player_no_seat_and_tells_no_
     def lost_race(*_args: object) -> None:
         raise StaleDataError("another writer won")
 
-    monkeypatch.setattr(money, "_lock_if_closed", lost_race)
+    monkeypatch.setattr(money_sales, "lock_if_closed", lost_race)
     subscription = events().subscribe(tid)
     try:
         with pytest.raises(Invalid):
