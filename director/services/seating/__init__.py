@@ -52,8 +52,6 @@ from director.services.seating.layout import (
 )
 from director.services.seating.log import (
     place_said,
-    said_move,
-    said_plan,
     seating_log,
 )
 from director.services.seating.plans import (
@@ -75,18 +73,10 @@ from director.services.seating.policy import (
     stud_only_structure,
 )
 from director.services.seating.proposals import (
-    discard_pending,
-    is_room,
-    last_confirmed_record,
     layout_digest,
-    pending_record,
-    plan_changes,
-    propose,
     replan,
-    room_before,
 )
 from director.services.seating.reading import (
-    LOG_SHOWN,
     OUT_SHOWN,
     PLAYERS_SHOWN,
     SEARCH_LIMIT,
@@ -104,32 +94,25 @@ from director.services.seating.reading import (
     plan_record,
 )
 from director.services.seating.writes import (
-    CONFLICT,
-    WHOLE,
     active_players,
     apply_rule,
     commit_seating,
     locked_settings,
     player_in,
     publish,
-    required_whole,
     unit_of_work,
-    whole_field,
 )
 
 __all__ = [
-    "CONFLICT",
     "Changed",
     "ChosenSeat",
     "HAND_FOR_HAND_ACTIONS",
-    "LOG_SHOWN",
     "OUT_SHOWN",
     "Overview",
     "PLAYERS_SHOWN",
     "SEARCH_LIMIT",
     "SEARCH_MAX",
     "TABLES_SHOWN",
-    "WHOLE",
     "active_players",
     "apply_rule",
     "break_next_table",
@@ -139,7 +122,6 @@ __all__ = [
     "commit_seating",
     "configure",
     "confirm_plan",
-    "discard_pending",
     "discard_plan",
     "draw",
     "draw_view",
@@ -150,28 +132,19 @@ __all__ = [
     "hand_for_hand",
     "hand_for_hand_on",
     "has_stud_levels",
-    "is_room",
-    "last_confirmed_record",
     "layout_digest",
     "load_layout",
     "locked_settings",
     "out_tables",
     "overview",
-    "pending_record",
     "place_said",
-    "plan_changes",
     "plan_record",
     "player_in",
     "policy_for",
-    "propose",
     "publish",
     "register_player",
     "replan",
-    "required_whole",
     "reseat",
-    "room_before",
-    "said_move",
-    "said_plan",
     "seating_log",
     "set_chips",
     "settings_policy",
@@ -180,5 +153,4 @@ __all__ = [
     "stud_only_structure",
     "undo_last",
     "unit_of_work",
-    "whole_field",
 ]
