@@ -3,7 +3,7 @@
 Undoing the award of a hand that eliminated a player brings the player back:
 active, in his seat, his chips back, his place cleared, the places of players
 who went out after him moved back, and a winner it crowned uncrowned
-(``director.services.seating.reinstate``, called by the dealer's undo in the
+(``director.services.busts.reinstate``, called by the dealer's undo in the
 same transaction).  The first tests drive the service inside an app context;
 the last go through the JSON API as a tablet does.
 """

@@ -146,7 +146,7 @@ def test_the_pages_show_the_status_and_reopen_from_the_tournament_page(event, cl
 
 
 def test_undoing_the_hand_that_left_one_player_takes_the_finish_back(field):
-    """A dealer's undo of the final hand (``seating.reinstate``) uncrowns the winner, and
+    """A dealer's undo of the final hand (``busts.reinstate``) uncrowns the winner, and
     the event is running again (its clock still paused); any other seating write waits
     for the director's reopen."""
     from director.db import db

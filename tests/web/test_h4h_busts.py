@@ -1,7 +1,7 @@
 """Hand-for-hand busts recorded table by table are placed together (RULES.md §9.6).
 
 During hand-for-hand every table deals one hand and waits; each dealer tablet
-reports its table's busts as its hand finishes, one ``seating.eliminate`` call
+reports its table's busts as its hand finishes, one ``busts.eliminate`` call
 per table.  Busts of the same round are placed together ([H4H-1], [H4H-2];
 TDA RP-8, WSOP-T 126): at different tables they tie, at one table the bigger
 starting stack finishes higher, and in the announcement hand they all share
