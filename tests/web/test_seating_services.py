@@ -197,7 +197,7 @@ def test_undo_puts_everybody_back_and_the_plan_is_pending_again(
     tid = field(20)
     short = min(seating.load_layout(tid).tables, key=lambda t: (t.count, t.number))
     _, record = busts.eliminate(tid, [sorted(short.seats.values(),
-                                               key=lambda p: p.player_id)[0].player_id])
+                                             key=lambda p: p.player_id)[0].player_id])
     assert record is not None
     before = seating.load_layout(tid)
     seating.confirm_plan(tid, record.id)
