@@ -45,8 +45,10 @@ from director.services.dealer.rows import latest_hand
 from director.services.dealer.seats import Seating
 from director.services.dealer.tablet import hand_json, keep_state, live_clock_call, utc
 from director.services.dealer.writes import (
+    BustsFound,
     Finish,
     chip_changes,
+    chips_moved,
     lost_race,
     open_hand,
     stored_answer,
@@ -68,8 +70,8 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
     When this process knows the table's hand at ``version`` (it wrote it last)
     nothing is read; otherwise the hand's row is read once.  The write goes
     straight through the driver, grouped with the other tablets' writes into one
-    commit (``writes.write_known``); the write that finishes the hand is one
-    transaction with the eliminations it causes (``finish.finish_hand``).  The
+    commit (``writes.write_known``); the write that finishes the hand and busts
+    players is one transaction with their eliminations (``finish.finish_hand``).  The
     answer is the table's state at the new version: it is kept for every tablet
     of the table (``memory.tablet_state``).
     """
@@ -112,23 +114,32 @@ def apply_events(table_id: int, make: Any, *, version: int | None, key: str | No
                      last_tap="; ".join(texts[:len(new_events)]),
                      turn_started=now if new_events else None)
     text = encode(body)
-    if finish is not None:              # one transaction with the eliminations it causes
-        committed = finish_hand(row, new, new_events, key, text, entries, now, finish, log)
+    # A finish that leaves a player with no chips is one transaction with his
+    # elimination (``finish.finish_hand``); every other write is grouped.
+    busting = finish is not None and not new.misdealt and 0 in new.stacks
+    committed: HandRow | None = None
+    if not busting:
+        try:
+            committed = write_known(row, new_events, key, text, entries, now, finish)
+        except BustsFound:      # a stack changed by the director during the hand: a bust after all
+            busting = True
+        else:
+            if committed is None:
+                return lost_race(key, table_id, row)
+            # Committed by the group's writer thread: told now (``uow.dispatch``), what
+            # this process keeps first, then the screens and the tablets.
+            uow.after_commit(functools.partial(remember, committed.id, committed.version, new, log))
+            uow.after_commit(functools.partial(keep_state, body))
+            if finish is not None:
+                chips_moved(committed.tournament_id)
+            tell_tablets(committed)
+            uow.dispatch()
+    if busting and finish is not None:
+        committed = finish_hand(row, new, new_events, key, text, entries, now, finish, log, body)
         if committed is None:
             return lost_race(key, table_id, row)
-        if finish.status == "finished":
-            dealer_hold.finish_round(committed.tournament_id)   # the last table of a hand-for-hand hand
-        keep_state(body)
-        return Answer(body, text=text)
-    written = write_known(row, new_events, key, text, entries, now)
-    if written is None:
-        return lost_race(key, table_id, row)
-    # Committed by the group's writer thread: told now (``uow.dispatch``), what this
-    # process keeps first, then the tablets.
-    uow.after_commit(functools.partial(remember, written.id, written.version, new, log))
-    uow.after_commit(functools.partial(keep_state, body))
-    tell_tablets(written)
-    uow.dispatch()
+    if committed is not None and finish is not None and finish.status == "finished":
+        dealer_hold.finish_round(committed.tournament_id)   # the last table of a hand-for-hand hand
     return Answer(body, text=text)
 
 

@@ -32,7 +32,7 @@ from director.services.dealer.log import joined, log_line
 from director.services.dealer.memory import HandRow, remember
 from director.services.dealer.rows import get_table, latest_hand, shown_number
 from director.services.dealer.tablet import hand_json, keep_state
-from director.services.dealer.writes import log_now, tell_tablets, write_new_hand
+from director.services.dealer.writes import log_line_only, tell_tablets, write_new_hand
 from director.tournament.clock import ClockState
 from director.tournament.seating import (
     HandForHand,
@@ -45,8 +45,6 @@ from director.tournament.seating import (
 from director.tournament.structure import Structure, parse_levels
 
 ON_BREAK = N_("The clock is on a break: no hand is dealt")
-
-
 # What a level's stakes are said from (``i18n.stakes_label``): the deal's log line keeps
 # them, not their words, so each tablet reads them in its own language.
 STAKES_KEYS = ("kind", "is_break", "game", "small_blind", "big_blind", "ante", "big_blind_ante",
@@ -307,10 +305,11 @@ def correct_stack(table_id: int, seat: int, chips: int, who: str) -> dict[str, A
     sitting = db.session.scalar(select(Seat.player_id).where(Seat.table_id == table_id, Seat.seat == seat))
     if sitting is None:
         raise Invalid({"seat": _("Nobody plays in seat %(seat)s", seat=seat)})
-    player = seating_service.set_chips(table.tournament_id, sitting, chips)
-    if row is not None:
-        log_now(row, who, _("Stack counted: seat %(seat)s (%(name)s) has %(chips)s",
-                             seat=seat, name=player.name, chips=chips_text(chips)))
+    if row is not None:     # the hand's log line, committed with the chips (one unit of work)
+        name = db.session.scalar(select(Player.name).where(Player.id == sitting))
+        log_line_only(row, who, _("Stack counted: seat %(seat)s (%(name)s) has %(chips)s",
+                                  seat=seat, name=name, chips=chips_text(chips)))
+    seating_service.set_chips(table.tournament_id, sitting, chips)
     return next_hand(table_id)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from director.db import db, utcnow
+from director.db import db, utcnow, write_lock
 from director.faults import crash_point
 from director.i18n import gettext as _
 from director.models.hands import DealerHand, HandLogEntry
@@ -29,6 +29,7 @@ from director.services.dealer.answers import Illegal
 from director.services.dealer.log import hand_awards, stored_text
 from director.services.dealer.memory import AnyRow, HandRow, keep_latest, remember
 from director.services.dealer.seats import Seating
+from director.services.dealer.tablet import keep_state
 from director.services.dealer.writes import (
     Finish,
     chip_changes,
@@ -73,8 +74,9 @@ def eliminate_busted(row: AnyRow, busted: list[int], hand: Hand) -> None:
 
 def finish_hand(row: HandRow, hand: Hand, events: list[Event], key: str | None, text: str,
                 entries: list[tuple[str, str]], now: datetime, finish: Finish,
-                log: list[dict[str, Any]]) -> HandRow | None:
-    """The write that finishes a hand, and everything it causes, as ONE transaction:
+                log: list[dict[str, Any]], body: dict[str, Any]) -> HandRow | None:
+    """The write that finishes a hand and busts players, and everything it causes, as
+    ONE transaction (a finish that busts nobody is grouped: ``writes.write_known``):
     the hand's version, status, events and log lines, the players' chips
     (``writes.write_finish``), the busted players' elimination, committed once
     (issue 27: a crash between the finish and the eliminations left an active player
@@ -82,9 +84,26 @@ def finish_hand(row: HandRow, hand: Hand, events: list[Event], key: str | None, 
     stop the process at each.  When the eliminations are refused (a busted player has
     no seat any more ...), the hand is finished alone and the refusal is its log's last
     line, as the director must put it right.  After the commit the unit of work tells
-    the seating screens, the projector (the players left) and the tablets.  Returns
-    the row as committed, or None when another writer moved the hand first."""
+    the seating screens, the projector (the players left) and the tablets, and
+    ``body`` (the answer) is kept as the tablets' state.  Returns the row as
+    committed, or None when another writer moved the hand first."""
     crash_point("finish-start")
+    db.session.connection()     # a connection first, then this process's write lock (db.write_lock):
+    with write_lock:            # the grouped writes wait for this commit instead of busy-sleeping
+        committed = _finish_and_eliminate(row, hand, events, key, text, entries, now, finish, log,
+                                          body)
+        if committed is None:
+            return None
+        crash_point("before-commit")
+        db.session.commit()
+    crash_point("after-commit")
+    uow.dispatch()
+    return committed
+
+
+def _finish_and_eliminate(row: HandRow, hand: Hand, events: list[Event], key: str | None, text: str,
+                          entries: list[tuple[str, str]], now: datetime, finish: Finish,
+                          log: list[dict[str, Any]] | None, body: dict[str, Any]) -> HandRow | None:
     written = write_finish(row, events, key, text, entries, now, finish)
     if written is None:
         return None
@@ -96,15 +115,13 @@ def finish_hand(row: HandRow, hand: Hand, events: list[Event], key: str | None, 
         written = write_finish(row, events, key, text, [*entries, ("engine", refusal)], now, finish)
         if written is None:
             return None
-        committed, busted, log = written[0], [], None   # type: ignore[assignment]
+        committed, busted, log = written[0], [], None
     crash_point("after-eliminations")
     chips_moved(committed.tournament_id, clock=bool(busted))
-    tell_tablets(committed)
     uow.after_commit(functools.partial(_kept, committed, hand, log))
-    crash_point("before-commit")
-    db.session.commit()
-    crash_point("after-commit")
-    uow.dispatch()
+    if log is not None:                         # (the answer's log lacks a refusal's line)
+        uow.after_commit(functools.partial(keep_state, body))
+    tell_tablets(committed)
     return committed
 
 

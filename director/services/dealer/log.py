@@ -41,8 +41,6 @@ from director.services.dealer.rows import (
 from director.services.dealer.seats import Seating
 
 LOG_SHOWN = 12
-
-
 UNDO_GROUP_MAX = 32     # more events than one write records (a street's up-cards: 8)
 
 

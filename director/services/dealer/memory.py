@@ -41,10 +41,8 @@ from director.services import app_key
 
 CACHE_SIZE = 512
 
-
+# (app, hand id, version) -> the engine hand
 _cache: OrderedDict[tuple[str, int, int], Hand] = OrderedDict()
-
-
 _cache_lock = threading.Lock()
 
 

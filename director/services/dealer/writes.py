@@ -148,15 +148,22 @@ def _statements() -> _FastSQL:
     return found
 
 
+class BustsFound(Exception):
+    """The grouped write of a finishing hand found players it leaves with no chips: it
+    is taken back (its savepoint), and the finish is written with their eliminations
+    in one transaction instead (``finish.finish_hand``)."""
+
+
 def _write_work(row: HandRow, events: list[Event], key: str | None, text: str,
-                entries: list[tuple[str, str]], now: datetime,
-                finish: Finish | None) -> Callable[[Any], tuple[int, list[int]] | None]:
+                entries: list[tuple[str, str]], now: datetime, finish: Finish | None,
+                grouped: bool) -> Callable[[Any], tuple[int, list[int]] | None]:
     """The statements of one accepted change of the hand ``row``, as ``work(cursor)``:
     the conditional version bump (with the status and the chips applied when the hand
     finishes), the events (the last one carrying the idempotency key and the answer),
     the log lines, the players' chips.  ``work`` returns the first sequence number and
     the ids of the players left with no chips who are still in, or None when another
-    writer moved the hand first."""
+    writer moved the hand first; ``grouped``, it raises :class:`BustsFound` instead of
+    finding any."""
     sql = _statements()
     rows = [{"hand_id": row.id, "seq": 0, "event": event_to_json(event), "idempotency_key": None,
              "response": None, "undone": False, "created_at": now} for event in events]
@@ -189,12 +196,16 @@ def _write_work(row: HandRow, events: list[Event], key: str | None, text: str,
             cursor.executemany(sql.log.sql, logs)
         busted: list[int] = []
         if finish is not None:
-            crash_point("after-hand-rows")
+            if not grouped:
+                crash_point("after-hand-rows")
             if finish.chips:
                 cursor.executemany(sql.chips, [(delta, delta, pid) for pid, delta in finish.chips.items()])
-            crash_point("after-chips")
+            if not grouped:
+                crash_point("after-chips")
             cursor.execute(sql.busted(len(finish.players)), finish.players)
             busted = sorted(int(found[0]) for found in cursor.fetchall())
+            if busted and grouped:
+                raise BustsFound()
         return first, busted
 
     return work
@@ -208,16 +219,18 @@ def _committed(row: HandRow, events: list[Event], first: int, finish: Finish | N
 
 
 def write_known(row: HandRow, events: list[Event], key: str | None, text: str,
-                entries: list[tuple[str, str]], now: datetime) -> HandRow | None:
-    """Write one accepted change of a hand that goes on (``row`` as read or last written
-    at ``row.version``) straight through the driver, grouped with the other tablets'
+                entries: list[tuple[str, str]], now: datetime,
+                finish: Finish | None = None) -> HandRow | None:
+    """Write one accepted change of the hand ``row`` (as read or last written at
+    ``row.version``) straight through the driver, grouped with the other tablets'
     writes into one commit (``db.group_commit``).  Returns the row as committed, or
     None when another writer moved the hand first (or the key was used already):
-    nothing is written then."""
-    written = group_commit().submit(_write_work(row, events, key, text, entries, now, None))
+    nothing is written then.  A finishing change (``finish``) that leaves a player
+    with no chips raises :class:`BustsFound`, nothing written."""
+    written = group_commit().submit(_write_work(row, events, key, text, entries, now, finish, True))
     if written is None:
         return None
-    committed = _committed(row, events, written[0], None)
+    committed = _committed(row, events, written[0], finish)
     keep_latest(committed)
     return committed
 
@@ -233,7 +246,7 @@ def write_finish(row: HandRow, events: list[Event], key: str | None, text: str,
     used already."""
     cursor = db.session.connection().connection.cursor()
     try:
-        written = _write_work(row, events, key, text, entries, now, finish)(cursor)
+        written = _write_work(row, events, key, text, entries, now, finish, False)(cursor)
     except db.engine.dialect.loaded_dbapi.IntegrityError:
         written = None
     finally:
@@ -241,6 +254,7 @@ def write_finish(row: HandRow, events: list[Event], key: str | None, text: str,
     if written is None:
         db.session.rollback()
         return None
+    db.session.expire_all()         # rows this session read before are read again (the chips)
     first, busted = written
     return _committed(row, events, first, finish), busted
 
@@ -299,15 +313,20 @@ def chips_moved(tournament_id: int, *, clock: bool = False) -> None:
     uow.screens(tournament_id, "hands", clock=clock)
 
 
-def log_now(row: AnyRow, who: str, text: str) -> None:
-    """A log line with no change to the hand (its version stays), committed: the log and
-    the tablet states kept for that version are forgotten after the commit, here and
-    (the "hands" change with ``log``: ``memory.forget_log``) in the other server
-    processes, and the tablets read the hand again."""
+def log_line_only(row: AnyRow, who: str, text: str) -> None:
+    """A log line with no change to the hand (its version stays), in the caller's unit
+    of work: after its commit the log and the tablet states kept for that version are
+    forgotten, here and (the "hands" change with ``log``: ``memory.forget_log``) in the
+    other server processes, and the tablets read the hand again."""
     db.session.add(HandLogEntry(hand_id=row.id, who=who, text=stored_text(text)))
     uow.after_commit(functools.partial(forget_hand_log, row.id))
     uow.event(row.tournament_id, "dealer", {"table_id": row.table_id, "hand_id": row.id,
                                             "version": row.version, "log": True})
+
+
+def log_now(row: AnyRow, who: str, text: str) -> None:
+    """:func:`log_line_only`, committed."""
+    log_line_only(row, who, text)
     uow.commit()
 
 
