@@ -1,8 +1,11 @@
 """Services: one unit of work each.
 
 A service loads rows, asks the pure engine (``director.tournament``,
-``director.poker``), writes the result, commits, and then publishes an event.
-Views call exactly one service and never commit.  Services raise
+``director.poker``), writes the result, records what it means beyond its rows on
+the unit of work (``uow``: the log lines, the screens, the clock's job) and
+commits once with ``uow.commit``; after the commit one dispatcher
+(``publishing``) tells everything.  The modules are layered (``.importlinter``,
+contract *services*).  Views call exactly one service and never commit.  Services raise
 ``Invalid`` (with ``errors``: field -> sentence) or ``NotFound``; the views turn
 them into 400 and 404.
 """

@@ -70,6 +70,8 @@ def _tell_screens(tournament_id: int, screens: uow.Screens) -> None:
     if screens.clock:
         state = read_model.refresh(tournament_id)
         broker.publish(tournament_id, "clock", state, state["version"], kind=kind)
+    for other in screens.kinds[1:]:     # the other processes' handlers of each kind hear it
+        broker.notify(tournament_id, other, {})
 
 
 def _safely(step: object, *args: object, **kwargs: object) -> None:
