@@ -14,6 +14,21 @@ STAMP  := $(VENV)/.installed
 # 4 tests at a time from the one queue: with xdist's default first share (a
 # quarter of the run each), one process was left alone for two minutes at the
 # end with the browser tests it had been handed at the start.
+#
+# Where the CPU goes (user+sys of the whole process tree; REQUIRE_BROWSER=1, the
+# whole suite of d493e8f, 2,355 tests, on this 2-core machine shared with other
+# runs): 506 s, and 464 s wall.  The test processes 263 s (tests/web 180 s,
+# tests/engine 30 s, tests/tournament 15 s, the browser tests' own side 9 s,
+# collecting and reporting 30 s); chromium 133 s and Playwright's driver 18 s;
+# the browser tests' servers 59 s and their forkservers 5 s (a server's start
+# takes 0.05 s of CPU: the rest is serving the pages, so one server shared by
+# the browser tests of a process would save about 8 s).  tests/conftest.py puts
+# the temp folders in memory (/dev/shm: no sync to disk for each test's commits)
+# and gives the SQLite engines of a test process one dialect and one statement
+# cache (each test's new engine compiled all its SQL again): tests/web in two
+# processes, run side by side before and after, took 204 s of CPU and 269 s
+# wall before, 165 s and 216 s after (-19 %, -20 %).  What is left is the
+# tests' own work: requests through the app, pages in chromium.
 WORKERS ?= 4
 XDIST   := -n $(WORKERS) --dist load --maxschedchunk 4
 # Python writes its compiled files, even where the shell says not to: every test
