@@ -98,7 +98,7 @@ def hold(table: Any, seats_here: int, last: Any, policy: SeatingPolicy, state: H
     ``id``, ``tournament_id`` and ``number`` of a ``SeatingTable``; ``last`` is the
     table's latest hand (``number``, ``status``, ``finished_at``) or None; ``policy``
     and ``state`` are the event's seating policy and hand-for-hand state, ``most``
-    the player count of the fullest table (``dealer._deal_context`` reads them all
+    the player count of the fullest table (``dealer.deal``'s context reads them all
     in one query)."""
     if state.announced:
         redeal = last is not None and last.status == "misdeal" and state.since is not None \

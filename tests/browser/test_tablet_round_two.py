@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from director.services.dealer import _utc as dealer_utc
+from director.services.dealer import utc as dealer_utc
 from tests.browser.conftest import Server
 from tests.browser.test_dealer_browser import call, hand, setup, tablet, wait_prompt
 from tests.browser.test_tablet_hand_view import action_labels, stud_to_fourth

@@ -57,7 +57,7 @@ class Server:
             try:
                 if requests.get(self.base + "/api/tournaments", timeout=1).ok:
                     return
-            except requests.ConnectionError:
+            except requests.RequestException:      # not listening yet, or slow to answer under load
                 time.sleep(0.1)
         raise AssertionError("the server did not start:\n" + self.log.read_text()[-2000:])
 

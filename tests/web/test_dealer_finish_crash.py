@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -35,26 +32,6 @@ EVERYTHING = {"finish-start": False, "after-hand-rows": False, "after-chips": Fa
               "after-eliminations": False, "before-commit": False, "after-commit": True,
               "undo-after-reinstate": False, "undo-before-commit": False,
               "undo-after-commit": True}
-
-
-class CrashServer(Server):
-    """``director serve`` as the crash-safety tests start it, waited for patiently: a
-    loaded machine may take more than a second to answer the first request."""
-
-    def start(self) -> None:
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", "from director.cli import main; main()", "serve",
-                 "--host", "127.0.0.1", "--port", str(self.port)],
-                env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(self.base + "/api/tournaments", timeout=5).ok:
-                    return
-            except requests.RequestException:
-                time.sleep(0.1)
-        raise AssertionError("the server did not start:\n" + self.log.read_text()[-2000:])
 
 
 def heads_up(server: Server) -> dict[str, Any]:
@@ -149,7 +126,7 @@ def crash(server: Server, step: str, post: Any) -> None:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Any:
-    running = CrashServer(tmp_path)
+    running = Server(tmp_path)
     running.start()
     yield running
     if running.process and running.process.poll() is None:

@@ -37,7 +37,7 @@ from director.services.dealer.log import describe_event, last_tap_events, stored
 from director.services.dealer.memory import cached_hand, remember
 from director.services.dealer.rows import get_hand, latest_hand, shown_number
 from director.services.dealer.seats import Seating
-from director.services.dealer.tablet import hand_json
+from director.services.dealer.tablet import hand_json, keep_state
 from director.services.dealer.writes import (
     Lost,
     bump,
@@ -113,6 +113,7 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
         db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body)))
     if reopened:
         chips_moved(row.tournament_id, clock=reinstated)
+    uow.after_commit(functools.partial(keep_state, body))      # what every tablet reads now
     tell_tablets(row)
     crash_point("undo-before-commit")
     try:
@@ -171,6 +172,7 @@ def _commit(row: DealerHand, hand: Hand, body: dict[str, Any]) -> None:
     """Commit a change of the hand whose new version ``body`` shows: after the commit
     this process keeps its engine hand and every tablet of the table reads it."""
     uow.after_commit(functools.partial(remember, body["hand_id"], body["version"], hand))
+    uow.after_commit(functools.partial(keep_state, body))      # what every tablet reads now
     tell_tablets(row)
     uow.commit()
 
