@@ -27,8 +27,9 @@ STAMP  := $(VENV)/.installed
 # and gives the SQLite engines of a test process one dialect and one statement
 # cache (each test's new engine compiled all its SQL again): tests/web in two
 # processes, run side by side before and after, took 204 s of CPU and 269 s
-# wall before, 165 s and 216 s after (-19 %, -20 %).  What is left is the
-# tests' own work: requests through the app, pages in chromium.
+# wall before, 165 s and 216 s after (-19 %, -20 %); tests/browser the same way
+# 251 s and 248 s of CPU (no change: chromium and the servers' requests).  What
+# is left is the tests' own work: requests through the app, pages in chromium.
 WORKERS ?= 4
 XDIST   := -n $(WORKERS) --dist load --maxschedchunk 4
 # Python writes its compiled files, even where the shell says not to: every test
