@@ -238,9 +238,9 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
     layout = seating.load_layout(tournament_id)
     back = {int(seats[p.id]): SeatedPlayer(p.id, p.name) for p in players}
     layout = seating.apply_rule("player_ids", lambda: reinstate_players(layout, table.number, back))
-    lines = _back_in(tournament_id, settings, players, {p.id: _(
+    lines = _back_in(tournament_id, settings, players, {p.id: Said(N_(
         "%(name)s reinstated at table %(table)s seat %(seat)s: the hand that eliminated them "
-        "was undone", name=p.name, table=table.number, seat=seats[p.id]) for p in players})
+        "was undone"), name=p.name, table=table.number, seat=seats[p.id]) for p in players})
     policy = seating.settings_policy(settings)
     seating.store_layout(tournament_id, layout)
     seating.replan(tournament_id, layout, policy)
@@ -250,7 +250,7 @@ def reinstate(tournament_id: int, table_id: int, seats: dict[int, int]) -> list[
 
 
 def _back_in(tournament_id: int, settings: SeatingSettings, players: list[Player],
-             reinstated: Mapping[int, str]) -> list[str]:
+             reinstated: Mapping[int, Said]) -> list[str]:
     """``players`` never went out: active again, and the places and the winner that
     their busts decided put right (:func:`places_after_reinstatement`); during
     hand-for-hand they are no longer busts of the round.  Refused when a prize was

@@ -12,11 +12,13 @@ import random
 from collections.abc import Callable
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 from sqlalchemy import select
 
 from director.db import db
-from director.models.seating import Player, SeatingLogEntry
+from director.models.seating import Player, SeatingLogEntry, SeatingTable
 from director.services import Invalid, busts, seating
 from director.services.audit import said_again
 
@@ -161,3 +163,28 @@ def test_undo_elimination_button_on_the_seating_page(
     r = client.post(f"/director/{event}/seating/players/{ann['id']}/reinstate",
                     data={"csrf_token": csrf()})
     assert r.status_code == 400 and "is not out of the tournament" in r.get_data(as_text=True)
+
+
+def test_a_dealer_undo_stores_its_seating_log_line_language_neutral(
+        app: Flask, field: Callable[..., int]) -> None:
+    """The seating log is said in each reader's language, whatever the language of the
+    tablet that wrote it (issue 27, item 2): the line of a player reinstated by a
+    dealer's undo is stored as its msgid and parameters, not as Swedish text."""
+    tid = field(12, table_size=6)
+    seat, ann = seated(tid, 1)
+    busts.eliminate(tid, [ann])
+    table_id = db.session.scalar(select(SeatingTable.id).where(
+        SeatingTable.tournament_id == tid, SeatingTable.number == 1))
+    with app.test_request_context(headers={"Accept-Language": "sv"}), force_locale("sv"):
+        busts.reinstate(tid, table_id, {ann: seat})
+        db.session.commit()
+    stored = db.session.scalar(select(SeatingLogEntry.text).where(
+        SeatingLogEntry.tournament_id == tid, SeatingLogEntry.action == "reinstate"))
+    name = db.session.get(Player, ann).name
+    with app.test_request_context(), force_locale("en"):
+        english = said_again(stored)
+    with app.test_request_context(), force_locale("sv"):
+        swedish = said_again(stored)
+    assert english == (f"{name} reinstated at table 1 seat {seat}: the hand that eliminated "
+                       "them was undone")
+    assert swedish != english and name in swedish
