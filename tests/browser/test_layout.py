@@ -56,6 +56,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
     "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
     "director-backups": DESK + ((360, 740),),    # the backups, their total and the rule
+    "director-event": DESK + PHONE,              # the event's page: clock controls, structure, import
     "pair-form": TABLET + PHONE,                 # the pairing form: the table and its code
     # last: pairing a tablet turns the context's session into the table's (no director)
     "dealer-idle": TABLET,
@@ -241,6 +242,7 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "director-money": f"/director/{world['big']}/money",
         "director-dealers": f"/director/{world['break']}/dealers",
         "director-backups": "/director/backups",
+        "director-event": f"/director/{world['big']}",
         "pair-form": "/dealer/?table=12&code=123456",
     }[screen]
 
@@ -294,8 +296,17 @@ CHECK = """() => {
       if (w * h > Math.min(a.w * a.h, b.w * b.h) / 5) overlaps.push([a.text, b.text]);
     }
   }
+  // what runs past the window's right edge, outside any scrolling box: the culprits named
+  const past = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > innerWidth + 1 && !el.parentElement.closest(".table-scroll, [style*=overflow]")
+        && getComputedStyle(el.parentElement).overflowX === "visible") {
+      past.push(`${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : ""}${el.getAttribute("name") ? "[name=" + el.getAttribute("name") + "]" : ""} ${Math.round(r.right)} px`);
+    }
+  }
   return {width: document.documentElement.scrollWidth, inner: window.innerWidth,
-          texts: boxes.length, overlaps: overlaps.slice(0, 10)};
+          texts: boxes.length, overlaps: overlaps.slice(0, 10), past: past.slice(0, 8)};
 }"""
 
 CASES = [pytest.param(screen, size, code, id=f"{screen}-{size[0]}x{size[1]}-{code}")
@@ -322,7 +333,8 @@ def test_the_screen_fits_and_no_text_overlaps(screen: str, size: tuple[int, int]
     result = page.evaluate(CHECK)
     assert result["texts"] > 3, result
     assert result["width"] <= result["inner"], (
-        f"{screen} is {result['width']} px wide in a {result['inner']} px window ({shot})")
+        f"{screen} is {result['width']} px wide in a {result['inner']} px window: "
+        f"{result['past']} ({shot})")
     assert not result["overlaps"], f"text drawn over text on {screen} ({shot}): {result['overlaps']}"
 
 
