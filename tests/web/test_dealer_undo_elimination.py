@@ -29,6 +29,7 @@ from director.models.seating import (
     SeatingTable,
 )
 from director.services import Invalid, busts, seating
+from director.services.audit import said_again
 from director.services.events import events
 from tests.web.test_dealer_helpers import drive, passive, seat_table
 
@@ -88,7 +89,7 @@ def test_a_committed_reinstatement_is_logged_and_counted(field: Callable[..., in
     assert seating.field_stats(tid) == {"players_left": 6, "average_stack": 60_021 // 6}
     log = db.session.scalars(select(SeatingLogEntry.text).where(
         SeatingLogEntry.tournament_id == tid, SeatingLogEntry.action == "reinstate")).all()
-    assert len(log) == 1 and "reinstated at table 1" in log[0]
+    assert len(log) == 1 and "reinstated at table 1" in said_again(log[0])
 
 
 def test_a_later_bust_at_another_table_moves_back_one_place(field: Callable[..., int]) -> None:
