@@ -9,9 +9,9 @@ the scheduler's work with ``actor="system"``).
 
 Each entry also goes to the ``director.audit`` logger as one JSON line.
 
-The changes in the director's words: a service that changes the event calls
-``change(sentence, tournament_id, **params)`` after its commit, naming one of
-``SENTENCES`` ("Rebuy: Ann Berg, €200.00, 25,000 chips", "Table 3 broken: 7
+The changes in the director's words: a service that changes the event records
+``uow.log(sentence, tournament_id, **params)`` before its commit, naming one of
+``SENTENCES``, and the dispatcher writes it after the commit (:func:`write_change`) ("Rebuy: Ann Berg, €200.00, 25,000 chips", "Table 3 broken: 7
 players moved", "Level 5 started").  The line keeps its kind (money,
 seating, clock, structure, house rules, dealer, event), the English msgid and
 the parameters, and is put into words when it is read (``sentence``), in the
@@ -360,14 +360,6 @@ def sentence(message: str | None, params: dict[str, Any] | None) -> str:
         except (KeyError, TypeError, ValueError):
             continue
     return message
-
-
-def change(key: str, tournament_id: int | None, *, details: dict[str, Any] | None = None,
-           app: Flask | None = None, **params: Any) -> None:
-    """Log a change in the director's words (one of ``SENTENCES``), after its commit
-    (:func:`write_change`).  A unit of work records its lines before the commit
-    instead (``services.uow.log``): a rollback then forgets them."""
-    write_change(uow.LogLine(key, tournament_id, details, params), app=app)
 
 
 def write_change(line: uow.LogLine, *, app: Flask | None = None) -> None:

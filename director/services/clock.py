@@ -73,14 +73,6 @@ def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat().replace("+00:00", "Z")
 
 
-def versions(tournament_ids: list[int]) -> dict[int, int]:
-    """``{id: version}`` for the given tournaments (the live screens' change check)."""
-    rows = db.session.execute(
-        select(Tournament.id, Tournament.version).where(Tournament.id.in_(tournament_ids))
-    ).all()
-    return {row[0]: row[1] for row in rows}
-
-
 def next_change(tournament: Tournament, now: datetime) -> datetime | None:
     if tournament.lifecycle in (Status.FINISHED, Status.CANCELLED):
         return None

@@ -26,8 +26,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask_babel import gettext as _
+from sqlalchemy import select
 
-from director.db import utcnow
+from director.db import db, utcnow
 from director.models import Tournament
 from director.services import Invalid, app_key, banners, get_tournament
 from director.services import clock as clock_service
@@ -165,7 +166,10 @@ def _aged(state: dict[str, Any], seconds: float) -> dict[str, Any] | None:
 
 def versions(tournament_ids: list[int]) -> dict[int, int]:
     """``{id: version}`` for the given tournaments (the live screens' change check)."""
-    return clock_service.versions(tournament_ids)
+    rows = db.session.execute(
+        select(Tournament.id, Tournament.version).where(Tournament.id.in_(tournament_ids))
+    ).all()
+    return {row[0]: row[1] for row in rows}
 
 
 def money_standing(tournament_id: int) -> dict[str, Any] | None:

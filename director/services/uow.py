@@ -177,7 +177,7 @@ def commit() -> None:
 
 def dispatch() -> None:
     """Hand what was committed and not yet dispatched to the dispatcher."""
-    if not has_app_context():
+    if not has_app_context() or not db.session.registry.has():   # no session: nothing recorded
         return
     session = db.session()
     if session.info.get(HELD):              # told by the outer transaction's owner (take)
@@ -188,12 +188,8 @@ def dispatch() -> None:
         # Recorded after its commit, in a transaction that has only read since: it
         # tells of that commit (a service that commits, then reads, then records).
         done.append(_merged(session.info.pop(FRAMES)))
-    if not done:
-        return
-    changes = done[0]
-    for more in done[1:]:
-        changes.merge(more)
-    _dispatch(changes)
+    if done:
+        _dispatch(_combined(done))
 
 
 def hold(session: Session) -> None:
@@ -212,23 +208,12 @@ def take(session: Session) -> Changes:
     frames = session.info.pop(FRAMES, None)
     if frames:
         done.append(_merged(frames))
-    changes = Changes()
-    for more in done:
-        changes.merge(more)
-    return changes
+    return _combined([Changes(), *done])
 
 
 def tell(changes: Changes) -> None:
     """Hand ``changes`` to the dispatcher (:func:`take`'s, after the outer commit)."""
     _dispatch(changes)
-
-
-def discard() -> None:
-    """Forget everything recorded and not dispatched (the session is being thrown away)."""
-    session = db.session()
-    session.info.pop(FRAMES, None)
-    session.info.pop(DONE, None)
-    session.info.pop(WROTE, None)
 
 
 def _dispatch(changes: Changes) -> None:
@@ -270,11 +255,15 @@ def _rolled_back(session: Session, previous: SessionTransaction) -> None:
         session.info.pop(WROTE, None)
 
 
+def _combined(changes: list[Changes]) -> Changes:
+    """The first of ``changes`` with the others merged into it, in order."""
+    for more in changes[1:]:
+        changes[0].merge(more)
+    return changes[0]
+
+
 def _merged(frames: list[tuple[SessionTransaction | None, Changes]]) -> Changes:
-    changes = frames[0][1]
-    for _tx, more in frames[1:]:
-        changes.merge(more)
-    return changes
+    return _combined([changes for _tx, changes in frames])
 
 
 def _committed(session: Session) -> None:

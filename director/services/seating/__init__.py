@@ -99,7 +99,6 @@ from director.services.seating.writes import (
     commit_seating,
     locked_settings,
     player_in,
-    publish,
     unit_of_work,
 )
 
@@ -141,7 +140,6 @@ __all__ = [
     "plan_record",
     "player_in",
     "policy_for",
-    "publish",
     "register_player",
     "replan",
     "reseat",

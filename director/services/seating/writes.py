@@ -72,7 +72,7 @@ def locked_settings(tournament_id: int) -> SeatingSettings:
 
 def commit_seating(tournament_id: int, settings: SeatingSettings, *,
                    commit: bool = True) -> None:
-    """Record that the seating screens changed (:func:`publish`), then commit (the
+    """Record that the seating screens changed (``uow.screens``), then commit (the
     settings row is the lock; a lost race is ``Invalid(CONFLICT)``).  ``commit``
     false: flushed only, part of the caller's unit of work, which records the
     screens' change and commits its own part with it."""
@@ -80,21 +80,12 @@ def commit_seating(tournament_id: int, settings: SeatingSettings, *,
     if not commit:
         db.session.flush()
         return
-    publish(tournament_id)
+    uow.screens(tournament_id, "seating")
     try:
         uow.commit()
     except (StaleDataError, IntegrityError):
         db.session.rollback()
         raise Invalid(_conflict()) from None
-
-
-def publish(tournament_id: int, *, clock: bool = True, kind: str = "seating") -> None:
-    """Record that the seating screens changed, and (unless ``clock`` is false: only
-    chips moved between players, so the players left and the average stack are the
-    same) the clock state the projector shows; they are told after the commit
-    (``services.publishing``).  ``kind``: what changed (the change feed's word:
-    seating, money, hands)."""
-    uow.screens(tournament_id, kind, clock=clock)
 
 
 def apply_rule(field: str, action: Callable[[], T]) -> T:
