@@ -346,13 +346,16 @@ def build(entries: int) -> tuple[Event, dict[str, Any]]:
                 **{k: round(v, 1) for k, v in built.items()}}
 
 
-def measure_both(events: list[Event], repeat: int) -> list[dict[str, dict[str, Any]]]:
+def measure_both(events: list[Event], repeat: int,
+                 only: list[str] | None = None) -> list[dict[str, dict[str, Any]]]:
     """Every request at each size, the sizes taking turns (``repeat`` rounds, the best of
     each kept): a busy machine slows both sizes alike instead of one of them."""
     found: list[dict[str, dict[str, Any]]] = [{} for _ in events]
     plans = [ev.requests() for ev in events]
     anons = [ev.app.test_client() for ev in events]
     for index, (name, kind, method, _spec) in enumerate(plans[0]):
+        if only and kind != "trivial" and not any(word in name for word in only):
+            continue
         for _ in range(repeat):
             for ev, plan, anon, out in zip(events, plans, anons, found, strict=True):
                 spec = plan[index][3]
@@ -376,12 +379,14 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=300)
     parser.add_argument("--big", type=int, default=2400)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", action="append", default=[],
+                        help="measure only the requests whose name holds this (repeatable)")
     args = parser.parse_args()
     small_event, built_small = build(args.small)
     print(json.dumps({"built": built_small}), flush=True)
     big_event, built_big = build(args.big)
     print(json.dumps({"built": built_big}), flush=True)
-    small, big = measure_both([small_event, big_event], args.repeat)
+    small, big = measure_both([small_event, big_event], args.repeat, args.only)
     trivial = big["trivial " + TRIVIAL]["ms"]
     failed = []
     for name, s in small.items():

@@ -54,6 +54,11 @@ class Player(Base):
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     place_last: Mapped[int | None] = mapped_column(Integer, nullable=True)
     eliminated_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # The event's entries when he went out (those registered up to ``eliminated_at``),
+    # stored with it: an entry registered later finishes ahead of him, so his final
+    # place is ``place`` plus the entries made since (``money.places.final_place``),
+    # read without the event's history.  None while he is in (or placed by a deal).
+    entries_when_out: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # The table number and seat he went out from, so the director's undo of the
     # bust can put him back there (``seating.undo_elimination``).
     out_table: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -133,7 +133,10 @@ def satellite_state(tournament_id: int, settings: MoneySettings | None, players_
     winners: list[str] = []
     decided = status == Status.FINISHED.value or (payout.seats and players_left <= payout.seats)
     if decided:
-        _view, rows = money_service.results(tournament_id)
+        # Still in at the top, then places 1, 2 ...: the seats are among the first lines.
+        dealt = len((view.deal or {}).get("player_ids", ()))
+        _view, rows = money_service.results(tournament_id,
+                                            limit=players_left + payout.seats + dealt)
         winners = [row.name for row in sorted(rows, key=lambda r: (r.place is not None,
                                                                     r.place or 0))
                    if row.seat or (row.place is None and row.active)]
@@ -226,7 +229,7 @@ def entries_open(tournament: Tournament, settings: MoneySettings | None,
 
 def results(tournament_id: int) -> list[dict[str, Any]]:
     """The best ``RESULTS_SHOWN`` places of a finished event: place, name, prize (major unit)."""
-    view, rows = money_service.results(tournament_id)
+    view, rows = money_service.results(tournament_id, placed=True, limit=RESULTS_SHOWN)
     shown = []
     for row in rows:
         if row.place is None:

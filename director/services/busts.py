@@ -126,18 +126,19 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     moment = min([now, *(row.eliminated_at for _bust, row in earlier.values()
                          if row.eliminated_at is not None)])
     by_id = {p.id: p for p in players}
+    entries = money_service.entries_up_to(tournament_id, moment)   # stored with the place
     lines = []
     for player in players:
         player.status = "eliminated"
         player.place, player.place_last = places[player.id]
-        player.eliminated_at = moment
+        player.eliminated_at, player.entries_when_out = moment, entries
         player.out_table, player.out_seat = layout.where(player.id) if player.id in where \
             else (None, None)
         lines.append(Said(N_("%(name)s eliminated in place %(place)s"), name=player.name,
                           place=seating.place_said(player)))
     lines.extend(bounty_service.knock_out(tournament_id, players, by))  # who knocked them out
     for _bust, other in earlier.values():
-        other.eliminated_at = moment
+        other.eliminated_at, other.entries_when_out = moment, entries
         if other in moved:
             other.place, other.place_last = places[other.id]
             lines.append(Said(N_("%(name)s now finishes in place %(place)s"), name=other.name,
@@ -267,7 +268,7 @@ def _back_in(tournament_id: int, settings: SeatingSettings, players: list[Player
     for player in players:
         player.status = "active"
         player.place = player.place_last = None
-        player.eliminated_at = None
+        player.eliminated_at = player.entries_when_out = None
         player.out_table = player.out_seat = None
         lines.append(reinstated[player.id])
     for other in out:

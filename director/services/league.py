@@ -110,34 +110,34 @@ class LeagueLine:
     by_event: tuple[float | None, ...]
 
 
-def _finishes(tournament: Tournament) -> LeagueEvent:
+def _finishes(tournament: Tournament, names: dict[Hashable, str]) -> LeagueEvent:
     """Who finished where in one event, one finish per person (his best entry).
 
     In a finished event, the people still in at the end (a deal that ended it)
     share the top places; in an event still running they have no finish yet.
+    The places are the stored ones (``money.places_of``): no prize is worked out.
+    ``names``: each entry without a record gets its name there (the first one seen).
     """
-    _view, rows = money_service.results(tournament.id)
-    entries = db.session.execute(select(Player.id, Player.person_id, Player.name).where(
-        Player.tournament_id == tournament.id)).all()
-    who: dict[int, Hashable] = {pid: ("person", person_id) if person_id is not None
-                                else ("name", people.key_of(name)) for pid, person_id, name in entries}
+    entries = money_service.places_of(tournament.id)
     best: dict[Hashable, tuple[int, int | None]] = {}
     unplaced: list[Hashable] = []
-    for row in rows:
-        key = who.get(row.player_id, ("name", people.key_of(row.name)))
-        if row.place is None:
-            if row.active and key not in unplaced:
+    for _pid, person_id, name, place, place_last, active in entries:
+        key = ("person", person_id) if person_id is not None else ("name", people.key_of(name))
+        if person_id is None:
+            names.setdefault(key, name)
+        if place is None:
+            if active and key not in unplaced:
                 unplaced.append(key)
             continue
-        if key not in best or row.place < best[key][0]:
-            best[key] = (row.place, row.place_last)
+        if key not in best or place < best[key][0]:
+            best[key] = (place, place_last)
     finishes = []
     if tournament.status == "finished" and unplaced:
         for key in unplaced:
             best.pop(key, None)
             finishes.append(Finish(key, 1, len(unplaced) if len(unplaced) > 1 else None))
     finishes.extend(Finish(key, place, last) for key, (place, last) in best.items())
-    return LeagueEvent(entrants=len(rows), finishes=tuple(finishes))
+    return LeagueEvent(entrants=len(entries), finishes=tuple(finishes))
 
 
 def _still_playing(tournament: Tournament) -> bool:
@@ -149,25 +149,30 @@ def _still_playing(tournament: Tournament) -> bool:
         Player.place.is_(None))))
 
 
-def league_view(league_id: int) -> dict[str, Any]:
-    """The league: its events (those still there) and the ranking by its formula."""
+def league_view(league_id: int, page: int = 1, per_page: int | None = None) -> dict[str, Any]:
+    """The league: its events (those still there) and the ranking by its formula.
+
+    ``lines``: the ranking's page ``page`` of ``per_page`` lines (None: all of them;
+    a page past the last is the last), their names read for those lines only;
+    ``page``, ``pages`` and ``total`` (how many lines the ranking has)."""
     league = get_league(league_id)
     events = [t for t in (db.session.get(Tournament, tid) for tid in league.tournament_ids)
               if t is not None]
-    table = standings(league.formula, [_finishes(t) for t in events])
     names: dict[Hashable, str] = {}
-    person_ids = [key[1] for s in table for key in [s.who] if isinstance(key, tuple)
+    table = standings(league.formula, [_finishes(t, names) for t in events])
+    pages = max(1, -(-len(table) // per_page)) if per_page else 1
+    page = min(max(1, page), pages)
+    shown = table[(page - 1) * per_page:page * per_page] if per_page else table
+    person_ids = [key[1] for s in shown for key in [s.who] if isinstance(key, tuple)
                   and key[0] == "person"]
-    for person in db.session.scalars(select(Person).where(Person.id.in_(person_ids))):
-        names[("person", person.id)] = person.name
-    for tournament in events:
-        for name in db.session.scalars(select(Player.name).where(
-                Player.tournament_id == tournament.id, Player.person_id.is_(None))):
-            names.setdefault(("name", people.key_of(name)), name)
+    if person_ids:
+        names.update((("person", pid), name) for pid, name in db.session.execute(
+            select(Person.id, Person.name).where(Person.id.in_(person_ids))))
     lines = [LeagueLine(s.rank, names.get(s.who, str(s.who)),
                         s.who[1] if isinstance(s.who, tuple) and s.who[0] == "person" else None,
-                        s.points, s.events, s.best, s.by_event) for s in table]
-    return {"league": league, "events": events, "lines": lines,
+                        s.points, s.events, s.best, s.by_event) for s in shown]
+    return {"league": league, "events": events, "lines": lines, "total": len(table),
+            "page": page, "pages": pages,
             "unfinished": [t for t in events if _still_playing(t)],
             "deleted": [tid for tid in league.tournament_ids   # ids are never given again
                         if tid not in {t.id for t in events}]}

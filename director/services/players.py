@@ -29,6 +29,7 @@ from sqlalchemy import func, or_, select
 
 from director.db import db
 from director.i18n import N_
+from director.models.money import Payment
 from director.models.people import (
     EMAIL_MAX,
     NICKNAME_MAX,
@@ -199,9 +200,15 @@ class EventLine:
         return self.prize + self.bounties
 
 
-def _event_lines(tournament_id: int, owner: Mapping[int, int]) -> dict[int, EventLine]:
-    """Each person's line in one event; ``owner``: the event's player id -> person id."""
-    view, rows = money_service.results(tournament_id)
+def _event_lines(tournament_id: int, owner: Mapping[int, int],
+                 everyone: bool = False) -> dict[int, EventLine]:
+    """Each person's line in one event; ``owner``: the event's player id -> person id.
+
+    Only the owners' entries are read (their results lines, their sales summed by
+    the database), whatever the event's size; ``everyone``: the owners are most of
+    the event (every record's totals), so its lines are read without a list of ids."""
+    ids = None if everyone else list(owner)
+    view, rows = money_service.results(tournament_id, player_ids=ids)
     lines: dict[int, EventLine] = {}
 
     def line(person_id: int) -> EventLine:
@@ -209,18 +216,25 @@ def _event_lines(tournament_id: int, owner: Mapping[int, int]) -> dict[int, Even
             lines[person_id] = EventLine(view.tournament, view.currency)
         return lines[person_id]
 
-    for payment in view.payments:
-        if payment.undone or payment.kind not in SALES or payment.player_id not in owner:
+    sales = select(Payment.player_id, Payment.kind, func.count(Payment.id),
+                   func.sum(Payment.prize + Payment.fee + func.coalesce(Payment.bounty, 0))
+                   ).where(Payment.tournament_id == tournament_id, Payment.undone_at.is_(None),
+                           Payment.kind.in_(SALES))
+    if ids is not None:
+        sales = sales.where(Payment.player_id.in_(ids))
+    for player_id, kind, count, total in db.session.execute(
+            sales.group_by(Payment.player_id, Payment.kind)):
+        if player_id not in owner:
             continue
-        entry = line(owner[payment.player_id])
-        entry.paid += payment.total
-        if payment.kind in ("buy-in", "re-entry"):
-            entry.entries += 1
-            entry.re_entries += payment.kind == "re-entry"
-        elif payment.kind == "rebuy":
-            entry.rebuys += 1
+        entry = line(owner[player_id])
+        entry.paid += int(total or 0)
+        if kind in ("buy-in", "re-entry"):
+            entry.entries += count
+            entry.re_entries += count if kind == "re-entry" else 0
+        elif kind == "rebuy":
+            entry.rebuys += count
         else:
-            entry.add_ons += 1
+            entry.add_ons += count
     for row in rows:
         if row.player_id not in owner:
             continue
@@ -292,6 +306,6 @@ def all_totals() -> dict[int, Totals]:
     """Person id -> his totals over every event (one results computation per event)."""
     totals: dict[int, Totals] = {}
     for tournament_id, owner in _owners(None).items():
-        for person_id, line in _event_lines(tournament_id, owner).items():
+        for person_id, line in _event_lines(tournament_id, owner, everyone=True).items():
             totals.setdefault(person_id, Totals()).add(line)
     return totals

@@ -316,12 +316,19 @@ RESULTS_PAGE = 100      # lines of the results page (the CSV has them all)
 
 @bp.get("/results/<int:tournament_id>")
 def results(tournament_id: int) -> str:
-    view, rows = money_service.results(tournament_id)
-    pages = max(1, -(-len(rows) // RESULTS_PAGE))
-    page = min(max(1, request.args.get("page", 1, type=int) or 1), pages)
-    shown = rows[(page - 1) * RESULTS_PAGE:page * RESULTS_PAGE]
+    total = money_service.results_count(tournament_id)
+    pages, page = _page_of(total)
+    view, shown = money_service.results(tournament_id, offset=(page - 1) * RESULTS_PAGE,
+                                        limit=RESULTS_PAGE)
     return render_template("money/results.html", view=view, rows=shown, page=page, pages=pages,
-                           total=len(rows))
+                           total=total)
+
+
+def _page_of(total: int) -> tuple[int, int]:
+    """The results' pages for ``total`` lines, and the page asked for (``?page=``, kept
+    within them)."""
+    pages = max(1, -(-total // RESULTS_PAGE))
+    return pages, min(max(1, request.args.get("page", 1, type=int) or 1), pages)
 
 
 @bp.get("/results/<int:tournament_id>.csv")
@@ -470,8 +477,12 @@ def api_pay(tournament_id: int, player_id: int) -> Any:
 
 @bp.get("/api/tournaments/<int:tournament_id>/results")
 def api_results(tournament_id: int) -> Response:
-    view, rows = money_service.results(tournament_id)
+    total = money_service.results_count(tournament_id, placed=True, bounty_winners=True)
+    pages, page = _page_of(total)
+    view, rows = money_service.results(tournament_id, placed=True, bounty_winners=True,
+                                       offset=(page - 1) * RESULTS_PAGE, limit=RESULTS_PAGE)
     return jsonify({"currency": view.currency, "prize_pool": view.pool.total,
+                    "page": page, "pages": pages, "total": total,
                     "results": [{"place": r.place, "place_last": r.place_last, "name": r.name,
                                  "prize": r.prize, "paid": r.paid, "deal": r.deal,
                                  "player_id": r.player_id, "bounties": r.bounties,

@@ -178,20 +178,15 @@ def create_league() -> Any:
     return redirect(url_for("players.league", league_id=league.id))
 
 
-STANDINGS_PAGE = 100    # lines of a league's standings on its page (the API has them all)
+STANDINGS_PAGE = 100    # lines of a league's standings on its page and in its API
 
 
 def _league_page(league_id: int, errors: dict[str, str] | None = None,
                  status: int = 200) -> tuple[str, int]:
-    view = league_service.league_view(league_id)
+    view = _league_view(league_id)
     picked = set(request.form.getlist("tournament_ids")) if errors else \
         {str(t) for t in view["league"].tournament_ids}
-    lines = view.pop("lines")
-    pages = max(1, -(-len(lines) // STANDINGS_PAGE))
-    page = min(max(1, request.args.get("page", 1, type=int) or 1), pages)
-    return render_template("players/league.html", **view, page=page, pages=pages,
-                           total=len(lines),
-                           lines=lines[(page - 1) * STANDINGS_PAGE:page * STANDINGS_PAGE],
+    return render_template("players/league.html", **view,
                            all_events=league_service.events_to_pick(),
                            formulas=league_service.formula_labels(), errors=errors or {},
                            form=request.form.to_dict() if errors else {}, picked=picked), status
@@ -283,10 +278,17 @@ def api_import() -> Response:
                     "unchanged": done.unchanged})
 
 
+def _league_view(league_id: int) -> dict[str, Any]:
+    """The league with the standings' page asked for (``?page=``)."""
+    return league_service.league_view(league_id, request.args.get("page", 1, type=int) or 1,
+                                      STANDINGS_PAGE)
+
+
 def league_json(league_id: int) -> dict[str, Any]:
-    view = league_service.league_view(league_id)
+    view = _league_view(league_id)
     league_row = view["league"]
     return {"id": league_row.id, "name": league_row.name, "formula": league_row.formula,
+            "page": view["page"], "pages": view["pages"], "total": view["total"],
             "tournament_ids": [t.id for t in view["events"]],
             "unfinished": [t.id for t in view["unfinished"]],
             "standings": [{"rank": line.rank, "name": line.name, "person_id": line.person_id,

@@ -434,7 +434,12 @@ def test_a_leagues_standings_are_shown_a_page_at_a_time(
     last = growing.client.get(f"/director/players/leagues/{league}?page=2").get_data(as_text=True)
     assert last.count("<tr data-person=") == 3 and "page=1" in last
     api = growing.client.get(f"/api/players/leagues/{league}", headers=growing.auth).get_json()
-    assert len(api["standings"]) == 8
+    assert (len(api["standings"]), api["page"], api["pages"], api["total"]) == (5, 1, 2, 8)
+    rest = growing.client.get(f"/api/players/leagues/{league}?page=2",
+                              headers=growing.auth).get_json()
+    assert [line["rank"] for line in api["standings"] + rest["standings"]] == \
+        sorted(line["rank"] for line in api["standings"] + rest["standings"])
+    assert len({line["name"] for line in api["standings"] + rest["standings"]}) == 8
 
 
 def test_the_seating_page_is_the_same_size_with_20_and_60_entries_and_finds_any_player(

@@ -20,7 +20,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0006": {},    # two columns dropped (REMOVED)
     "0007": {},    # new tables (guess limits, director sessions); SQLite: AUTOINCREMENT ids
     "0008": {},    # seating plans rewritten to keep what they change (no column)
+    "0009": {},    # player.entries_when_out: filled from the rows (REWRITTEN), not a default
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
@@ -67,6 +68,7 @@ REMOVED: dict[str, dict[str, set[str]]] = {
 # revision's own test checks them): 0008 keeps what a seating plan changed, not the room.
 REWRITTEN: dict[str, dict[str, set[str]]] = {
     "0008": {"seating_plan": {"layout_before", "layout_after"}},
+    "0009": {"player": {"entries_when_out"}},     # a new column worked out from the rows
 }
 
 
@@ -157,7 +159,8 @@ def assert_every_row_survives(before: dict[str, list[dict[str, Any]]],
             assert not gone & new.keys(), table
             assert {key: new[key] for key in old if key not in other} == \
                 {key: value for key, value in old.items() if key not in other}, table
-            assert {key: new[key] for key in new if key not in old} == added.get(table, {}), table
+            assert {key: new[key] for key in new if key not in old and key not in other} == \
+                added.get(table, {}), table
 
 
 def _up_to(changes: dict[str, dict[str, Any]], revision: str) -> dict[str, Any]:
@@ -272,6 +275,7 @@ def test_0003_keeps_every_entry_unlinked_and_the_next_buy_in_gets_a_record(
     assert [row["name"] for row in after["player"]] == [row["name"] for row in release["player"]]
     assert {row["person_id"] for row in after["player"]} == {None}
     assert after["person"] == [] and after["league"] == []
+    migrations.migrate(empty_app, "head", backup=False)     # the code of today goes on
     client: FlaskClient = empty_app.test_client()
     answer = client.post("/api/tournaments/1/money/entries", headers=auth,
                          json={"kind": "buy-in", "name": "Late Larry"})
@@ -348,6 +352,8 @@ def test_0007_gives_every_id_autoincrement_and_never_reuses_a_deleted_event_s_id
     at_revision(empty_app, "0006", rows)
     assert autoincrement_tables(empty_app) == {"change_feed"}
     migrations.migrate(empty_app, "0007", backup=False)
+    assert "tournament" in autoincrement_tables(empty_app)
+    migrations.migrate(empty_app, "head", backup=False)      # then compared with today's
     fresh = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'fresh.sqlite'}")
     with empty_app.app_context():
         built = Path(str(db.engine.url.database))
@@ -373,7 +379,7 @@ def test_0008_rewrites_the_plans_written_before_and_their_undo_still_works(
     the downgrade writes the pending plan's room back for the earlier code."""
     from director.models.seating import SeatingPlanRecord
     from director.tournament.seating import Layout
-    migrations.migrate(empty_app, "0007", backup=False)
+    migrations.migrate(empty_app, "head", backup=False)   # the event made by today's code
     client, auth = empty_app.test_client(), {"Authorization": f"Bearer {TOKEN}"}
     tid = client.post("/api/tournaments", headers=auth, json={"name": "Before", "levels": [
         {"game": "PO", "duration_seconds": 1200, "small_blind": 100, "big_blind": 200}]}
@@ -397,6 +403,7 @@ def test_0008_rewrites_the_plans_written_before_and_their_undo_still_works(
     assert client.post(f"/api/tournaments/{tid}/seating/plans/{plan['id']}/confirm",
                        headers=auth).status_code == 200
     after = room()
+    migrations.migrate(empty_app, "0007", down=True, backup=False)
     with empty_app.app_context():     # the record as the code before this revision wrote it
         record = db.session.get(SeatingPlanRecord, plan["id"])
         record.layout_before, record.layout_after = before.to_json(), after.to_json()
@@ -409,6 +416,7 @@ def test_0008_rewrites_the_plans_written_before_and_their_undo_still_works(
         assert 0 < len(changed) < len(after.tables)
         assert [t["number"] for t in record.layout_before["tables"]] == \
             [n for n in changed if n in before.numbers]
+    migrations.migrate(empty_app, "head", backup=False)
     assert client.post(f"/api/tournaments/{tid}/seating/undo", headers=auth).status_code == 200
     assert room() == before
     migrations.migrate(empty_app, "0007", down=True, backup=False)
@@ -416,6 +424,27 @@ def test_0008_rewrites_the_plans_written_before_and_their_undo_still_works(
         record = db.session.get(SeatingPlanRecord, plan["id"])
         assert record.status == "pending"
         assert Layout.from_json(record.layout_before) == before
+
+
+def test_0009_stores_the_entries_at_each_bust_and_the_final_place_counts_later_entries(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]], auth: dict[str, str]) -> None:
+    """The release's bust (Oda, 16th of 16) is given the entries made up to it; an entry
+    made after her bust (here one more row, before the upgrade) moves her final place
+    down to 17th, as the registration times said before the upgrade."""
+    oda = next(row for row in release["player"] if row["status"] == "eliminated")
+    late = {**release["player"][-1], "id": 99, "name": "Late Lou", "status": "active",
+            "created_at": oda["eliminated_at"] + timedelta(minutes=5)}
+    at_revision(empty_app, "0008", {**release, "player": [*release["player"], late]})
+    migrations.migrate(empty_app, "0009", backup=False)
+    stored = {row["id"]: row["entries_when_out"] for row in rows_of(empty_app)["player"]}
+    assert stored[oda["id"]] == len(release["player"]) == 16
+    assert {value for pid, value in stored.items() if pid != oda["id"]} == {None}
+    migrations.migrate(empty_app, "head", backup=False)
+    results = empty_app.test_client().get("/api/tournaments/1/results").get_json()["results"]
+    assert [(r["name"], r["place"]) for r in results] == [(oda["name"], 17)]
+    migrations.migrate(empty_app, "0008", down=True, backup=False)
+    assert "entries_when_out" not in columns_of(empty_app)["player"]
+    assert len(rows_of(empty_app)["player"]) == 17
 
 
 # ---------------------------------------------------------------- the event goes on

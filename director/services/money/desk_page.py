@@ -15,7 +15,7 @@ from director.models.seating import Player, Seat, SeatingTable
 from director.models.tournament import Tournament
 from director.poker.errors import RuleViolation
 from director.services.money.payments import entries_of_players, ledger, person_of
-from director.services.money.places import final_place, registered
+from director.services.money.places import entries_made, final_place
 from director.services.money.totals import money
 from director.tournament.entries import EntryKind, PlayerEntries, verify_purchase
 from director.tournament.lifecycle import verify_open
@@ -46,7 +46,7 @@ def desk(tournament_id: int, query: Any = "", ledger_before: int | None = None) 
     shown = {p.id: p for p in db.session.scalars(select(Player).where(
         Player.id.in_(found[:DESK_ROWS])))}
     players = [shown[pid] for pid in found[:DESK_ROWS]]
-    created = registered(tournament_id)
+    entries = entries_made(tournament_id)
     bought_by = entries_of_players(tournament_id, players)
     rows = []
     for player in players:
@@ -65,7 +65,7 @@ def desk(tournament_id: int, query: Any = "", ledger_before: int | None = None) 
                     can[kind] = translate_violation(exc)
                 if closed:
                     can[kind] = closed
-        place, last = final_place(player, created)
+        place, last = final_place(player, entries)
         label = "" if place is None else f"{place}–{last}" if last and last != place else str(place)
         rows.append(DeskRow(player, bought, can, label))
     shown_ids = [p.id for p in players]

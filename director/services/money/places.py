@@ -5,16 +5,15 @@ house summary.
 
 from __future__ import annotations
 
-import bisect
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import case, false, func, literal, or_, select, update
 
 from director.db import db, utcnow
 from director.models.money import Payment
@@ -39,10 +38,26 @@ from director.tournament.lifecycle import Status
 from director.tournament.payouts import split_tied_places
 
 
-def registered(tournament_id: int) -> list[datetime]:
-    """Every entry's registration time, sorted (for :func:`final_place`)."""
-    return list(db.session.scalars(select(Player.created_at).where(
-        Player.tournament_id == tournament_id).order_by(Player.created_at)))
+def entries_made(tournament_id: int) -> int:
+    """The event's entries (a re-entry is one): every player row it has."""
+    return int(db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tournament_id)) or 0)
+
+
+def entries_up_to(tournament_id: int, moment: datetime) -> int:
+    """The entries registered up to ``moment``: stored with a bust
+    (``Player.entries_when_out``), so his final place needs no history."""
+    return int(db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tournament_id, Player.created_at <= moment)) or 0)
+
+
+def entry_taken_out(player: Player) -> None:
+    """An entry taken out of the registry (a buy-in undone): the players who went out
+    after it was made no longer count it among the entries of their bust."""
+    db.session.execute(update(Player).where(
+        Player.tournament_id == player.tournament_id, Player.entries_when_out.is_not(None),
+        Player.eliminated_at >= player.created_at).values(
+        entries_when_out=Player.entries_when_out - 1))
 
 
 @dataclass
@@ -68,58 +83,72 @@ class ResultRow:
         return str(self.place)
 
 
-def final_place(player: Player, created: list[datetime]) -> tuple[int | None, int | None]:
-    """The seating place moved down by the entries registered after the player busted.
-
-    ``created``: every entry's registration time, sorted (a binary search: the
-    results of 2,400 entries asked it 2,400 times over the whole list)."""
+def final_place(player: Player, entries: int) -> tuple[int | None, int | None]:
+    """The seating place moved down by the entries registered after the player busted:
+    ``entries`` (the event's now, :func:`entries_made`) less those of his bust."""
     place, last = player.place, player.place_last
-    if place is not None and player.eliminated_at is not None:
-        later = len(created) - bisect.bisect_right(created, player.eliminated_at)
+    if place is not None and player.entries_when_out is not None:
+        later = entries - player.entries_when_out
         place += later
         last = last + later if last else None
     return place, last
 
 
-def results(tournament_id: int) -> tuple[Money, list[ResultRow]]:
-    """Every entry with its finishing place and prize, best place first; still in at the top.
+def _final_sql(entries: int) -> tuple[Any, Any]:
+    """:func:`final_place` as SQL: the first and the last place of each row."""
+    later = case((Player.entries_when_out.is_(None), 0),
+                 else_=literal(entries) - Player.entries_when_out)
+    return Player.place + later, Player.place_last + later
+
+
+def places_of(tournament_id: int) -> list[tuple[int, int | None, str, int | None, int | None, bool]]:
+    """Every entry's final place, worked out by the database (no prize, no bounty: what
+    a league ranks): (player id, person id, name, place, place_last, still in)."""
+    first, last = _final_sql(entries_made(tournament_id))
+    return [(pid, person_id, name, place, place_last, status == "active")
+            for pid, person_id, name, place, place_last, status in db.session.execute(
+                select(Player.id, Player.person_id, Player.name, first, last, Player.status)
+                .where(Player.tournament_id == tournament_id).order_by(Player.id))]
+
+
+def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
+            placed: bool = False, bounty_winners: bool = False, offset: int = 0,
+            limit: int | None = None) -> tuple[Money, list[ResultRow]]:
+    """Entries with their finishing place and prize, best place first; still in at the top.
 
     Places come from the seating registry (order of elimination, §9.6 ties).
     An entry that busted while late registration was still open finished
     behind every entry that came later: its place is moved down by the
-    entries registered after it busted.  Tied places share their combined
-    prize (``split_tied_places``); a saved deal replaces the prizes of the
-    players in it.
+    entries registered after it busted (:func:`final_place`).  Tied places
+    share their combined prize (``split_tied_places``); a saved deal replaces
+    the prizes of the players in it.
+
+    Read from the database a page at a time, whatever the event's history:
+    ``offset``/``limit`` in that order, ``player_ids`` only those entries,
+    ``placed`` only the entries with a place or a deal, and with
+    ``bounty_winners`` (a bounty event) those still in too, who may have won
+    bounties.  The count: :func:`results_count`.
     """
     view = money(tournament_id)
-    players = list(db.session.scalars(select(Player).where(
-        Player.tournament_id == tournament_id).order_by(Player.id)))
-    created = sorted(p.created_at for p in players)
+    entries = entries_made(tournament_id)
+    first, last = _final_sql(entries)
+    query = _results_query(view, select(Player, first, last), player_ids, placed,
+                           bounty_winners)
+    query = query.order_by(Player.place.is_not(None), first, func.lower(Player.name),
+                           Player.id).offset(offset).limit(limit)
+    found = db.session.execute(query).all()
+    players = [player for player, _first, _last in found]
+    ids = [p.id for p in players]
     # The prizes paid, summed by the database (reading the ledger took a third of the page)
     paid: dict[int, int] = {int(pid): int(total) for pid, total in db.session.execute(
         select(Payment.player_id, func.sum(Payment.prize)).where(
             Payment.tournament_id == tournament_id, Payment.kind == PAYOUT,
-            Payment.undone_at.is_(None), Payment.player_id.is_not(None))
-        .group_by(Payment.player_id))}
+            Payment.undone_at.is_(None), Payment.player_id.in_(ids))
+        .group_by(Payment.player_id))} if ids else {}
+    rows = [ResultRow(p.id, p.name, place, place_last, 0, paid.get(p.id, 0), p.active)
+            for p, place, place_last in found]
+    _prizes(view, tournament_id, first, last, rows)
     deal_amounts = {int(k): v for k, v in (view.deal or {}).get("amounts", {}).items()}
-    rows: list[ResultRow] = []
-    groups: dict[tuple[int, int], list[ResultRow]] = {}
-    for player in players:
-        place, last = final_place(player, created)
-        row = ResultRow(player.id, player.name, place, last, 0, paid.get(player.id, 0),
-                        player.active)
-        rows.append(row)
-        if place is not None:
-            groups.setdefault((place, last or place), []).append(row)
-    for (first, last), members in groups.items():
-        if last > first or len(members) > 1:
-            places = list(range(first, max(last, first + len(members) - 1) + 1))
-            shares = split_tied_places(view.amounts, places, unit=view.unit) \
-                if view.amounts else (0,) * len(places)
-            for member, share in zip(members, shares, strict=False):
-                member.prize = share
-        else:
-            members[0].prize = view.amounts[first - 1] if first <= len(view.amounts) else 0
     left_to_play = int((view.deal or {}).get("left_to_play") or 0)
     for row in rows:
         if row.player_id in deal_amounts:
@@ -131,21 +160,90 @@ def results(tournament_id: int) -> tuple[Money, list[ResultRow]]:
     return view, rows
 
 
-def _still_in_at_the_end(view: Money, players: list[Player]) -> set[int]:
+def results_count(tournament_id: int, *, placed: bool = False,
+                  bounty_winners: bool = False) -> int:
+    """How many lines :func:`results` has in all (with the same filters)."""
+    if not placed:
+        return entries_made(tournament_id)
+    view = money(tournament_id)
+    return int(db.session.scalar(_results_query(
+        view, select(func.count(Player.id)), None, placed, bounty_winners)) or 0)
+
+
+def _results_query(view: Money, query: Any, player_ids: Iterable[int] | None,
+                   placed: bool, bounty_winners: bool) -> Any:
+    query = query.where(Player.tournament_id == view.tournament.id)
+    if player_ids is not None:
+        query = query.where(Player.id.in_(list(player_ids)))
+    if placed:
+        dealt = [int(k) for k in (view.deal or {}).get("amounts", {})]
+        query = query.where(or_(Player.place.is_not(None), Player.id.in_(dealt),
+                                Player.status == "active" if bounty_winners and _bounty_event(view)
+                                else false()))
+    return query
+
+
+def _prizes(view: Money, tournament_id: int, first: Any, last: Any,
+            rows: list[ResultRow]) -> None:
+    """Each placed row's prize: its place's amount, or its share of the places it ties
+    for (every member of the tie counted, on this page or not, in player id order)."""
+    firsts = sorted({row.place for row in rows if row.place is not None})
+    if not firsts:
+        return
+    groups: dict[tuple[int, int], list[int]] = {}
+    for pid, place, place_last in db.session.execute(
+            select(Player.id, first, last).where(
+                Player.tournament_id == tournament_id, first.in_(firsts))
+            .order_by(Player.id)):
+        groups.setdefault((place, place_last or place), []).append(pid)
+    for row in rows:
+        if row.place is None:
+            continue
+        place_first, place_last = row.place, row.place_last or row.place
+        members = groups.get((place_first, place_last), [row.player_id])
+        if place_last > place_first or len(members) > 1:
+            places = list(range(place_first,
+                                max(place_last, place_first + len(members) - 1) + 1))
+            shares = split_tied_places(view.amounts, places, unit=view.unit) \
+                if view.amounts else (0,) * len(places)
+            index = members.index(row.player_id) if row.player_id in members else 0
+            row.prize = shares[index] if index < len(shares) else 0
+        else:
+            row.prize = view.amounts[place_first - 1] if place_first <= len(view.amounts) else 0
+
+
+def _bounty_event(view: Money) -> bool:
+    return bool(view.bounty or view.bounties)
+
+
+def _still_in_at_the_end(view: Money) -> set[int]:
     """The players who collect their own bounty: the winner, or everyone in a deal that
     shared out all the money (the event ended with them still in)."""
     deal = view.deal or {}
     if deal and not deal.get("left_to_play"):
         return {int(pid) for pid in deal.get("player_ids", [])}
-    return {p.id for p in players if p.active and p.place == 1}
+    return set(db.session.scalars(select(Player.id).where(
+        Player.tournament_id == view.tournament.id, Player.status == "active",
+        Player.place == 1)))
 
 
 def _bounties_and_seats(view: Money, players: list[Player], rows: list[ResultRow]) -> None:
-    """Each result's bounties won and who knocked him out; a satellite's seat winners."""
+    """Each result's bounties won and who knocked him out; a satellite's seat winners.
+
+    A bounty event reads the knockouts (who won what is kept on the busted player);
+    otherwise only the rows' own."""
     event = bounty_service.setting(view.tournament.id)
-    won = bounty_service.won(players, event, _still_in_at_the_end(view, players))
-    names = {p.id: p.name for p in players}
+    if _bounty_event(view):
+        knocked = {p.id: p for p in db.session.scalars(select(Player).where(
+            Player.tournament_id == view.tournament.id, Player.knockout.is_not(None)))}
+        won = bounty_service.won({**knocked, **{p.id: p for p in players}}.values(), event,
+                                 _still_in_at_the_end(view))
+    else:
+        won = {}
     by = bounty_service.knocked_out_by(players)
+    wanted = {pid for pids in by.values() for pid in pids}
+    names = dict(db.session.execute(select(Player.id, Player.name).where(
+        Player.id.in_(list(wanted)))).all()) if wanted else {}
     seat_deal = (view.deal or {}).get("method") == SEAT_DEAL
     for row in rows:
         row.bounties = won.get(row.player_id, 0)
@@ -223,8 +321,8 @@ def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Pa
     player = player_in(tournament_id, player_id)
     if get_tournament(tournament_id).lifecycle is Status.CANCELLED:
         lifecycle_service.verify_open(tournament_id)   # paying a finished event's prizes is fine
-    view, rows = results(tournament_id)
-    row = next(r for r in rows if r.player_id == player.id)
+    view, rows = results(tournament_id, player_ids=[player.id])
+    row = rows[0]
     if row.place is None and not row.deal:
         raise Invalid({"player_id": _("%(name)s is still playing", name=player.name)})
     if row.paid and row.paid >= row.prize:
@@ -262,4 +360,4 @@ def bounty_totals(view: Money) -> bounty_service.Totals | None:
     players = list(db.session.scalars(select(Player).where(
         Player.tournament_id == view.tournament.id)))
     return bounty_service.totals(players, bounty_service.setting(view.tournament.id),
-                                 view.bounties, _still_in_at_the_end(view, players))
+                                 view.bounties, _still_in_at_the_end(view))

@@ -53,6 +53,7 @@ from director.services.money.payments import (
     unit_of_work,
 )
 from director.services.money.period import Moment, moment
+from director.services.money.places import entry_taken_out
 from director.services.money.settings import (
     configured,
     lock_if_closed,
@@ -305,7 +306,11 @@ sell_entry = unit_of_work(again_on_conflict(sell))
 
 
 def _delete_entry(player_id: int) -> None:
-    """Take an entry out of the registry: its seat and its player row."""
+    """Take an entry out of the registry: its seat and its player row (no longer one of
+    the entries of the busts that came after it)."""
+    entry = db.session.get(Player, player_id)
+    if entry is not None:
+        entry_taken_out(entry)
     db.session.execute(Seat.__table__.delete().where(Seat.player_id == player_id))
     db.session.execute(Player.__table__.delete().where(Player.id == player_id))
 
