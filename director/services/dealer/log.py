@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import datetime
+from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
 
+from flask_babel import get_locale
 from sqlalchemy import select
 
 from director.db import db
@@ -157,8 +159,20 @@ def stored_text(text: str) -> str:
 
 
 def said_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Stored log lines in the reader's language (a plain line, e.g. an older one, as it is)."""
-    return [{**line, "text": _say_line(line["text"])} for line in lines]
+    """Stored log lines in the reader's language (a plain line, e.g. an older one, as it is).
+
+    Each stored line is said once per language (:func:`_said_in`): every answer of a
+    hand repeats the hand's log, and saying its lines again took a sixth of a dealer
+    write's time."""
+    locale = str(get_locale())
+    return [{**line, "text": _said_in(line["text"], locale)} for line in lines]
+
+
+@lru_cache(maxsize=8192)
+def _said_in(text: str, locale: str) -> str:
+    """:func:`_say_line`, kept per stored line and ``locale`` (the reader's, in which it
+    is said: the words and the number formats depend on nothing else)."""
+    return _say_line(text)
 
 
 def _say_line(text: str) -> str:
