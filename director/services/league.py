@@ -9,6 +9,8 @@ naming the field and changes nothing.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +25,7 @@ from director.models.seating import Player
 from director.models.tournament import Tournament
 from director.services import Invalid, NotFound, all_or_nothing, people, uow
 from director.services import money as money_service
-from director.tournament.league import Finish, Formula, LeagueEvent, standings
+from director.tournament.league import Finish, Formula, LeagueEvent, Standing, standings
 
 CONFLICT = {"name": N_("Someone else changed the leagues at the same moment: reload the page "
                        "and try again")}
@@ -149,6 +151,31 @@ def _still_playing(tournament: Tournament) -> bool:
         Player.place.is_(None))))
 
 
+_RANKINGS: OrderedDict[Hashable, tuple[list[Standing], dict[Hashable, str]]] = OrderedDict()
+_RANKINGS_KEPT = 32
+_rankings_lock = threading.Lock()
+
+
+def _ranking(formula: str, events: list[Tournament]) -> tuple[list[Standing], dict[Hashable, str]]:
+    """The league's ranking and the names of its entries without a record, worked out
+    again only when a place in one of its events changed (``money.places_signatures``:
+    one short query) -- a league of big events ranks thousands of entrants."""
+    signatures = money_service.places_signatures([t.id for t in events])
+    key = (formula, tuple((t.id, t.status, signatures.get(t.id)) for t in events))
+    with _rankings_lock:
+        kept = _RANKINGS.get(key)
+        if kept is not None:
+            _RANKINGS.move_to_end(key)
+            return kept
+    names: dict[Hashable, str] = {}
+    worked_out = (standings(formula, [_finishes(t, names) for t in events]), names)
+    with _rankings_lock:
+        _RANKINGS[key] = worked_out
+        while len(_RANKINGS) > _RANKINGS_KEPT:
+            _RANKINGS.popitem(last=False)
+    return worked_out
+
+
 def league_view(league_id: int, page: int = 1, per_page: int | None = None) -> dict[str, Any]:
     """The league: its events (those still there) and the ranking by its formula.
 
@@ -158,8 +185,8 @@ def league_view(league_id: int, page: int = 1, per_page: int | None = None) -> d
     league = get_league(league_id)
     events = [t for t in (db.session.get(Tournament, tid) for tid in league.tournament_ids)
               if t is not None]
-    names: dict[Hashable, str] = {}
-    table = standings(league.formula, [_finishes(t, names) for t in events])
+    table, names = _ranking(league.formula, events)
+    names = dict(names)
     pages = max(1, -(-len(table) // per_page)) if per_page else 1
     page = min(max(1, page), pages)
     shown = table[(page - 1) * per_page:page * per_page] if per_page else table

@@ -235,3 +235,52 @@ def test_the_places_pages_read_their_own_lines_whatever_the_history(
         event.remove(Player, "load", on_load)
     assert big == small
     assert small["results page"][1] <= 10 and small["record"][1] <= 1
+
+
+def test_a_leagues_ranking_is_worked_out_again_only_when_a_place_changed(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_entry_tournament: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read twice, the ranking is worked out once; a bust, a late entry (every place moves
+    down one), a buy-in undone and a bust undone each show at once in the standings (the
+    places as they were before are the ranking worked out then)."""
+    from director.services import league as league_service
+    worked: list[int] = []
+    real = league_service._finishes
+
+    def counted(tournament: Any, names: dict[Any, str]) -> Any:
+        worked.append(tournament.id)
+        return real(tournament, names)
+
+    monkeypatch.setattr(league_service, "_finishes", counted)
+    tid = make_entry_tournament()
+    api = EventApi(client, auth, tid)
+    for i in range(9):
+        api.buy_in(f"Player {i:02d}")
+    assert api.post("seating/draw").status_code == 200
+    league = client.post("/api/players/leagues", headers=auth, json={
+        "name": "Season", "formula": "linear", "tournament_ids": [tid]}).get_json()["id"]
+
+    def points() -> dict[str, float]:
+        answer = client.get(f"/api/players/leagues/{league}", headers=auth).get_json()
+        return {line["name"]: line["points"] for line in answer["standings"]}
+
+    assert points() == {}
+    worked.clear()
+    assert points() == {} and worked == []              # kept: nothing changed
+    victim = _tables(app, tid)[0][0]
+    bust = api.eliminate(victim)
+    assert bust.status_code == 200, bust.get_json()
+    name = next(r["name"] for r in client.get(f"/api/tournaments/{tid}/results",
+                                              headers=auth).get_json()["results"])
+    assert points() == {name: 1.0} and len(worked) == 1       # 9th of 9: 1 point
+    late = client.post(f"/api/tournaments/{tid}/money/entries", headers=auth,
+                       json={"kind": "buy-in", "name": "Late Lou"}).get_json()
+    assert points() == {name: 1.0} and len(worked) == 2       # 10th of 10: still 1 point
+    assert api.post(f"money/payments/{late['payment']['id']}/undo").status_code == 200
+    assert points() == {name: 1.0}       # the places of before the late entry: kept then
+    assert api.post(f"seating/players/{victim}/reinstate").status_code == 200
+    assert points() == {}
+    worked.clear()
+    assert points() == {} and worked == []
+    assert api.eliminate(_tables(app, tid)[-1][-1]).status_code == 200
+    assert len(points()) == 1 and len(worked) == 1
