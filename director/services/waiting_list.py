@@ -35,14 +35,14 @@ from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db, utcnow
 from director.i18n import N_, translate_violation
 from director.models.money import MoneySettings, Payment
-from director.models.seating import Player, SeatingLogEntry
+from director.models.seating import Player, Seat, SeatingLogEntry, SeatingTable
 from director.models.waiting_list import WaitingEntry
 from director.poker.errors import RuleViolation
 from director.services import (
@@ -57,7 +57,7 @@ from director.services import money as money_service
 from director.services import people as people_service
 from director.services import seating as seating_service
 from director.tournament.entries import EntryKind, verify_purchase
-from director.tournament.room import REASON_MAX, Room, room_of
+from director.tournament.room import REASON_MAX, Room, room_counted, room_of
 from director.tournament.seating import Layout, SeatingPolicy, remove_players
 
 CONFLICT = {"waiting_list": N_("Someone else changed the waiting list at the same moment: "
@@ -76,11 +76,29 @@ BUY_IN_WORDS = {"refund": N_("buy-in refunded"), "keep": N_("buy-in kept, not re
 
 def room(tournament_id: int, layout: Layout | None = None) -> Room:
     """The room now: its tables and seats from the seating settings (``room.room_of``);
-    ``layout``: the seating already loaded by the caller."""
-    registered = db.session.scalar(select(func.count(Player.id)).where(
-        Player.tournament_id == tournament_id, Player.status == "active")) or 0
-    return room_of(layout if layout is not None else seating_service.load_layout(tournament_id),
-                   seating_service.policy_for(tournament_id), registered=int(registered))
+    ``layout``: the seating already loaded by the caller.  Without it the database counts
+    the tables, the seated and the open seats (``room.room_counted``): the waiting list's
+    API read every seat of the room, and every active player, for three numbers."""
+    policy = seating_service.policy_for(tournament_id)
+    if layout is not None:
+        return room_of(layout, policy, registered=_registered(tournament_id))
+    tables, seats = db.session.execute(select(
+        func.count(SeatingTable.id), func.coalesce(func.sum(SeatingTable.size), 0)).where(
+        SeatingTable.tournament_id == tournament_id)).one()
+    seated, taken = db.session.execute(select(
+        func.count(Seat.id),
+        func.coalesce(func.sum(case((Seat.seat.between(1, SeatingTable.size), 1), else_=0)), 0))
+        .join(SeatingTable, SeatingTable.id == Seat.table_id)
+        .where(Seat.tournament_id == tournament_id)).one() if tables else (0, 0)
+    return room_counted(policy, tables=int(tables), seated=int(seated),
+                        open_seats=int(seats) - int(taken),
+                        registered=0 if tables else _registered(tournament_id))
+
+
+def _registered(tournament_id: int) -> int:
+    """The players registered and still in (the room before the draw)."""
+    return int(db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tournament_id, Player.status == "active")) or 0)
 
 
 def waiting(tournament_id: int) -> list[WaitingEntry]:
@@ -160,11 +178,15 @@ def room_json(state: Room) -> dict[str, Any]:
 
 
 def view_json(tournament_id: int) -> dict[str, Any]:
-    state = view(tournament_id, no_shows=False)
-    return {"tournament_id": tournament_id, "room": room_json(state.room),
-            "seat_choice": state.policy.seat_choice, "seat_open": state.seat_open,
-            "next": entry_json(state.next) if state.next else None,
-            "waiting": [entry_json(e) for e in state.entries]}
+    """The room (counted by the database: no seat is loaded) and the list."""
+    get_tournament(tournament_id)
+    state = room(tournament_id)
+    entries = waiting(tournament_id)
+    return {"tournament_id": tournament_id, "room": room_json(state),
+            "seat_choice": seating_service.policy_for(tournament_id).seat_choice,
+            "seat_open": bool(entries) and not state.full,
+            "next": entry_json(entries[0]) if entries else None,
+            "waiting": [entry_json(e) for e in entries]}
 
 
 # ---------------------------------------------------------------- helpers

@@ -38,7 +38,7 @@ from director.tournament.button import SeatStatus, seat_status
 from director.tournament.seating import Layout, Move, PlanKind, SeatingPlan, SeatingPolicy
 
 __all__ = ["REASON_MAX", "Room", "SeatChoiceRefused", "can_choose_seat", "choose_seat",
-           "room_of", "verify_seat_choice"]
+           "room_counted", "room_of", "verify_seat_choice"]
 
 REASON_MAX = 200
 
@@ -75,16 +75,32 @@ def room_of(layout: Layout, policy: SeatingPolicy, *, registered: int) -> Room:
     ...         registered=6).full
     True
     """
+    return room_counted(policy, tables=len(layout.tables), seated=layout.player_count,
+                        open_seats=sum(len(t.open_seats) for t in layout.tables),
+                        registered=registered)
+
+
+def room_counted(policy: SeatingPolicy, *, tables: int, seated: int, open_seats: int,
+                 registered: int) -> Room:
+    """:func:`room_of` from what a database counts: the ``tables`` in play, the players
+    ``seated`` at them and their ``open_seats`` (``registered`` counts only before the
+    draw), so a reader of the room need not load every seat.
+
+    >>> room_counted(SeatingPolicy(table_size=6, room_tables=2), tables=1, seated=6,
+    ...              open_seats=0, registered=6).open_seats   # table 2 is free
+    6
+    >>> room_counted(SeatingPolicy(table_size=9), tables=0, seated=0, open_seats=0,
+    ...              registered=40).seated     # no limit: never full
+    40
+    """
     if policy.room_tables is None:
-        return Room(None, policy.table_size, layout.player_count if layout.tables
-                    else registered, None)
-    if not layout.tables:      # one table is drawn at the final table's size (TDA RP-9)
+        return Room(None, policy.table_size, seated if tables else registered, None)
+    if not tables:      # one table is drawn at the final table's size (TDA RP-9)
         seats = policy.final_size if policy.room_tables == 1 \
             else policy.room_tables * policy.table_size
         return Room(policy.room_tables, policy.table_size, registered, seats - registered)
-    spare = max(0, policy.room_tables - len(layout.tables)) * policy.table_size
-    open_seats = sum(len(t.open_seats) for t in layout.tables) + spare
-    return Room(policy.room_tables, policy.table_size, layout.player_count, open_seats)
+    spare = max(0, policy.room_tables - tables) * policy.table_size
+    return Room(policy.room_tables, policy.table_size, seated, open_seats + spare)
 
 
 class SeatChoiceRefused(RuleViolation):
