@@ -21,6 +21,7 @@ import hashlib
 import secrets
 import threading
 import time
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -46,12 +47,15 @@ def _new_code() -> str:
             return code
 
 
-def pairing_codes(tournament_id: int) -> dict[int, dict[str, Any]]:
+def pairing_codes(tournament_id: int,
+                  table_ids: Collection[int] | None = None) -> dict[int, dict[str, Any]]:
     """``{table_id: {"number", "code", "devices", "locked"}}`` for every table in play
-    (codes made as needed); ``locked``: None, or when and after how many wrong codes
-    the table's pairing was locked."""
-    tables = db.session.scalars(select(SeatingTable).where(SeatingTable.tournament_id == tournament_id)
-                                .order_by(SeatingTable.number)).all()
+    (``table_ids``: those of them only; codes made as needed); ``locked``: None, or when
+    and after how many wrong codes the table's pairing was locked."""
+    query = select(SeatingTable).where(SeatingTable.tournament_id == tournament_id)
+    if table_ids is not None:
+        query = query.where(SeatingTable.id.in_(list(table_ids)))
+    tables = db.session.scalars(query.order_by(SeatingTable.number)).all()
     out: dict[int, dict[str, Any]] = {}
     changed = False
     ids = [table.id for table in tables]
@@ -79,6 +83,24 @@ def pairing_codes(tournament_id: int) -> dict[int, dict[str, Any]]:
     for key, lock in guess_limits.locks(TABLE_SCOPE, [str(t) for t in out]).items():
         out[int(key)]["locked"] = {"at": lock.locked_at, "failures": lock.failures}
     return out
+
+
+def room_tables(tournament_id: int) -> list[tuple[int, int]]:
+    """``(table id, number)`` of every table in play, by number: what the tablets page
+    pages through (a page's codes are ``pairing_codes`` of its ids)."""
+    return [(int(i), int(n)) for i, n in db.session.execute(
+        select(SeatingTable.id, SeatingTable.number).where(
+            SeatingTable.tournament_id == tournament_id).order_by(SeatingTable.number))]
+
+
+def locked_tables(tables: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The tables of ``tables`` (``room_tables``) whose pairing is locked, by number:
+    ``{"table_id", "number", "locked": {"at", "failures"}}`` (the director is told of
+    every one of them, whichever page of tables he looks at)."""
+    found = guess_limits.locks(TABLE_SCOPE, [str(i) for i, _n in tables])
+    return [{"table_id": i, "number": n,
+             "locked": {"at": found[str(i)].locked_at, "failures": found[str(i)].failures}}
+            for i, n in tables if str(i) in found]
 
 
 def tables_numbered(number: Any) -> list[int]:

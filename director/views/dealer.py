@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response
 
 from director import security
 from director.lan import ca_certificate, lan_address
-from director.schemas import form_body
+from director.schemas import FieldError, form_body, whole_number
 from director.services import Invalid, NotFound, dealer_bodies
 from director.services import dealer as dealer_service
 from director.services import dealer_pairing as pairing_service
@@ -131,11 +131,29 @@ def _tablet_base() -> str:
     return base
 
 
+TABLES_SHOWN = 20       # the tables on the tablets page, a page at a time ("More tables")
+
+
 @bp.get("/director/<int:tournament_id>/dealers")
 @director_required
-def pairing_page(tournament_id: int) -> str:
+def pairing_page(tournament_id: int) -> tuple[str, int]:
+    """Each table's code, QR code and links, ``TABLES_SHOWN`` tables at a time
+    (``?tables=`` the first one's place) or the table a search names (``?table=`` its
+    number): the page of 120 tables was 135 KB.  Every locked table is named above."""
     tournament = get_tournament(tournament_id)
-    tables = list(pairing_service.pairing_codes(tournament_id).values())
+    room = pairing_service.room_tables(tournament_id)
+    error, number = None, None
+    if request.args.get("table", "").strip():
+        try:
+            number = whole_number(request.args["table"], low=1, high=10**6, label=_("Table number"))
+        except FieldError as exc:
+            error = str(exc)
+    start = max(0, request.args.get("tables", 0, type=int) or 0)
+    shown = [t for t in room if t[1] == number] if number is not None else room[start:start + TABLES_SHOWN]
+    if number is None and not shown and room:       # past the last page: the last one
+        start = max(0, len(room) - TABLES_SHOWN)
+        shown = room[start:]
+    tables = list(pairing_service.pairing_codes(tournament_id, [i for i, _n in shown]).values())
     base = _tablet_base()
     for table in tables:
         table["url"] = _pairing_url(base, table)
@@ -146,8 +164,12 @@ def pairing_page(tournament_id: int) -> str:
     ca = ca_certificate(current_app.instance_path)    # director serve --tls: the tablets trust it
     ca_url = f"{base}/ca.crt" if ca else None
     return render_template("dealer/pairing.html", tournament=tournament, tables=tables,
+                           locked=pairing_service.locked_tables(room), total=len(room),
+                           start=start, step=TABLES_SHOWN, number=number, error=error,
+                           searched=request.args.get("table", "")[:30],
+                           pair_url=f"{base}{url_for('dealer.pair_page')}",
                            ca_url=ca_url, ca_qr=qr_svg(ca_url) if ca_url else None,
-                           ca_fingerprint=ca[1] if ca else None)
+                           ca_fingerprint=ca[1] if ca else None), 400 if error else 200
 
 
 def _pairing_url(base: str, table: dict[str, Any]) -> str:
@@ -159,7 +181,7 @@ def _pairing_url(base: str, table: dict[str, Any]) -> str:
 def pairing_qr(tournament_id: int, table_id: int) -> Response:
     """A table's QR code for the tablets page (120 tables inline were 348 KB a look):
     kept by the director's browser while its link is the same (``?v=``)."""
-    table = pairing_service.pairing_codes(tournament_id).get(table_id)
+    table = pairing_service.pairing_codes(tournament_id, [table_id]).get(table_id)
     if table is None:
         abort(404)
     url = _pairing_url(_tablet_base(), table)
@@ -182,15 +204,21 @@ def _hands_page(tournament_id: int, table_id: int, errors: dict[int, str] | None
     rows = dealer_service.hands_of_table(table_id, newest=HANDS_SHOWN, before=before)
     hands = []
     used = shot_clock_service.times_used(rows)
-    for row in reversed(rows):
-        data = dealer_service.hand_json(row)
+    for row in reversed(rows):      # what each hand shows, not the tablet's whole state
         events = json.dumps(dealer_service.event_list(row), indent=1)
-        hands.append({"row": row, "data": data, "events": (drafts or {}).get(row.id, events),
+        hands.append({"row": row, "award_text": dealer_service.award_text(row),
+                      "events": (drafts or {}).get(row.id, events),
                       "error": (errors or {}).get(row.id), "time_used": used[row.id]})
     older = rows[0].number if len(rows) == HANDS_SHOWN and rows[0].number > 1 else None
     return render_template("dealer/hands.html", tournament=tournament, table_id=table_id,
                            table_number=rows[-1].table_number if rows else None, hands=hands,
-                           older=older, newer=before is not None), status
+                           older=older, newer=before is not None, seat_words=_seat_words()), status
+
+
+def _seat_words() -> dict[int, str]:
+    """"Seat 1" … "Seat 10" in the reader's language, said once a page (the hand list
+    said them once for each player of each hand: 540 sentences for 30 hands)."""
+    return {n: _("Seat %(seat)s", seat=n) for n in range(1, 11)}
 
 
 @bp.get("/director/<int:tournament_id>/dealers/<int:table_id>/hands")
@@ -225,7 +253,7 @@ def unlock(tournament_id: int, table_id: int) -> Response:
         raise NotFound(_("There is no table %(id)s in this tournament", id=table_id))
     code = pairing_service.unlock(table_id)
     flash(_("The table can pair again; its new code is %(code)s", code=code))
-    return redirect(url_for("dealer.pairing_page", tournament_id=tournament_id))
+    return _back_to(tournament_id, table_id)
 
 
 @bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/revoke")
@@ -233,4 +261,11 @@ def unlock(tournament_id: int, table_id: int) -> Response:
 def revoke(tournament_id: int, table_id: int) -> Response:
     code = pairing_service.revoke(table_id)
     flash(_("Every tablet of this table is unpaired; the new code is %(code)s", code=code))
-    return redirect(url_for("dealer.pairing_page", tournament_id=tournament_id))
+    return _back_to(tournament_id, table_id)
+
+
+def _back_to(tournament_id: int, table_id: int) -> Response:
+    """The tablets page showing the table just given a new code (its QR code too),
+    whichever page of tables the director was on."""
+    return redirect(url_for("dealer.pairing_page", tournament_id=tournament_id,
+                            table=dealer_service.get_table(table_id).number))

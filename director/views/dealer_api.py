@@ -16,13 +16,13 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, jsonify, session
+from flask import Blueprint, Response, jsonify, request, session
 
 from director import security
 from director.db import utcnow
 from director.i18n import gettext as _
 from director.poker.events import ActionKind
-from director.schemas import json_body
+from director.schemas import FieldError, json_body, whole_number
 from director.services import Invalid
 from director.services import dealer as dealer_service
 from director.services import dealer_bodies as body
@@ -244,11 +244,25 @@ def call_clock(table_id: int, who: str) -> tuple[Response, int]:
 
 @bp.get("/tables/<int:table_id>/hands")
 def list_hands(table_id: int) -> Response:
-    rows = dealer_service.hands_of_table(table_id)
+    """The table's newest ``HANDS_LISTED`` hands (``?before=<hand id>``: those before it),
+    oldest first; ``older``: the ``before`` of the hands older than these, or null."""
+    page = dealer_service.hand_page(table_id, before=_before())
     return jsonify({"hands": [{"hand_id": r.id, "number": r.number, "game": r.game,
                                "status": r.status, "version": r.version,
                                "started_at": r.started_at.isoformat().replace("+00:00", "Z"),
-                               "phh": f"/api/hands/{r.id}.phh"} for r in rows]})
+                               "phh": f"/api/hands/{r.id}.phh"} for r in page.rows],
+                    "older": page.older})
+
+
+def _before() -> int | None:
+    """``?before=``: a hand id (absent: the newest hands); anything else is a 400."""
+    value = request.args.get("before")
+    if value is None:
+        return None
+    try:
+        return whole_number(value, low=1, high=2**63 - 1)
+    except FieldError as exc:
+        raise Invalid({"before": str(exc)}) from None
 
 
 @bp.get("/tables/<int:table_id>/hands.zip")

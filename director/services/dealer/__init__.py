@@ -67,9 +67,11 @@ from director.services.dealer.corrections import (
 )
 from director.services.dealer.deal import ON_BREAK, correct_stack, next_hand, start_hand
 from director.services.dealer.history import (
+    award_text,
     event_list,
     finished_rows,
     hand_counts,
+    hand_page,
     hands_of_table,
     phh_name,
     phh_text,
@@ -100,10 +102,10 @@ from director.services.dealer.writes import open_hand, stored_answer
 __all__ = [
     "DEAL_UNDONE", "LOG_SHOWN", "ON_BREAK", "STATES_COUNTED",
     "Answer", "Conflict", "HandRow", "Illegal", "Seating",
-    "act", "apply_events", "award", "buttons", "cached_hand", "correct_hand", "correct_stack", "current",
+    "act", "apply_events", "award", "award_text", "buttons", "cached_hand", "correct_hand", "correct_stack", "current",
     "deal_board", "deal_cards", "describe_event", "engine_hand", "event_list", "finished_rows",
     "forget_all_hands", "forget_cached_hands", "forget_latest", "forget_log", "full_log", "get_hand", "get_table",
-    "get_table_or_history", "hand_counts", "hand_json", "hands_of_table", "latest_hand",
+    "get_table_or_history", "hand_counts", "hand_json", "hand_page", "hands_of_table", "latest_hand",
     "live_clock_call", "log_note", "muck", "next_hand", "open_hand", "phh_name", "phh_text",
     "phh_zip", "recent_log", "set_clock_call", "show", "start_hand", "stored_answer",
     "table_tournament", "undo", "utc", "write_note",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -15,8 +16,12 @@ from director.models.hands import DealerHand
 from director.poker.events import event_to_json
 from director.poker.phh import to_phh
 from director.services import get_tournament
+from director.services.dealer.log import hand_awards
 from director.services.dealer.memory import cached_hand, replay_together
 from director.services.dealer.rows import table_tournament
+from director.services.dealer.seats import Seating
+
+HANDS_LISTED = 30       # the newest hands of a table the API lists ("older": the next page)
 
 
 def hands_of_table(table_id: int, *, newest: int | None = None,
@@ -34,6 +39,40 @@ def hands_of_table(table_id: int, *, newest: int | None = None,
     rows.reverse()
     replay_together(rows)
     return rows
+
+
+@dataclass(frozen=True)
+class HandPage:
+    """A page of a table's hands, oldest first, and ``older``: the ``before`` of the
+    hands older than these (None: these are the oldest)."""
+
+    rows: list[DealerHand]
+    older: int | None
+
+
+def hand_page(table_id: int, *, before: int | None = None,
+              newest: int | None = None) -> HandPage:
+    """The table's newest ``newest`` hands with an id below ``before`` (the API's list:
+    a table that dealt 300 hands answered them all, 21 KB), as the money API pages its
+    ledger (``?before=``).  The rows only: no hand is replayed."""
+    table_tournament(table_id)
+    newest = newest or HANDS_LISTED
+    query = select(DealerHand).where(DealerHand.table_id == table_id)
+    if before is not None:
+        query = query.where(DealerHand.id < before)
+    rows = list(db.session.scalars(query.order_by(DealerHand.id.desc()).limit(newest + 1)))
+    older = rows[newest - 1].id if len(rows) > newest else None
+    rows = rows[:newest]
+    rows.reverse()
+    return HandPage(rows, older)
+
+
+def award_text(row: DealerHand) -> list[str]:
+    """What the dealer read out when the hand was over (each pot's award, the chips
+    returned, the hands tabled), in the reader's language: the director's hand list
+    shows these, not the whole tablet state (``hand_json`` read the hand's log and its
+    last tap, two statements a hand)."""
+    return hand_awards(cached_hand(row), Seating(row.players))[1]
 
 
 def hand_counts(table_ids: Iterable[int]) -> dict[int, int]:
