@@ -470,16 +470,21 @@ class AuditWriter:
             self._failures = 0
             return len(batch)
 
-    def _write_rows(self, batch: list[dict[str, Any]]) -> None:
+    def prepared(self, batch: list[dict[str, Any]]) -> tuple[str, list[tuple[Any, ...]]]:
+        """The driver's INSERT of log lines and the rows of ``batch`` for it."""
         with self.app.app_context():
             engine = db.engine
             statement = self._insert.get(engine.dialect.name)
             if statement is None:
                 statement = self._insert[engine.dialect.name] = DriverInsert(
                     AuditEntry.__table__, engine.dialect, list(COLUMNS))
-            rows = [statement.params(entry) for entry in batch]
+            return statement.sql, [statement.params(entry) for entry in batch]
+
+    def _write_rows(self, batch: list[dict[str, Any]]) -> None:
+        sql, rows = self.prepared(batch)
+        with self.app.app_context():
             # one executemany, committed with whatever the tablets write meanwhile
-            group_commit().submit(lambda cursor: cursor.executemany(statement.sql, rows))
+            group_commit().submit(lambda cursor: cursor.executemany(sql, rows))
 
     def _give_up_bad_entries(self) -> None:
         """After ``TRIES_TOGETHER`` refusals in a row, write the kept entries one by one:
@@ -578,15 +583,11 @@ def after_request(response: Response) -> Response:
     if request.method not in UNSAFE or response.status_code >= 400 \
             or request.endpoint in (None, "static", "auth.login"):
         return response
-    try:
-        body = _body()
-        entries = [_entry(f"{request.method} {request.endpoint}", request.path,
-                          details=body if made is None else {**body, **made["details"]},
-                          status=response.status_code, change=made) for made in changes]
-    except Exception:  # noqa: BLE001 - a body it cannot read: the line without it
-        logger.exception("could not read the body of %s %s", request.method, request.path)
-        entries = [_entry(f"{request.method} {request.endpoint}", request.path,
-                          status=response.status_code, change=made) for made in changes]
+    if g.pop("audit_line_joined", False):      # written with the request's own write
+        changes = [made for made in changes if made is not None]
+        if not changes:
+            return response
+    entries = _request_entries(response.status_code, changes)
     try:
         writer().write_now(entries)
     except Exception:  # noqa: BLE001 - whatever the database said: not acknowledged
@@ -594,6 +595,39 @@ def after_request(response: Response) -> Response:
                        request.method, request.path, exc_info=True)
         return _not_logged()
     return response
+
+
+def _request_entries(status: int, changes: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """The request's lines: one per change it made, or its plain line (``None``)."""
+    try:
+        body = _body()
+        return [_entry(f"{request.method} {request.endpoint}", request.path,
+                       details=body if made is None else {**body, **made["details"]},
+                       status=status, change=made) for made in changes]
+    except Exception:  # noqa: BLE001 - a body it cannot read: the line without it
+        logger.exception("could not read the body of %s %s", request.method, request.path)
+        return [_entry(f"{request.method} {request.endpoint}", request.path,
+                       status=status, change=made) for made in changes]
+
+
+def joined_line() -> Callable[[Any], None] | None:
+    """This request's plain line, as :func:`after_request` would write it for an answer
+    of 200, as ``work(cursor)`` for the request's own group-commit write (a dealer's
+    tap): written in that write's transaction, so the change and its line are
+    committed together and the tablet waits for one commit, not two.  Once that
+    write is committed, :func:`line_joined` says so and :func:`after_request` writes
+    no plain line (only the lines of changes made later in the request, if any).
+    None outside a write request."""
+    if not has_request_context() or request.method not in UNSAFE \
+            or request.endpoint in (None, "static", "auth.login"):
+        return None
+    sql, rows = writer().prepared(_request_entries(200, [None]))
+    return lambda cursor: cursor.executemany(sql, rows)
+
+
+def line_joined() -> None:
+    """The request's plain line was committed with its write (:func:`joined_line`)."""
+    g.audit_line_joined = True
 
 
 def _not_logged() -> Response:

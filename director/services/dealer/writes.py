@@ -30,7 +30,7 @@ from director.models.hands import DealerHand, HandEvent, HandLogEntry, HandReque
 from director.models.seating import Seat
 from director.poker.events import Event, event_to_json
 from director.poker.state import Hand
-from director.services import Invalid, NotFound, uow
+from director.services import Invalid, NotFound, audit, uow
 from director.services.dealer.answers import Answer, Conflict
 from director.services.dealer.log import stored_text
 from director.services.dealer.memory import (
@@ -227,9 +227,20 @@ def write_known(row: HandRow, events: list[Event], key: str | None, text: str,
     None when another writer moved the hand first (or the key was used already):
     nothing is written then.  A finishing change (``finish``) that leaves a player
     with no chips raises :class:`BustsFound`, nothing written."""
-    written = group_commit().submit(_write_work(row, events, key, text, entries, now, finish, True))
+    work = _write_work(row, events, key, text, entries, now, finish, True)
+    line = audit.joined_line()      # the request's log line, in the same commit
+
+    def with_line(cursor: Any) -> tuple[int, list[int]] | None:
+        done = work(cursor)
+        if done is not None and line is not None:
+            line(cursor)
+        return done
+
+    written = group_commit().submit(with_line)
     if written is None:
         return None
+    if line is not None:
+        audit.line_joined()
     committed = _committed(row, events, written[0], finish)
     keep_latest(committed)
     return committed
