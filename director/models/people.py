@@ -6,6 +6,13 @@
   share it, so a name typed at the desk finds at most one record.  Each event's
   entry (``director.models.seating.Player``) points at its record through
   ``Player.person_id`` (NULL: an entry made before the records existed).
+* ``PersonWord``: what a search finds a record by: the record's name and
+  nickname as searched (casefolded, accents stripped, single spaces:
+  ``director.services.people.search_text``) from each word's start to the end
+  ("ann-marie berg": "ann-marie berg", "marie berg", "berg").  A search for
+  "mar" is a prefix of one of them, which the index on ``word`` finds whatever
+  the size of the list (issue 29).  ``name_start``: the whole name, which the
+  desk's suggestions show first.
 * ``League``: a name, the points formula (``director.tournament.league.Formula``)
   and the ids of its events, in the order the director listed them.
 """
@@ -14,7 +21,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Integer, String, Text
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from director.db import Base, UTCDateTime, utcnow
@@ -41,6 +48,18 @@ class Person(Base):
 
     def __repr__(self) -> str:
         return f"<Person {self.id} {self.name!r}>"
+
+
+class PersonWord(Base):
+    __tablename__ = "person_word"
+    __table_args__ = (Index("ix_person_word_name_start_word", "name_start", "word"),)
+
+    word: Mapped[str] = mapped_column(      # compared in code point order, as SQLite does
+        String(NAME_MAX).with_variant(String(NAME_MAX, collation="C"), "postgresql"),
+        primary_key=True)
+    person_id: Mapped[int] = mapped_column(
+        ForeignKey("person.id", ondelete="CASCADE"), primary_key=True, index=True)
+    name_start: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class League(Base):

@@ -11,18 +11,27 @@ name, before anything is written.
 The director's own changes to the list (add, edit, import) are in
 ``director.services.players``; this module is what the desk needs, so that
 the money services do not import the history and league services above them.
+
+A search (the desk's :func:`suggestions`, the director's list) finds a record
+by the start of any word of its name or nickname, case and accents aside:
+"berg", "ann b" and "anni" find "Ann Berg" (nickname "Annie"), "öb" finds
+"Dan Oberg".  The words are stored with the record (``PersonWord``, written by
+:func:`write_words` whenever a name or nickname is written) and the database
+finds them with its index, whatever the size of the list (issue 29); the text
+inside a word ("erg") finds nothing.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, and_, delete, func, insert, select
 
 from director.db import db
-from director.models.people import NAME_MAX, Person
+from director.models.people import NAME_MAX, Person, PersonWord
 from director.models.seating import PLAYER_NAME_MAX, Player
 from director.services import Invalid
 
@@ -32,6 +41,69 @@ SUGGESTIONS = 8
 def key_of(name: str) -> str:
     """The name as the list compares it: casefolded, single spaces ("ann  BERG" -> "ann berg")."""
     return " ".join(name.split()).casefold()[:NAME_MAX]
+
+
+def search_text(text: str) -> str:
+    """The text as a search compares it: casefolded, accents stripped, single spaces.
+
+    >>> search_text("  Dan  ÖBERG "), search_text("Straße"), search_text("Zoë")
+    ('dan oberg', 'strasse', 'zoe')
+    """
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(char for char in plain if not unicodedata.combining(char))
+    return " ".join(unicodedata.normalize("NFC", plain).split())[:NAME_MAX]
+
+
+def words_of(name: str, nickname: str | None = None) -> dict[str, bool]:
+    """What a search finds a record by: its name and nickname as searched
+    (:func:`search_text`) from each word's start (a letter or digit after anything
+    else) to the end; True for the whole name.
+
+    >>> words_of("Ann-Marie Berg", "AB")
+    {'ann-marie berg': True, 'marie berg': False, 'berg': False, 'ab': False}
+    """
+    words: dict[str, bool] = {}
+    for whole, text in ((True, search_text(name)), (False, search_text(nickname or ""))):
+        for at, char in enumerate(text):
+            if at == 0 or (char.isalnum() and not text[at - 1].isalnum()):
+                words[text[at:]] = words.get(text[at:], False) or (whole and at == 0)
+    return words
+
+
+def write_words(records: Iterable[tuple[int, str, str | None]], *, replace: bool = True) -> None:
+    """Store the words of these records (id, name, nickname) in the caller's
+    transaction, in place of their words of before (``replace``)."""
+    records = list(records)
+    if replace and records:
+        db.session.execute(delete(PersonWord).where(
+            PersonWord.person_id.in_([person_id for person_id, _n, _k in records])))
+    rows = [{"person_id": person_id, "word": word, "name_start": whole}
+            for person_id, name, nickname in records
+            for word, whole in words_of(name, nickname).items()]
+    if rows:
+        db.session.execute(insert(PersonWord), rows)
+
+
+def _after(text: str) -> str:
+    """The first text after every text that starts with ``text`` (in code point order,
+    which is how SQLite and PostgreSQL's "C" collation compare the words)."""
+    while text:
+        last = ord(text[-1]) + 1
+        if last <= 0x10FFFF:
+            return text[:-1] + chr(0xE000 if 0xD800 <= last < 0xE000 else last)
+        text = text[:-1]
+    return ""
+
+
+def matching(query: str) -> ColumnElement[bool] | None:
+    """The words (``PersonWord``) that start with ``query`` as searched: a range of the
+    index on the word.  None: the query searches for nothing (all records)."""
+    text = search_text(query)
+    if not text:
+        return None
+    after = _after(text)
+    return and_(PersonWord.word >= text, PersonWord.word < after) if after \
+        else PersonWord.word >= text
 
 
 def check_player_name(name: Any) -> str:
@@ -91,19 +163,33 @@ def link(player: Player, person_id: Any = None) -> Person:
                        key=key_of(player.name))
         db.session.add(found)
         db.session.flush()
+        write_words([(found.id, found.name, None)], replace=False)
     player.person_id = found.id
     return found
 
 
 def suggestions(query: Any, limit: int = SUGGESTIONS) -> list[Person]:
-    """Records whose name or nickname contains ``query`` (at least 2 characters), names
-    that start with it first: what the desk suggests while a name is typed."""
-    text = key_of(query) if isinstance(query, str) else ""
-    if len(text) < 2:
+    """Records with a word of the name or nickname starting with ``query`` (at least 2
+    characters; see above), names that start with it first, each group in the order of
+    the matching words: what the desk suggests while a name is typed.  The database
+    reads the first few matching words from its index, however many there are."""
+    where = matching(query) if isinstance(query, str) and len(search_text(query)) >= 2 \
+        else None
+    if where is None:
         return []
-    like = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    found = db.session.scalars(select(Person).where(or_(
-        Person.key.like(like, escape="\\"),
-        func.lower(Person.nickname).like(like, escape="\\"))).order_by(Person.key).limit(200))
-    ranked = sorted(found, key=lambda p: (not p.key.startswith(text), p.key))
-    return ranked[:limit]
+    picked: list[tuple[bool, str, int]] = []
+    for whole in (True, False):
+        if len({person_id for _w, _t, person_id in picked}) >= limit:
+            break
+        picked.extend((not whole, word, person_id) for word, person_id in db.session.execute(
+            select(PersonWord.word, PersonWord.person_id)
+            .where(where, PersonWord.name_start.is_(whole))
+            .order_by(PersonWord.word).limit(limit * 4)))
+    persons = {p.id: p for p in db.session.scalars(
+        select(Person).where(Person.id.in_({person_id for *_rest, person_id in picked})))}
+    found: list[Person] = []
+    for _later, _word, person_id in sorted(picked, key=lambda row: (
+            row[0], row[1], persons[row[2]].key)):
+        if persons[person_id] not in found:
+            found.append(persons[person_id])
+    return found[:limit]

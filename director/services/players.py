@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from director.db import db
 from director.i18n import N_
@@ -36,6 +36,7 @@ from director.models.people import (
     NOTE_MAX,
     PHONE_MAX,
     Person,
+    PersonWord,
 )
 from director.models.seating import Player
 from director.models.tournament import Tournament
@@ -112,6 +113,7 @@ def create_record(data: Mapping[str, Any]) -> Person:
     person = Person(key=people.key_of(values["name"]), **values)
     db.session.add(person)
     db.session.flush()
+    people.write_words([(person.id, person.name, person.nickname)], replace=False)
     uow.log("player added", None, name=person.name, details={"person_id": person.id})
     uow.commit()
     return person
@@ -126,6 +128,8 @@ def update_record(person_id: int, data: Mapping[str, Any]) -> Person:
         person.key = people.key_of(values["name"])
     for name, value in values.items():
         setattr(person, name, value)
+    if values.keys() & {"name", "nickname"}:
+        people.write_words([(person.id, person.name, person.nickname)])
     uow.log("player changed", None, name=person.name, details={"person_id": person.id})
     uow.commit()
     return person
@@ -147,21 +151,22 @@ class RecordLine:
 
 
 def list_records(query: Any = "", limit: int = 500) -> tuple[list[RecordLine], int]:
-    """The player list (names or nicknames containing ``query``), by name, with each
-    record's events and entries counted from the events' registries; and how many
-    records matched."""
-    text = people.key_of(query) if isinstance(query, str) else ""
-    # The database finds, counts and pages the records (the list is ordered by the key's
-    # unique index); it loaded all 20,000 records to show 500.  The counts are those of
-    # the records shown (``player.person_id`` is indexed).
-    where = []
-    if text:
-        like = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where.append(or_(Person.key.like(like, escape="\\"),
-                         func.lower(Person.nickname).like(like, escape="\\")))
-    matched = int(db.session.scalar(select(func.count(Person.id)).where(*where)) or 0)
-    persons = list(db.session.scalars(select(Person).where(*where)
-                                      .order_by(Person.key).limit(limit)))
+    """The player list (a word of the name or nickname starting with ``query``: see
+    ``people.suggestions``), by name, with each record's events and entries counted
+    from the events' registries; and how many records matched."""
+    # The database finds, counts and pages the records: the words' index finds those
+    # that match (it read every name to look inside it), the key's unique index orders
+    # the list; the counts are those of the records shown (``player.person_id`` is
+    # indexed).
+    where = people.matching(query) if isinstance(query, str) else None
+    if where is None:
+        matched = int(db.session.scalar(select(func.count(Person.id))) or 0)
+        found = select(Person)
+    else:
+        matched = int(db.session.scalar(
+            select(func.count(func.distinct(PersonWord.person_id))).where(where)) or 0)
+        found = select(Person).where(Person.id.in_(select(PersonWord.person_id).where(where)))
+    persons = list(db.session.scalars(found.order_by(Person.key).limit(limit)))
     counts = {row[0]: row[1:] for row in db.session.execute(
         select(Player.person_id, func.count(func.distinct(Player.tournament_id)),
                func.count(Player.id), func.max(Player.created_at))

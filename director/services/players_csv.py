@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db, write_lock
-from director.models.people import Person
+from director.models.people import Person, PersonWord
 from director.services import Invalid, amounts, people, uow
 from director.services.players import CONFLICT, FIELDS, Totals, all_totals, clean_record
 
@@ -305,13 +305,34 @@ def _write_batch(write: Callable[[], object]) -> None:
     _between_batches()
 
 
+def _insert(rows: list[dict[str, Any]]) -> None:
+    """New records with the file's ids, and their words (``people.write_words``)."""
+    db.session.execute(insert(PERSON), rows)
+    people.write_words([(row["id"], row["name"], row["nickname"]) for row in rows],
+                       replace=False)
+
+
 def _insert_returning(rows: list[dict[str, Any]], ids: list[int]) -> None:
-    ids.extend(db.session.scalars(insert(PERSON).returning(PERSON.c.id), rows))
+    """New records numbered by the database (``ids``: theirs), and their words."""
+    written = db.session.execute(insert(PERSON).returning(
+        PERSON.c.id, PERSON.c.name, PERSON.c.nickname), rows).all()
+    people.write_words([tuple(row) for row in written], replace=False)
+    ids.extend(row[0] for row in written)
 
 
 def _set_values(changes: list[tuple[int, dict[str, Any]]]) -> None:
+    """Records changed, and the words of those whose nickname changed."""
     for person_id, values in changes:
         db.session.execute(update(PERSON).where(PERSON.c.id == person_id).values(values))
+    renamed = [person_id for person_id, values in changes if "nickname" in values]
+    if renamed:
+        people.write_words([tuple(row) for row in db.session.execute(select(
+            PERSON.c.id, PERSON.c.name, PERSON.c.nickname).where(PERSON.c.id.in_(renamed)))])
+
+
+def _delete(ids: list[int]) -> None:
+    db.session.execute(delete(PersonWord).where(PersonWord.person_id.in_(ids)))
+    db.session.execute(delete(PERSON).where(PERSON.c.id.in_(ids)))
 
 
 def _write(plan: _Plan) -> None:
@@ -321,7 +342,7 @@ def _write(plan: _Plan) -> None:
     changed: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
     try:
         for rows in _batches(plan.with_id):
-            _write_batch(partial(db.session.execute, insert(PERSON), rows))
+            _write_batch(partial(_insert, rows))
             created.extend(row["id"] for row in rows)
         if plan.with_id and db.session.get_bind().dialect.name == "postgresql":
             _write_batch(partial(db.session.execute, text(    # the next id after the file's
@@ -344,7 +365,7 @@ def _take_back(created: list[int], changed: list[tuple[int, dict[str, Any], dict
                ) -> None:
     """Undo the batches an import committed before one failed (in batches too)."""
     for ids in _batches(created):
-        _write_batch(partial(db.session.execute, delete(PERSON).where(PERSON.c.id.in_(ids))))
+        _write_batch(partial(_delete, ids))
     for batch in _batches(changed):
         _write_batch(partial(_set_values, [(pid, old) for pid, _new, old in batch]))
 

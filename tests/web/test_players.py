@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from director.db import db
 from director.models.people import Person
@@ -140,9 +140,43 @@ def test_the_desk_form_takes_the_picked_record(app, client, auth, login, csrf, e
 def test_suggestions_need_two_letters_and_the_director(client, auth):
     client.post("/api/players", json={"name": "Ann Berg", "nickname": "Annie"}, headers=auth)
     assert client.get("/api/players/suggest?q=a", headers=auth).get_json()["players"] == []
-    found = client.get("/api/players/suggest?q=nni", headers=auth).get_json()["players"]
+    found = client.get("/api/players/suggest?q=anni", headers=auth).get_json()["players"]
     assert [p["name"] for p in found] == ["Ann Berg"]                 # by the nickname
     assert client.get("/api/players/suggest?q=ann").status_code == 401
+
+
+def test_a_search_finds_any_word_s_start_case_and_accents_aside(app, client, auth):
+    """The desk and the list find a record by the start of any word of its name or
+    nickname ("marie", "öb", "marie b"); the text inside a word finds nothing."""
+    for body in ({"name": "Ann-Marie Berg", "nickname": "Annie"}, {"name": "Dan Öberg"},
+                 {"name": "Zoë Annersson"}, {"name": "Bo Marsh", "nickname": "Ann"}):
+        assert client.post("/api/players", json=body, headers=auth).status_code == 201
+
+    def suggested(query: str) -> list[str]:
+        answer = client.get("/api/players/suggest", query_string={"q": query}, headers=auth)
+        return [p["name"] for p in answer.get_json()["players"]]
+
+    def listed(query: str) -> list[str]:
+        answer = client.get("/api/players", query_string={"q": query}, headers=auth)
+        found = answer.get_json()
+        assert found["matches"] == len(found["players"])
+        return [p["name"] for p in found["players"]]
+
+    # the names that start with it first, then the other words (by the word matched)
+    assert suggested("ann") == ["Ann-Marie Berg", "Bo Marsh", "Zoë Annersson"]
+    assert suggested("mar") == ["Ann-Marie Berg", "Bo Marsh"]
+    assert suggested("OB") == suggested("öb") == ["Dan Öberg"]
+    assert suggested("zoe") == ["Zoë Annersson"] and suggested("marie b") == ["Ann-Marie Berg"]
+    assert suggested("erg") == [] and listed("erg") == []              # inside a word
+    assert listed("berg") == ["Ann-Marie Berg"]
+    assert listed("ann") == ["Ann-Marie Berg", "Bo Marsh", "Zoë Annersson"]     # by name
+    assert listed("") == listed("   ") and len(listed("")) == 4
+    # an edit changes what finds the record
+    bo = next(p for p in client.get("/api/players?q=bo", headers=auth).get_json()["players"])
+    client.patch(f"/api/players/{bo['id']}", json={"name": "Bob Kent", "nickname": None},
+                 headers=auth)
+    assert suggested("mars") == [] and suggested("kent") == ["Bob Kent"]
+    assert suggested("ann") == ["Ann-Marie Berg", "Zoë Annersson"]
 
 
 # ---------------------------------------------------------------- the list
@@ -311,6 +345,55 @@ def test_import_adds_new_names_and_matches_existing_ones(app, client, auth):
     assert records(app) == [("Ann Berg", "ann berg"), ("Bo Ek", "bo ek")]
     with app.app_context():
         assert db.session.scalar(select(Person.nickname).where(Person.key == "ann berg")) == "Annie"
+
+
+def stored_words(app: Flask) -> tuple[set[tuple[int, str, bool]], set[tuple[int, str, bool]]]:
+    """The search words stored, and those every record's name and nickname give."""
+    from director.models.people import PersonWord
+    from director.services.people import words_of
+    with app.app_context():
+        stored = {(w.person_id, w.word, w.name_start) for w in db.session.scalars(
+            select(PersonWord))}
+        wanted = {(p.id, word, whole) for p in db.session.scalars(select(Person))
+                  for word, whole in words_of(p.name, p.nickname).items()}
+    return stored, wanted
+
+
+def test_every_write_of_a_name_or_nickname_writes_its_search_words(app, client, auth, event,
+                                                                   monkeypatch):
+    """The desk, the director's form and API, and the import (new records with and
+    without the file's id, a nickname changed, a file refused and taken back)."""
+    from director.services import players_csv as csv_service
+
+    event().buy_in("Cia Desk")
+    ann = client.post("/api/players", json={"name": "Ann Berg"}, headers=auth).get_json()
+    client.patch(f"/api/players/{ann['id']}", json={"nickname": "Annie Get"}, headers=auth)
+    monkeypatch.setattr(csv_service, "BATCH_ROWS", 2)
+    body = "id,name,nickname\n,ann berg,The Rock\n500,Bo Ek,\n,Åsa Öst,Åsa\n,Di Fu,\n"
+    answer = client.post("/api/players/import", data=body.encode(),
+                         headers={**auth, "Content-Type": "text/csv"})
+    assert answer.get_json() == {"created": 3, "updated": 1, "unchanged": 0}
+    stored, wanted = stored_words(app)
+    assert stored == wanted and (500, "ek", False) in stored and (ann["id"], "rock", False) in \
+        stored and len({person_id for person_id, *_ in stored}) == 5
+    assert [p["name"] for p in client.get("/api/players/suggest?q=asa",
+                                          headers=auth).get_json()["players"]] == ["Åsa Öst"]
+
+    def desk_adds_a_name() -> None:          # the file's last name, between two batches
+        with db.engine.begin() as connection:
+            if not connection.scalar(select(Person.id).where(Person.key == "zed last")):
+                connection.execute(Person.__table__.insert().values(name="Zed Last",
+                                                                    key="zed last"))
+
+    monkeypatch.setattr(csv_service, "_between_batches", desk_adds_a_name)
+    refused = "name,nickname\nann berg,Changed\nEve New,\nFay New,\nGus New,\nZed Last,\n"
+    answer = client.post("/api/players/import", data=refused.encode(),
+                         headers={**auth, "Content-Type": "text/csv"})
+    assert answer.status_code == 400
+    with app.app_context():
+        db.session.execute(delete(Person).where(Person.key == "zed last"))
+        db.session.commit()
+    assert stored_words(app) == (stored, wanted)      # taken back, words and all
 
 
 @pytest.mark.parametrize(("body", "words"), [
