@@ -59,6 +59,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0007": {},    # new tables (guess limits, director sessions); SQLite: AUTOINCREMENT ids
     "0008": {},    # seating plans rewritten to keep what they change (no column)
     "0009": {},    # player.entries_when_out: filled from the rows (REWRITTEN), not a default
+    "0010": {},    # a new table (the player list's search words), filled from the records
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
@@ -445,6 +446,39 @@ def test_0009_stores_the_entries_at_each_bust_and_the_final_place_counts_later_e
     migrations.migrate(empty_app, "0008", down=True, backup=False)
     assert "entries_when_out" not in columns_of(empty_app)["player"]
     assert len(rows_of(empty_app)["player"]) == 17
+
+
+def test_0010_fills_the_search_words_of_every_record_and_the_search_finds_them(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]], auth: dict[str, str]) -> None:
+    """The records written before the upgrade are found by any word's start, case and
+    accents aside, by the desk's suggestions and the director's list; the downgrade drops
+    the words and keeps the records."""
+    added = datetime(2026, 12, 1, tzinfo=UTC)
+    people = [{"id": 1, "name": "Dan Öberg", "key": "dan öberg", "nickname": "Danny Boy",
+               "email": None, "phone": None, "note": None, "created_at": added},
+              {"id": 2, "name": "Ann-Marie Berg", "key": "ann-marie berg", "nickname": None,
+               "email": None, "phone": None, "note": None, "created_at": added}]
+    at_revision(empty_app, "0009", {**release, "person": people})
+    migrations.migrate(empty_app, "0010", backup=False)
+    words = {(row["person_id"], row["word"]) for row in rows_of(empty_app)["person_word"]}
+    assert words == {(1, "dan oberg"), (1, "oberg"), (1, "danny boy"), (1, "boy"),
+                     (2, "ann-marie berg"), (2, "marie berg"), (2, "berg")}
+    migrations.migrate(empty_app, "head", backup=False)     # the code of today searches
+    client: FlaskClient = empty_app.test_client()
+
+    def suggested(query: str) -> list[str]:
+        found = client.get(f"/api/players/suggest?q={query}", headers=auth).get_json()
+        return [p["name"] for p in found["players"]]
+
+    assert suggested("OBE") == ["Dan Öberg"] and suggested("boy") == ["Dan Öberg"]
+    assert suggested("mar") == ["Ann-Marie Berg"]
+    assert suggested("berg") == ["Ann-Marie Berg"]       # Öberg's "berg" is inside a word
+    listed = client.get("/api/players?q=dan", headers=auth).get_json()
+    assert [p["name"] for p in listed["players"]] == ["Dan Öberg"] and listed["matches"] == 1
+    migrations.migrate(empty_app, "0009", down=True, backup=False)
+    assert "person_word" not in columns_of(empty_app)
+    assert [row["name"] for row in rows_of(empty_app)["person"]] == ["Dan Öberg",
+                                                                   "Ann-Marie Berg"]
 
 
 # ---------------------------------------------------------------- the event goes on
