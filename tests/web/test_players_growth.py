@@ -1,0 +1,96 @@
+"""The player list costs the same whatever its size (issue 29).
+
+A search reads a range of the words' index, never every record (the plans of
+the statements it sends); the CSV export sends the same statements with 100 and
+with 1,000 records, and its pieces as it writes them.  The timings at 20,000
+records are ``benchmarks/big_event.py``'s.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from director.db import db
+from tests.conftest import POSTGRES_URL
+
+
+@pytest.fixture
+def sent(app: Flask) -> Iterator[list[tuple[str, Any]]]:
+    """The SQL statements (with their parameters) this thread sends from now on."""
+    found: list[tuple[str, Any]] = []
+    here = threading.get_ident()
+
+    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        if threading.get_ident() == here:
+            found.append((statement, parameters))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    yield found
+    event.remove(engine, "before_cursor_execute", record)
+
+
+def add_records(client: FlaskClient, auth: dict[str, str], first: int, count: int) -> None:
+    rows = "name,nickname\n" + "".join(f"Player {i:05d},P{i}\n" for i in range(first,
+                                                                              first + count))
+    answer = client.post("/api/players/import", headers=auth, content_type="multipart/form-data",
+                         data={"file": (io.BytesIO(rows.encode()), "players.csv")})
+    assert answer.status_code == 200, answer.get_json()
+
+
+def scans(app: Flask, statements: list[tuple[str, Any]]) -> list[str]:
+    """The steps of these statements' query plans that read a whole table of the list."""
+    with app.app_context():
+        connection = db.engine.raw_connection()
+        try:
+            steps = [row[3] for statement, parameters in statements
+                     if statement.lstrip().upper().startswith("SELECT")
+                     for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}",
+                                                   parameters)]
+        finally:
+            connection.close()
+    return [step for step in steps if step.startswith("SCAN")
+            and any(f"SCAN {table}" in step for table in ("person", "person_word"))]
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite's query plans")
+@pytest.mark.parametrize("path", ["/api/players/suggest?q=Player 0012",
+                                  "/api/players?q=player 001", "/api/players?q=p12",
+                                  "/director/players?q=Player 00123"])
+def test_a_search_reads_a_range_of_the_index_not_every_record(
+        app: Flask, client: FlaskClient, auth: dict[str, str], login: Any,
+        sent: list[tuple[str, Any]], path: str) -> None:
+    add_records(client, auth, 0, 300)
+    if path.startswith("/director"):
+        login()
+    sent.clear()
+    answer = client.get(path, headers=auth)
+    assert answer.status_code == 200
+    assert "Player 0012" in answer.get_data(as_text=True)
+    assert scans(app, sent) == []
+
+
+def test_the_export_sends_the_same_statements_with_100_and_1000_records(
+        client: FlaskClient, auth: dict[str, str], sent: list[tuple[str, Any]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from director.services import players_csv
+    monkeypatch.setattr(players_csv, "CSV_CHUNK_CHARS", 4096)
+    counted = []
+    for first, count in ((0, 100), (100, 900)):
+        add_records(client, auth, first, count)
+        sent.clear()
+        answer = client.get("/api/players.csv", headers=auth)
+        pieces = [piece for piece in answer.response if piece]
+        assert b"".join(pieces).decode("utf-8-sig").count("\r\n") == 1 + first + count
+        assert answer.is_streamed and len(pieces) > (first + count) * 30 // 4096
+        counted.append(len(sent))
+    assert counted[0] == counted[1]
