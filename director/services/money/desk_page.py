@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from director.db import db
 from director.i18n import translate_violation
@@ -39,13 +39,22 @@ def desk(tournament_id: int, query: Any = "", ledger_before: int | None = None) 
     closed = closed_reason(view.tournament)
     text = query if isinstance(query, str) else ""
     needle = person_of(text)[:80]
-    # Only the names are read for the search; the rows shown are loaded, the rest not.
-    found = [pid for pid, name in db.session.execute(select(Player.id, Player.name).where(
-        Player.tournament_id == tournament_id).order_by(Player.name, Player.id))
-        if not needle or needle in person_of(name)]
-    shown = {p.id: p for p in db.session.scalars(select(Player).where(
-        Player.id.in_(found[:DESK_ROWS])))}
-    players = [shown[pid] for pid in found[:DESK_ROWS]]
+    # Only the names are read for a search (folded here: any case, accents ignored); the
+    # rows shown are loaded, the rest not.  No search: the first page, and the count.
+    everyone = select(Player).where(Player.tournament_id == tournament_id)
+    if needle:
+        found = [pid for pid, name in db.session.execute(everyone.with_only_columns(
+            Player.id, Player.name).order_by(Player.name, Player.id))
+            if needle in person_of(name)]
+        matches = len(found)
+        shown = {p.id: p for p in db.session.scalars(everyone.where(
+            Player.id.in_(found[:DESK_ROWS])))}
+        players = [shown[pid] for pid in found[:DESK_ROWS]]
+    else:
+        players = list(db.session.scalars(everyone.order_by(Player.name, Player.id)
+                                          .limit(DESK_ROWS)))
+        matches = len(players) if len(players) < DESK_ROWS else int(db.session.scalar(
+            everyone.with_only_columns(func.count(Player.id))) or 0)
     entries = entries_made(tournament_id)
     bought_by = entries_of_players(tournament_id, players)
     rows = []
@@ -82,7 +91,7 @@ def desk(tournament_id: int, query: Any = "", ledger_before: int | None = None) 
                             on_break=view.at.on_break)
         except RuleViolation as exc:
             buy_in_refusal = translate_violation(exc)
-    return {"money": view, "rows": rows, "query": text, "matches": len(found),
+    return {"money": view, "rows": rows, "query": text, "matches": matches,
             "ledger": ledger(tournament_id, before=ledger_before),
             "where": {pid: (tables[pid], seats[pid]) for pid in seats if pid in tables},
             "buy_in_refusal": closed or buy_in_refusal, "closed": closed}
