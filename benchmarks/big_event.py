@@ -316,8 +316,13 @@ class Event:
         return out
 
     def seated_ids(self) -> list[int]:
-        seating = self.get(f"/api/tournaments/{self.tid}/seating")
-        ids = [s["player_id"] for table in seating["tables"] for s in table["seats"]]
+        """Every seated player, page after page of the seating API (``next``)."""
+        ids: list[int] = []
+        path: str | None = f"/api/tournaments/{self.tid}/seating"
+        while path:
+            seating = self.get(path)
+            ids.extend(s["player_id"] for table in seating["tables"] for s in table["seats"])
+            path = seating.get("next")
         self.rng.shuffle(ids)
         return ids
 

@@ -111,7 +111,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
                          _("%(name)s's starting chips", name=player.name),
                          low=0, high=MAX_CHIPS, default=player.chips)
         busts.append(Bust(player.id, where.get(player.id, 0), int(chips or 0)))
-    left = len(seating.active_players(tournament_id))
+    left = seating.active_count(tournament_id)
     h4h = HandForHand.from_json(settings.hand_for_hand or {})
     earlier = _round_busts(tournament_id, h4h) if h4h.on or h4h.announced else {}
     round_busts = [*(bust for bust, _player_row in earlier.values()), *busts]
@@ -260,7 +260,9 @@ def _back_in(tournament_id: int, settings: SeatingSettings, players: list[Player
     by_id = {p.id: p for p in players}
     out = _out_players(tournament_id)
     changed = places_after_reinstatement(_eliminations(out), by_id)
-    crowned = [p for p in seating.active_players(tournament_id) if p.place is not None]
+    crowned = list(db.session.scalars(select(Player).where(     # the winner, if crowned
+        Player.tournament_id == tournament_id, Player.status == "active",
+        Player.place.is_not(None))))
     _refuse_paid_places(tournament_id, players,
                         [*(p for p in out if p.id in changed), *crowned])
     bounty_service.take_back(tournament_id, players)      # their knockouts, and PKO heads

@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
 from director.schemas import SEATING_SETTINGS, TABLE_SIZES, form_body, json_body
-from director.services import Invalid, audit, busts, dealer_hold, get_tournament
+from director.services import Invalid, NotFound, audit, busts, dealer_hold, get_tournament
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -325,28 +325,49 @@ def slips(tournament_id: int) -> str:
                            moves=list(plan.moves))
 
 
+def _print_range(tournament_id: int) -> seating_service.PrintRange:
+    """The tables asked for (``?from=`` and ``?to=``, table numbers; the first
+    ``PRINT_TABLES`` tables when not given); a bad one is refused with a sentence (400)."""
+    bounds = []
+    for name in ("from", "to"):
+        text = request.args.get(name, "").strip()
+        if text and not (text.isascii() and text.isdigit() and len(text) < 6):
+            raise Invalid({name: _("Give the tables to print as numbers, from the first to "
+                                   "the last (e.g. from 1 to 20)")})
+        bounds.append(int(text) if text else None)
+    first, last = bounds
+    if first is not None and last is not None and first > last:
+        raise Invalid({"to": _("Give the tables to print as numbers, from the first to "
+                               "the last (e.g. from 1 to 20)")})
+    return seating_service.print_range(tournament_id, first, last)
+
+
+def _printed(tournament_id: int, template: str, **extra: Any) -> Any:
+    """A printable page of a range of tables, or the refusal of a bad range (400)."""
+    try:
+        printed = _print_range(tournament_id)
+    except Invalid as exc:
+        return render_template(template, printed=None, errors=exc.errors,
+                               endpoint=request.endpoint, tournament=get_tournament(tournament_id),
+                               **extra), 400
+    return render_template(template, printed=printed, errors={}, endpoint=request.endpoint,
+                           tournament=printed.tournament, **extra)
+
+
 @bp.get("/director/<int:tournament_id>/seating/cards")
 @director_required
-def cards(tournament_id: int) -> str:
-    view = seating_service.overview(tournament_id)
-    names = {p.id: p for p in view.players}
-    seated = sorted(((number, seat, names[pid]) for pid, (number, seat) in view.where.items()),
-                    key=lambda row: (row[0], row[1]))
-    return render_template("seating/cards.html", view=view, seated=seated)
+def cards(tournament_id: int) -> Any:
+    """Seat cards for a range of tables (``?from=&to=``), in table and seat order."""
+    return _printed(tournament_id, "seating/cards.html")
 
 
 @bp.get("/director/<int:tournament_id>/seating/sign-in")
 @director_required
-def sign_in(tournament_id: int) -> str:
-    """The printable registration sheet: one page per table, every seat with its player
-    (an open seat left blank for a late entry), his chips and a line to sign."""
-    view = seating_service.overview(tournament_id)
-    names = {p.id: p for p in view.players}
-    tables = [(table.number, [(seat, names.get(table.seats[seat].player_id)
-                               if seat in table.seats else None)
-                              for seat in range(1, table.size + 1)])
-              for table in sorted(view.layout.tables, key=lambda t: t.number)]
-    return render_template("seating/sign_in.html", view=view, tables=tables)
+def sign_in(tournament_id: int) -> Any:
+    """The printable registration sheet for a range of tables (``?from=&to=``): one page
+    per table, every seat with its player (an open seat left blank for a late entry), his
+    chips and a line to sign."""
+    return _printed(tournament_id, "seating/sign_in.html")
 
 
 # ---------------------------------------------------------------- public pages
@@ -404,9 +425,13 @@ def _record_json(record: Any) -> dict[str, Any] | None:
             "lines": plan_lines(plan), "moves": [_move_json(m) for m in plan.moves]}
 
 
-def seating_json(tournament_id: int) -> dict[str, Any]:
-    view = seating_service.overview(tournament_id)
+def seating_json(tournament_id: int, page: int = 1, table: int | None = None) -> dict[str, Any]:
+    """A page of the room (``seating_service.room_page``): ``API_TABLES`` tables and their
+    players, the players in without a seat, on the first page the newest players out;
+    ``page``/``pages``/``next`` lead through the rest.  ``table``: that table only."""
+    view = seating_service.room_page(tournament_id, page, table)
     chip_counts = view.chips()
+    following = view.page + 1 if table is None and view.page < view.pages else None
     return {
         "tournament_id": tournament_id,
         **view.stats,
@@ -414,19 +439,32 @@ def seating_json(tournament_id: int) -> dict[str, Any]:
         "hand_for_hand": view.hand_for_hand.to_json(),
         "halted_tables": view.halted,
         "breaking_order": view.breaking_order,
+        "page": view.page, "pages": view.pages, "tables_total": len(view.layout.tables),
+        "next": url_for("seating.api_seating", tournament_id=tournament_id, page=following)
+        if following else None,
         "tables": [{**t.to_json(), "next_hand": _positions(t),
                     "chips": {str(p.player_id): chip_counts.get(p.player_id)
                               for p in t.seats.values()}}
-                   for t in view.layout.tables],
+                   for t in view.tables_drawn],
         "pending_plan": _record_json(view.pending),
         "can_undo": view.can_undo,
+        "players_out": view.out_count,
         "players": [_player_json(p, view.where.get(p.id, (None, None))) for p in view.players],
     }
 
 
 @bp.get("/api/tournaments/<int:tournament_id>/seating")
 def api_seating(tournament_id: int) -> Response:
-    return jsonify(seating_json(tournament_id))
+    """A page of the room (``?page=``, kept within the pages), or one table (``?table=``)."""
+    table = request.args.get("table")
+    number = None
+    if table is not None:
+        text = table.strip()
+        if not (text.isascii() and text.isdigit() and 0 < len(text) < 6):
+            raise NotFound(_("There is no table %(table)s in play", table=table[:12]))
+        number = int(text)
+    return jsonify(seating_json(tournament_id, request.args.get("page", 1, type=int) or 1,
+                                number))
 
 
 @bp.get("/api/tournaments/<int:tournament_id>/seats")

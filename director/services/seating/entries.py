@@ -32,6 +32,7 @@ from director.services.seating.log import said_plan, seating_log
 from director.services.seating.policy import settings_policy, stored_policy
 from director.services.seating.proposals import replan
 from director.services.seating.writes import (
+    active_count,
     active_players,
     apply_rule,
     commit_seating,
@@ -123,7 +124,7 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
     if not layout.tables:
         if chosen is not None:
             _chosen_seat(layout, player, chosen, policy)   # refused: seats are not drawn yet
-        _refuse_full_room(layout, policy, len(active_players(tournament_id)) - 1)
+        _refuse_full_room(layout, policy, active_count(tournament_id) - 1)
     if layout.tables:
         plan = _chosen_seat(layout, player, chosen, policy) if chosen is not None else \
             apply_rule("name", lambda: seat_new_player(layout, player.id, clean, policy, rng))

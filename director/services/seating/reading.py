@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, exists, func, select
 
 from director.db import db
 from director.models.money import MoneySettings
@@ -51,6 +51,9 @@ LOG_SHOWN = 40
 OUT_SHOWN = 50          # the players out on the seating page and API, newest first
 PLAYERS_SHOWN = 100     # the players still in on the seating page, a page at a time
 TABLES_SHOWN = 20       # the tables drawn on the seating page, a page at a time
+API_TABLES = 10         # the tables of a page of the seating API (``room_page``)
+API_UNSEATED = 100      # the players in without a seat on a page of it (before the draw: all)
+PRINT_TABLES = 20       # the tables of a printed range (seat cards, sign-in sheets)
 
 
 _FIELD_STATS = select(func.count(Player.id).filter(Player.status == "active"),
@@ -118,6 +121,8 @@ class Overview:
     more: bool = False           # more players in than shown from ``start``
     table_start: int = 0         # the first table drawn (index in the layout)
     table_chips: dict[int, int] | None = None   # the chips of the players at the tables drawn
+    page: int = 1                # the API's page (``room_page``), of ``pages``
+    pages: int = 1
 
     @property
     def drawn(self) -> bool:
@@ -193,6 +198,42 @@ def overview(tournament_id: int, *, paged: bool = False, query: str = "", start:
     return view
 
 
+def room_page(tournament_id: int, page: int = 1, table: int | None = None) -> Overview:
+    """A page of the room for the seating API, the same size at any event: ``API_TABLES``
+    tables (the ``page``-th of them; kept within the pages) and the players at them,
+    the ``page``-th ``API_UNSEATED`` of the players in without a seat (before the draw,
+    every player in), and on the first page the newest ``OUT_SHOWN`` players out.
+    ``table``: that table and its players only (``NotFound`` when it is not in play).
+    The field's figures, the policy, hand-for-hand and the plans are on every page."""
+    view = _overview(tournament_id, paged=True)
+    tables = list(view.layout.tables)
+    if table is not None:
+        shown = [t for t in tables if t.number == table]
+        if not shown:
+            raise NotFound(_("There is no table %(table)s in play", table=table))
+        view.players, waiting = [], []
+    else:
+        unseated = select(*SHOWN_PLAYER_COLUMNS).where(
+            Player.tournament_id == tournament_id, Player.status == "active",
+            ~exists().where(Seat.player_id == Player.id))
+        count = int(db.session.scalar(unseated.with_only_columns(func.count(Player.id))) or 0)
+        view.pages = max(1, -(-len(tables) // API_TABLES), -(-count // API_UNSEATED))
+        view.page = page = min(max(1, page), view.pages)
+        view.table_start = (page - 1) * API_TABLES
+        shown = tables[view.table_start:view.table_start + API_TABLES]
+        waiting = list(db.session.execute(unseated.order_by(Player.name, Player.id).offset(
+            (page - 1) * API_UNSEATED).limit(API_UNSEATED))) if count > (page - 1) * API_UNSEATED \
+            else []
+        if page > 1:
+            view.players = []          # the players out: the first page's
+    ids = [p.player_id for t in shown for p in t.seats.values()]
+    seated = list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(
+        Player.id.in_(ids)))) if ids else []
+    view.players = sorted(seated + waiting + view.players, key=lambda p: (p.name, p.id))
+    view.shown_tables = shown
+    return view
+
+
 def _overview(tournament_id: int, paged: bool = False) -> Overview:
     tournament = get_tournament(tournament_id)
     settings = db.session.get(SeatingSettings, tournament_id)
@@ -265,6 +306,57 @@ def out_tables(tournament_id: int, player_ids: list[int]) -> set[int | None]:
     """The tables these busted players went out from."""
     return set(db.session.scalars(select(Player.out_table).where(
         Player.tournament_id == tournament_id, Player.id.in_(player_ids)))) if player_ids else set()
+
+
+@dataclass
+class PrintRange:
+    """The tables printed at once (seat cards, sign-in sheets): ``tables`` in number order,
+    the players at them (``players``: id -> name and chips), and every range of the room
+    (``ranges``: the first and last table of each ``PRINT_TABLES``), for the links."""
+
+    tournament: Any
+    tables: list[TableState]
+    players: dict[int, Any]
+    ranges: list[tuple[int, int]]
+
+    @property
+    def first(self) -> int | None:
+        return self.tables[0].number if self.tables else None
+
+    @property
+    def last(self) -> int | None:
+        return self.tables[-1].number if self.tables else None
+
+    def seated(self) -> list[tuple[int, int, Any]]:
+        """(table, seat, player) of every seat taken, in table and seat order: the cards."""
+        return [(t.number, seat, self.players[p.player_id])
+                for t in self.tables for seat, p in sorted(t.seats.items())]
+
+    def sheets(self) -> list[tuple[int, list[tuple[int, Any]]]]:
+        """Each table with every seat and its player (None: open): the sign-in sheets."""
+        return [(t.number, [(seat, self.players.get(t.seats[seat].player_id)
+                             if seat in t.seats else None) for seat in range(1, t.size + 1)])
+                for t in self.tables]
+
+
+def print_range(tournament_id: int, first: int | None = None,
+                last: int | None = None) -> PrintRange:
+    """The tables numbered ``first`` to ``last`` for printing, at most ``PRINT_TABLES`` of
+    them (the first ones): a 300-table room is printed a range at a time, and the page
+    costs the same at any size.  No ``first``: from the first table; no ``last``: the
+    ``PRINT_TABLES`` tables from ``first``."""
+    tournament = get_tournament(tournament_id)
+    numbers = list(db.session.scalars(select(SeatingTable.number).where(
+        SeatingTable.tournament_id == tournament_id).order_by(SeatingTable.number)))
+    ranges = [(numbers[i], numbers[min(i + PRINT_TABLES, len(numbers)) - 1])
+              for i in range(0, len(numbers), PRINT_TABLES)]
+    wanted = [n for n in numbers if (first is None or n >= first)
+              and (last is None or n <= last)][:PRINT_TABLES]
+    tables = list(load_layout(tournament_id, wanted).tables) if wanted else []
+    ids = [p.player_id for t in tables for p in t.seats.values()]
+    players = {p.id: p for p in db.session.execute(select(Player.id, Player.name, Player.chips)
+                                                   .where(Player.id.in_(ids)))} if ids else {}
+    return PrintRange(tournament, tables, players, ranges)
 
 
 def plan_record(tournament_id: int, plan_id: int | None) -> tuple[SeatingPlanRecord, SeatingPlan]:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -127,3 +127,10 @@ def player_in(tournament_id: int, player_id: Any, field: str = "player_id") -> P
 def active_players(tournament_id: int) -> list[Player]:
     return list(db.session.scalars(select(Player).where(
         Player.tournament_id == tournament_id, Player.status == "active").order_by(Player.id)))
+
+
+def active_count(tournament_id: int) -> int:
+    """How many players are still in: counted by the database (loading each of a big
+    event's 1,000 players to count them was a quarter of a bust's time)."""
+    return int(db.session.scalar(select(func.count(Player.id)).where(
+        Player.tournament_id == tournament_id, Player.status == "active")) or 0)
