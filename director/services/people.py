@@ -44,13 +44,15 @@ def key_of(name: str) -> str:
 
 
 def search_text(text: str) -> str:
-    """The text as a search compares it: casefolded, accents stripped, single spaces.
+    """The text as a search compares it: casefolded, accents stripped, single spaces (a
+    control character is a space: no name holds one).
 
-    >>> search_text("  Dan  ÖBERG "), search_text("Straße"), search_text("Zoë")
+    >>> search_text("  Dan  ÖBERG "), search_text("Straße"), search_text("Zoë\t")
     ('dan oberg', 'strasse', 'zoe')
     """
     plain = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(char for char in plain if not unicodedata.combining(char))
+    plain = "".join(" " if unicodedata.category(char) == "Cc" else char for char in plain
+                    if not unicodedata.combining(char))
     return " ".join(unicodedata.normalize("NFC", plain).split())[:NAME_MAX]
 
 

@@ -150,10 +150,12 @@ class RecordLine:
     last_played: datetime | None = None
 
 
-def list_records(query: Any = "", limit: int = 500) -> tuple[list[RecordLine], int]:
-    """The player list (a word of the name or nickname starting with ``query``: see
-    ``people.suggestions``), by name, with each record's events and entries counted
-    from the events' registries; and how many records matched."""
+def list_records(query: Any = "", limit: int = 100,
+                 offset: int = 0) -> tuple[list[RecordLine], int]:
+    """A page of the player list (a word of the name or nickname starting with ``query``:
+    see ``people.suggestions``), by name, ``limit`` records from ``offset``, with each
+    record's events and entries counted from the events' registries; and how many
+    records matched."""
     # The database finds, counts and pages the records: the words' index finds those
     # that match (it read every name to look inside it), the key's unique index orders
     # the list; the counts are those of the records shown (``player.person_id`` is
@@ -166,7 +168,8 @@ def list_records(query: Any = "", limit: int = 500) -> tuple[list[RecordLine], i
         matched = int(db.session.scalar(
             select(func.count(func.distinct(PersonWord.person_id))).where(where)) or 0)
         found = select(Person).where(Person.id.in_(select(PersonWord.person_id).where(where)))
-    persons = list(db.session.scalars(found.order_by(Person.key).limit(limit)))
+    persons = list(db.session.scalars(found.order_by(Person.key).offset(max(offset, 0))
+                                      .limit(limit)))
     counts = {row[0]: row[1:] for row in db.session.execute(
         select(Player.person_id, func.count(func.distinct(Player.tournament_id)),
                func.count(Player.id), func.max(Player.created_at))

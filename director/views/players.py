@@ -79,11 +79,25 @@ def _upload() -> bytes:
 
 # ---------------------------------------------------------------- the list
 
+LIST_PAGE = 100     # records a page of the player list shows, on its page and in its API
+
+
+def _list_view() -> dict[str, Any]:
+    """The page of the player list asked for (``?q=``, ``?page=``: a page past the last
+    is the last)."""
+    query = request.args.get("q", "")
+    wanted = min(max(request.args.get("page", 1, type=int) or 1, 1), 2**31)
+    lines, matches = players_service.list_records(query, LIST_PAGE, (wanted - 1) * LIST_PAGE)
+    pages = max(-(-matches // LIST_PAGE), 1)
+    if wanted > pages:
+        lines, matches = players_service.list_records(query, LIST_PAGE, (pages - 1) * LIST_PAGE)
+        wanted = pages
+    return {"lines": lines, "matches": matches, "query": query, "page": wanted, "pages": pages}
+
+
 def _list_page(errors: dict[str, str] | None = None, form: dict[str, Any] | None = None,
                status: int = 200) -> tuple[str, int]:
-    query = request.args.get("q", "")
-    lines, matches = players_service.list_records(query)
-    return render_template("players/index.html", lines=lines, matches=matches, query=query,
+    return render_template("players/index.html", **_list_view(),
                            errors=errors or {}, form=form or {},
                            leagues=league_service.list_leagues()), status
 
@@ -214,10 +228,10 @@ def save_league(league_id: int) -> Any:
 @bp.get("/api/players")
 @director_required
 def api_list() -> Response:
-    lines, matches = players_service.list_records(request.args.get("q", ""))
-    return jsonify({"matches": matches, "players": [
-        {**record_json(line.person), "events": line.events, "entries": line.entries}
-        for line in lines]})
+    view = _list_view()
+    return jsonify({"matches": view["matches"], "page": view["page"], "pages": view["pages"],
+                    "players": [{**record_json(line.person), "events": line.events,
+                                 "entries": line.entries} for line in view["lines"]]})
 
 
 @bp.get("/api/players/suggest")

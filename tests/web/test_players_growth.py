@@ -9,6 +9,7 @@ records are ``benchmarks/big_event.py``'s.
 from __future__ import annotations
 
 import io
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -94,3 +95,32 @@ def test_the_export_sends_the_same_statements_with_100_and_1000_records(
         assert answer.is_streamed and len(pieces) > (first + count) * 30 // 4096
         counted.append(len(sent))
     assert counted[0] == counted[1]
+
+
+def test_the_list_shows_a_page_of_records_and_the_way_to_the_next(
+        client: FlaskClient, auth: dict[str, str], login: Any) -> None:
+    add_records(client, auth, 0, 250)
+    login()
+    first = client.get("/director/players").get_data(as_text=True)
+    assert first.count("<tr data-person=") == 100 and "Player 00099" in first
+    assert "page=2" in first and "Page 1 of 3 (250 players)" in first
+    last = client.get("/director/players?page=3").get_data(as_text=True)
+    assert last.count("<tr data-person=") == 50 and "Player 00249" in last
+    assert "page=2" in last and "page=4" not in last
+    assert rows(client.get("/director/players?page=99")) == rows(last)
+    assert rows(client.get("/director/players?page=abc")) == rows(first)
+    assert rows(client.get(f"/director/players?page={10**30}")) == rows(last)
+    assert client.get("/director/players?q=%01x" + "y" * 5000).status_code == 200
+    found = client.get("/director/players?q=p1&page=2").get_data(as_text=True)   # P1, P1x, P1xx
+    assert "q=p1&amp;page=1" in found and "Page 2 of 2 (111 players)" in found
+    assert found.count("<tr data-person=") == 11 and "Player 00199" in found
+    client.get("/language/sv")
+    swedish = client.get("/director/players?page=2").get_data(as_text=True)
+    assert ">Föregående</a>" in swedish and ">Nästa</a>" in swedish
+    api = client.get("/api/players?q=player&page=3", headers=auth).get_json()
+    assert (api["page"], api["pages"], api["matches"], len(api["players"])) == (3, 3, 250, 50)
+
+
+def rows(page: Any) -> list[str]:
+    text = page if isinstance(page, str) else page.get_data(as_text=True)
+    return re.findall(r'<tr data-person="(\d+)"', text)
