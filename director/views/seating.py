@@ -79,20 +79,26 @@ CENTER_X, CENTER_Y = VIEW_W / 2, VIEW_H / 2 + 6
 
 
 @bp.app_template_global("seat_points")
-def seat_points(size: int) -> list[dict[str, float]]:
+@functools.cache
+def seat_points(size: int) -> tuple[dict[str, float], ...]:
     """Where each seat sits around the oval: the dealer at the top, seat 1 on
     the dealer's left, then clockwise.  ``x, y``: the seat plate; ``mx, my``:
-    the button/blind marker, towards the felt."""
+    the button/blind marker, towards the felt.  Worked out once a table size, with
+    the places the chart draws around them (``left``, ``top``...: the plate's corner,
+    its number, the name, the stack, the bounty tag), not per seat of every table."""
     points = []
     for seat in range(1, size + 1):
         angle = math.radians(-90 + seat * 360 / (size + 1))
         cos, sin = math.cos(angle), math.sin(angle)
+        x, y = round(CENTER_X + 188 * cos, 1), round(CENTER_Y + 122 * sin, 1)
+        my = round(CENTER_Y + 56 * sin, 1)
         points.append({
-            "seat": seat,
-            "x": round(CENTER_X + 188 * cos, 1), "y": round(CENTER_Y + 122 * sin, 1),
-            "mx": round(CENTER_X + 104 * cos, 1), "my": round(CENTER_Y + 56 * sin, 1),
+            "seat": seat, "x": x, "y": y, "mx": round(CENTER_X + 104 * cos, 1), "my": my,
+            "left": x - 50, "top": y - 21, "number_y": y - 17, "text_x": x + 3,
+            "name_y": y - 2, "stack_y": y + 14, "open_y": y + 5, "tag_x": x + 2,
+            "tag_y": y - 30, "tag_text_x": x + 28, "tag_text_y": y - 19, "marker_y": my + 4,
         })
-    return points
+    return tuple(points)
 
 
 @bp.app_template_filter("short_name")
@@ -120,7 +126,9 @@ def _page(tournament_id: int, errors: dict[str, str] | None = None, status: int 
         start=_offset("start"), table_start=_offset("tables"))
     positions = {t.number: _positions(t) for t in view.tables_drawn}
     h4h_waiting = dealer_hold.waiting_for(tournament_id, view.hand_for_hand)
+    # The chart and the list say the same few stacks over and over: each once a page.
     return render_template("seating/director.html", view=view, positions=positions,
+                           chips_text=functools.lru_cache(maxsize=None)(number_filter),
                            h4h_waiting=h4h_waiting, errors=errors or {}, form=form or {},
                            players_step=seating_service.PLAYERS_SHOWN,
                            tables_step=seating_service.TABLES_SHOWN, rules=_seat_rules(view)), status
