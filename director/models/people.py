@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from director.db import Base, UTCDateTime, utcnow
@@ -52,14 +52,15 @@ class Person(Base):
 
 class PersonWord(Base):
     __tablename__ = "person_word"
-    __table_args__ = (Index("ix_person_word_name_start_word", "name_start", "word"),)
 
+    # The key's order is the search's: a name's start (True) or another word, then the
+    # word's text (a prefix is a range of it), then the record.
+    name_start: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     word: Mapped[str] = mapped_column(      # compared in code point order, as SQLite does
         String(NAME_MAX).with_variant(String(NAME_MAX, collation="C"), "postgresql"),
         primary_key=True)
     person_id: Mapped[int] = mapped_column(
         ForeignKey("person.id", ondelete="CASCADE"), primary_key=True, index=True)
-    name_start: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class League(Base):

@@ -61,7 +61,7 @@ MAX_ROWS = 50_000       # lines in one imported file (the 20,000-player file fit
 EXPORT_COLUMNS = ("id", *FIELDS, "events", "entries", "rebuys", "add_ons", "best_place", "wins",
                   "currency", "paid", "won", "bounties")
 IMPORT_MAX_BYTES = 16 * 1024 * 1024   # the import's body limit: 50,000 players of 300 bytes
-BATCH_ROWS = 500                      # records written per transaction by an import
+BATCH_ROWS = 250     # records (with their search words) written per transaction by an import
 BATCH_PAUSE = 0.005                   # seconds between two batches, for the other writers
 PERSON: Table = Person.__table__  # type: ignore[assignment]
 _GUARDED = re.compile(r"'*[=+\-@]")
@@ -318,18 +318,21 @@ def _write_batch(write: Callable[[], object]) -> None:
     _between_batches()
 
 
-def _insert(rows: list[dict[str, Any]]) -> None:
+Words = dict[tuple[str, str | None], dict[str, bool]]
+
+
+def _insert(rows: list[dict[str, Any]], words: Words) -> None:
     """New records with the file's ids, and their words (``people.write_words``)."""
     db.session.execute(insert(PERSON), rows)
     people.write_words([(row["id"], row["name"], row["nickname"]) for row in rows],
-                       replace=False)
+                       replace=False, known=words)
 
 
-def _insert_returning(rows: list[dict[str, Any]], ids: list[int]) -> None:
+def _insert_returning(rows: list[dict[str, Any]], ids: list[int], words: Words) -> None:
     """New records numbered by the database (``ids``: theirs), and their words."""
     written = db.session.execute(insert(PERSON).returning(
         PERSON.c.id, PERSON.c.name, PERSON.c.nickname), rows).all()
-    people.write_words([tuple(row) for row in written], replace=False)
+    people.write_words([tuple(row) for row in written], replace=False, known=words)
     ids.extend(row[0] for row in written)
 
 
@@ -353,9 +356,11 @@ def _write(plan: _Plan) -> None:
     wrote (only what they committed) and refuse the file (``CONFLICT``)."""
     created: list[int] = []
     changed: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
+    words = {(row["name"], row["nickname"]): people.words_of(row["name"], row["nickname"])
+             for row in plan.with_id + plan.without_id}      # outside the write lock
     try:
         for rows in _batches(plan.with_id):
-            _write_batch(partial(_insert, rows))
+            _write_batch(partial(_insert, rows, words))
             created.extend(row["id"] for row in rows)
         if plan.with_id and db.session.get_bind().dialect.name == "postgresql":
             _write_batch(partial(db.session.execute, text(    # the next id after the file's
@@ -363,7 +368,7 @@ def _write(plan: _Plan) -> None:
                 "(SELECT max(id) FROM person))")))
         for rows in _batches(plan.without_id):
             ids: list[int] = []
-            _write_batch(partial(_insert_returning, rows, ids))
+            _write_batch(partial(_insert_returning, rows, ids, words))
             created.extend(ids)
         for batch in _batches(plan.changed):
             _write_batch(partial(_set_values, [(pid, new) for pid, new, _old in batch]))

@@ -55,14 +55,12 @@ def words_of(name: str, nickname: str | None) -> dict[str, bool]:
 def upgrade() -> None:
     words = op.create_table(
         "person_word",
+        sa.Column("name_start", sa.Boolean(), nullable=False),
         sa.Column("word", WORD, nullable=False),
         sa.Column("person_id", sa.Integer(), nullable=False),
-        sa.Column("name_start", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(["person_id"], ["person.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("word", "person_id"),
+        sa.PrimaryKeyConstraint("name_start", "word", "person_id"),
     )
-    op.create_index("ix_person_word_name_start_word", "person_word", ["name_start", "word"],
-                    unique=False)
     op.create_index(op.f("ix_person_word_person_id"), "person_word", ["person_id"],
                     unique=False)
     connection = op.get_bind()
@@ -78,5 +76,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index(op.f("ix_person_word_person_id"), table_name="person_word")
-    op.drop_index("ix_person_word_name_start_word", table_name="person_word")
     op.drop_table("person_word")
