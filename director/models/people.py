@@ -10,9 +10,9 @@
   nickname as searched (casefolded, accents stripped, single spaces:
   ``director.services.people.search_text``) from each word's start to the end
   ("ann-marie berg": "ann-marie berg", "marie berg", "berg").  A search for
-  "mar" is a prefix of one of them, which the index on ``word`` finds whatever
-  the size of the list (issue 29).  ``name_start``: the whole name, which the
-  desk's suggestions show first.
+  "mar" is a prefix of one of them: a range of the table's key (name start,
+  word, record), found whatever the size of the list (issue 29).
+  ``name_start``: the whole name, which the desk's suggestions show first.
 * ``League``: a name, the points formula (``director.tournament.league.Formula``)
   and the ids of its events, in the order the director listed them.
 """

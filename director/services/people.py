@@ -109,7 +109,7 @@ def matching(query: str, name_start: bool | None = None) -> ColumnElement[bool] 
         return None
     after = _after(text)
     starts = PersonWord.name_start.in_([True, False]) if name_start is None \
-        else PersonWord.name_start.is_(name_start)
+        else PersonWord.name_start == name_start
     return and_(starts, PersonWord.word >= text, PersonWord.word < after) if after \
         else and_(starts, PersonWord.word >= text)
 
