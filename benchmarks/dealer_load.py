@@ -67,7 +67,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from live_server import free_port, start_server  # benchmarks/ is on sys.path
+from live_server import every_page, free_port, start_server  # benchmarks/ is on sys.path
 
 TOKEN = "dealer-benchmark-token"
 PLAYERS_PER_TABLE = 6
@@ -125,9 +125,10 @@ def setup(port: int, tablets: int) -> list[dict[str, Any]]:
         assert status == 201, body
     status, body = director.call("POST", f"/api/tournaments/{tid}/seating/draw")
     assert status == 200, body
-    _, pairing = director.call("GET", f"/api/tournaments/{tid}/dealer/pairing")
+    tables = every_page(lambda path: director.call("GET", path)[1],       # 20 tables a page
+                        f"/api/tournaments/{tid}/dealer/pairing")
     out = []
-    for table in pairing["tables"][:tablets]:
+    for table in tables[:tablets]:
         status, paired = Client(port, "").call("POST", "/api/dealer/pair",
                                               {"table": table["number"], "code": table["code"]})
         assert status == 201, paired

@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from live_server import BENCHMARKS, free_port, percentile  # benchmarks/ is on sys.path
+from live_server import BENCHMARKS, every_page, free_port, percentile  # benchmarks/ is on sys.path
 
 TOKEN = "cluster-benchmark-token"
 GOAL_P99_MS = 250.0
@@ -484,7 +484,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="director-cluster-") as folder:
             for i in range(PROCESSES):
                 servers.append(serve(url, schema, Path(folder) / f"p{i}", web[i], args.server))
-            pairing = call(web[0], f"/api/tournaments/{tid}/dealer/pairing")["tables"]
+            pairing = every_page(lambda path: call(web[0], path),     # 20 tables a page
+                                 f"/api/tournaments/{tid}/dealer/pairing")
             table_ids = [table["table_id"] for table in pairing]
             try:
                 results, lost, _ = asyncio.run(measure(web, tid, table_ids, args.clients,

@@ -13,13 +13,32 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def percentile(values: list[float], fraction: float) -> float:
     """The value at ``fraction`` (0.99: p99) of ``values``, nearest rank."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
+
+
+def every_page(get: Callable[[str], Any], path: str, key: str = "tables") -> list[Any]:
+    """The rows (``key``) of a paged API's answers from ``path`` on, following each
+    answer's ``next`` (a path, or null on the last page): e.g. the pairing codes of
+    every table, 20 tables an answer.  ``get``: a path's JSON answer."""
+    rows: list[Any] = []
+    seen = set()
+    next_path: str | None = path
+    while next_path:
+        if next_path in seen:
+            raise SystemExit(f"{path}: the pages lead back to {next_path}")
+        seen.add(next_path)
+        answer = get(next_path)
+        rows.extend(answer[key])
+        next_path = answer.get("next")
+    return rows
 
 
 def free_port() -> int:

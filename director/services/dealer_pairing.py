@@ -22,6 +22,7 @@ import secrets
 import threading
 import time
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -101,6 +102,36 @@ def locked_tables(tables: list[tuple[int, int]]) -> list[dict[str, Any]]:
     return [{"table_id": i, "number": n,
              "locked": {"at": found[str(i)].locked_at, "failures": found[str(i)].failures}}
             for i, n in tables if str(i) in found]
+
+
+@dataclass(frozen=True)
+class TablesPage:
+    """A page of the room's pairing codes: ``tables`` (``pairing_codes`` of those shown,
+    by number), every locked table of the room (``locked_tables``), how many tables are
+    in play (``total``) and the place of the first one shown (``start``, 0 first)."""
+    tables: list[dict[str, Any]]
+    locked: list[dict[str, Any]]
+    total: int
+    start: int
+
+
+def tables_page(tournament_id: int, start: int, size: int, number: int | None = None, *,
+                keep_within: bool = False) -> TablesPage:
+    """The ``size`` tables from the ``start``-th (by number), or the table numbered
+    ``number`` (none when it is not in play): the room's 120 tables' codes are read a page
+    at a time, every locked one named whatever the page.  Past the last table there are
+    none, or (``keep_within``: a person's stale link) the last page's."""
+    room = room_tables(tournament_id)
+    start = max(0, start)
+    if number is not None:
+        shown, start = [t for t in room if t[1] == number], 0
+    else:
+        if keep_within and start >= len(room):
+            start = max(0, len(room) - size)
+        shown = room[start:start + size]
+    codes = pairing_codes(tournament_id, [i for i, _n in shown]) if shown else {}
+    return TablesPage(tables=list(codes.values()), locked=locked_tables(room),
+                      total=len(room), start=start)
 
 
 def tables_numbered(number: Any) -> list[int]:

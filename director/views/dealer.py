@@ -141,19 +141,15 @@ def pairing_page(tournament_id: int) -> tuple[str, int]:
     (``?tables=`` the first one's place) or the table a search names (``?table=`` its
     number): the page of 120 tables was 135 KB.  Every locked table is named above."""
     tournament = get_tournament(tournament_id)
-    room = pairing_service.room_tables(tournament_id)
     error, number = None, None
     if request.args.get("table", "").strip():
         try:
             number = whole_number(request.args["table"], low=1, high=10**6, label=_("Table number"))
         except FieldError as exc:
             error = str(exc)
-    start = max(0, request.args.get("tables", 0, type=int) or 0)
-    shown = [t for t in room if t[1] == number] if number is not None else room[start:start + TABLES_SHOWN]
-    if number is None and not shown and room:       # past the last page: the last one
-        start = max(0, len(room) - TABLES_SHOWN)
-        shown = room[start:]
-    tables = list(pairing_service.pairing_codes(tournament_id, [i for i, _n in shown]).values())
+    page = pairing_service.tables_page(tournament_id, request.args.get("tables", 0, type=int) or 0,
+                                       TABLES_SHOWN, number, keep_within=True)
+    tables = page.tables
     base = _tablet_base()
     for table in tables:
         table["url"] = _pairing_url(base, table)
@@ -164,8 +160,8 @@ def pairing_page(tournament_id: int) -> tuple[str, int]:
     ca = ca_certificate(current_app.instance_path)    # director serve --tls: the tablets trust it
     ca_url = f"{base}/ca.crt" if ca else None
     return render_template("dealer/pairing.html", tournament=tournament, tables=tables,
-                           locked=pairing_service.locked_tables(room), total=len(room),
-                           start=start, step=TABLES_SHOWN, number=number, error=error,
+                           locked=page.locked, total=page.total,
+                           start=page.start, step=TABLES_SHOWN, number=number, error=error,
                            searched=request.args.get("table", "")[:30],
                            pair_url=f"{base}{url_for('dealer.pair_page')}",
                            ca_url=ca_url, ca_qr=qr_svg(ca_url) if ca_url else None,

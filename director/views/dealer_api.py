@@ -16,14 +16,14 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, jsonify, request, session
+from flask import Blueprint, Response, jsonify, request, session, url_for
 
 from director import security
 from director.db import utcnow
 from director.i18n import gettext as _
 from director.poker.events import ActionKind
 from director.schemas import FieldError, json_body, whole_number
-from director.services import Invalid
+from director.services import Invalid, NotFound
 from director.services import dealer as dealer_service
 from director.services import dealer_bodies as body
 from director.services import dealer_pairing as pairing_service
@@ -256,13 +256,19 @@ def list_hands(table_id: int) -> Response:
 
 def _before() -> int | None:
     """``?before=``: a hand id (absent: the newest hands); anything else is a 400."""
-    value = request.args.get("before")
+    return _whole_arg("before", low=1)
+
+
+def _whole_arg(name: str, *, low: int, high: int = 2**63 - 1) -> int | None:
+    """The whole number ``?<name>=`` gives (absent: None); anything else is a 400 with
+    a sentence."""
+    value = request.args.get(name)
     if value is None:
         return None
     try:
-        return whole_number(value, low=1, high=2**63 - 1)
+        return whole_number(value, low=low, high=high)
     except FieldError as exc:
-        raise Invalid({"before": str(exc)}) from None
+        raise Invalid({name: str(exc)}) from None
 
 
 @bp.get("/tables/<int:table_id>/hands.zip")
@@ -332,11 +338,33 @@ def unlock(table_id: int) -> Response:
     return jsonify({"table_id": table_id, "code": pairing_service.unlock(table_id)})
 
 
+TABLES_LISTED = 20      # the tables' codes a look at the pairing API answers ("next": more)
+
+
 @bp.get("/tournaments/<int:tournament_id>/dealer/pairing")
 @director_only
 def pairing_codes(tournament_id: int) -> Response:
-    tables = list(pairing_service.pairing_codes(tournament_id).values())
-    for table in tables:       # locked: when (ISO 8601, UTC) and after how many wrong codes
-        if table["locked"]:
-            table["locked"] = {**table["locked"], "at": table["locked"]["at"].isoformat()}
-    return jsonify({"tables": tables})
+    """Each table's pairing code, ``TABLES_LISTED`` tables at a time by number
+    (``?tables=``: the first one's place, 0 first, as on the tablets page) or the table
+    ``?table=`` numbers (404 with a sentence when it is not in play); ``locked``: every
+    locked table of the room, whatever the page; ``next``: the URL of the following
+    tables, or null.  A bad ``tables`` or ``table`` is a 400 with a sentence."""
+    start = _whole_arg("tables", low=0) or 0
+    number = _whole_arg("table", low=1, high=10**6)
+    page = pairing_service.tables_page(tournament_id, start, TABLES_LISTED, number)
+    if number is not None and not page.tables:
+        raise NotFound(_("There is no table %(table)s in play", table=number))
+    following = page.start + TABLES_LISTED
+    return jsonify({
+        "tables": [_lock_json(table) for table in page.tables],
+        "locked": [_lock_json(table) for table in page.locked],
+        "tables_total": page.total, "start": page.start,
+        "next": url_for("dealer_api.pairing_codes", tournament_id=tournament_id, tables=following)
+        if number is None and following < page.total else None})
+
+
+def _lock_json(table: dict[str, Any]) -> dict[str, Any]:
+    """A table with its ``locked``: when (ISO 8601, UTC) and after how many wrong codes."""
+    if not table["locked"]:
+        return table
+    return {**table, "locked": {**table["locked"], "at": table["locked"]["at"].isoformat()}}
