@@ -7,44 +7,22 @@ statements and an answer no bigger with 20 entries and with 60."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
-from director.db import db
 from director.services.seating import reading
-from tests.conftest import EventApi
+from tests.web import test_big_event
+from tests.web.test_big_event import Growing
+
+statements = test_big_event.statements     # the fixture: the SQL statements sent from now on
 
 
-@pytest.fixture
-def statements(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements this thread sends from now on."""
-    sent: list[str] = []
-    here = threading.get_ident()
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if threading.get_ident() == here:
-            sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    yield sent
-    event.remove(engine, "before_cursor_execute", record)
-
-
-class Room:
-    """One event grown through the API: buy-ins at 6-handed tables, the draw, busts."""
-
-    def __init__(self, client: FlaskClient, auth: dict[str, str], tournament_id: int) -> None:
-        self.api = EventApi(client, auth, tournament_id)
-        self.client, self.auth, self.id = client, auth, tournament_id
-        self.count = 0
+class Room(Growing):
+    """One event grown through the API: buy-ins at 6-handed tables, the draw, busts
+    (``Growing``'s, with the seating API's pages)."""
 
     def register(self, entries: int) -> None:
         for _ in range(entries):
@@ -77,12 +55,6 @@ class Room:
         while answer.get("pending_plan"):
             answer = self.api.post(f"seating/plans/{answer['pending_plan']['id']}/confirm"
                                    ).get_json()
-
-    def cost(self, path: str, sent: list[str], *, api: bool = False) -> tuple[int, int]:
-        sent.clear()
-        r = self.client.get(path, headers=self.auth if api else None)
-        assert r.status_code == 200, (path, r.status_code)
-        return len(sent), len(r.get_data())
 
 
 @pytest.fixture
