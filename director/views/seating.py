@@ -3,13 +3,15 @@
 * The director's seating page (``/director/<id>/seating``): the chart (oval
   tables in inline SVG), the pending moves with confirm/undo, register,
   eliminate, reseat, break the next table, hand-for-hand; printable move
-  slips and seat cards.  Forms post here and come back with a message, or
-  with the error inline and nothing changed.
+  slips, and seat cards and sign-in sheets 20 tables at a time (``?from=&to=``).
+  Forms post here and come back with a message, or with the error inline and
+  nothing changed.
 * Public: "find my seat" for phones (``/seats/<id>``; the search runs on the
   server through ``/api/tournaments/<id>/seats?q=``, so 1,000 players never
   reach the page) and the projector view of the draw (``/seats/<id>/draw``).
 * JSON (``/api/tournaments/<id>/seating...``): the same actions for scripts
-  and other screens; bad input answers 400 naming the field.
+  and other screens; bad input answers 400 naming the field.  The room is read
+  a page of tables at a time (``?page=``, ``next``) or one table (``?table=``).
 
 Each view parses the request, calls one service and renders.
 """
