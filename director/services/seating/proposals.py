@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from flask import g, has_app_context
 from sqlalchemy import select, update
 from sqlalchemy.orm import defer
 
@@ -53,9 +54,24 @@ def _newest_plan(tournament_id: int, status: str) -> SeatingPlanRecord | None:
 # earlier version (the whole room, ``{"tables": [...]}``) is read as before.
 
 def layout_digest(layout: Layout) -> str:
-    """A fingerprint of the whole room: equal digests, equal seating."""
+    """A fingerprint of the whole room: equal digests, equal seating.
+
+    Worked out once for each of the request's last few rooms (a ``Layout`` is never
+    changed in place): a confirm checks the room before it, stores both rooms' and
+    proposes the next step on the room after it (1.2 ms each at 120 tables)."""
+    known: dict[int, tuple[Layout, str]] | None = None
+    if has_app_context():
+        known = g.setdefault("room_digests", {})
+        found = known.get(id(layout))
+        if found is not None and found[0] is layout:
+            return found[1]
     text = json.dumps(layout.to_json(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    if known is not None:
+        known[id(layout)] = (layout, digest)     # the room kept: its id is not reused
+        if len(known) > 4:                       # the last few rooms (a long app context)
+            del known[next(iter(known))]
+    return digest
 
 
 def is_room(stored: Mapping[str, Any] | None, layout: Layout) -> bool:
