@@ -216,7 +216,8 @@ def room_page(tournament_id: int, page: int = 1, table: int | None = None) -> Ov
         unseated = select(*SHOWN_PLAYER_COLUMNS).where(
             Player.tournament_id == tournament_id, Player.status == "active",
             ~exists().where(Seat.player_id == Player.id))
-        count = int(db.session.scalar(unseated.with_only_columns(func.count(Player.id))) or 0)
+        # Only players in hold a seat (a bust frees his): the rest of those in wait for one.
+        count = max(0, (view.stats["players_left"] or 0) - len(view.where))
         view.pages = max(1, -(-len(tables) // API_TABLES), -(-count // API_UNSEATED))
         view.page = page = min(max(1, page), view.pages)
         view.table_start = (page - 1) * API_TABLES
