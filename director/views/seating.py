@@ -534,15 +534,17 @@ def api_register(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_REGISTER)
     sale = money_service.register_entry(tournament_id, body["name"], body["chips"])
     assert sale.player is not None
-    return _answer(tournament_id, 201, player_id=sale.player.id, payment_id=sale.payment.id,
-                   seat=_move_json(sale.seat))
+    return _changed(tournament_id, {sale.seat.to_table} if sale.seat else set(),
+                    [sale.player.id], 201, player_id=sale.player.id,
+                    payment_id=sale.payment.id, seat=_move_json(sale.seat))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/players/<int:player_id>/reinstate")
 @api_director
 def api_reinstate(tournament_id: int, player_id: int) -> Any:
     player, move, lines = busts.undo_elimination(tournament_id, player_id)
-    return _answer(tournament_id, player_id=player.id, seat=_move_json(move), lines=lines)
+    return _changed(tournament_id, {move.to_table} if move else set(), [player.id],
+                    player_id=player.id, seat=_move_json(move), lines=lines)
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/draw")
@@ -600,7 +602,8 @@ def api_break(tournament_id: int) -> Any:
 def api_reseat(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_RESEAT)
     move = seating_service.reseat(tournament_id, body["player_id"], body["table"], body["seat"])
-    return _answer(tournament_id, move=_move_json(move))
+    return _changed(tournament_id, {move.from_table, move.to_table}, [move.player_id],
+                    move=_move_json(move))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/chips")
@@ -608,14 +611,15 @@ def api_reseat(tournament_id: int) -> Any:
 def api_chips(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_CHIPS)
     player = seating_service.set_chips(tournament_id, body["player_id"], body["chips"])
-    return _answer(tournament_id, player_id=player.id, chips=player.chips)
+    return _changed(tournament_id, seating_service.player_tables(tournament_id, [player.id]),
+                    [player.id], player_id=player.id, chips=player.chips)
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/tables/<int:number>/deal")
 @api_director
 def api_deal(tournament_id: int, number: int) -> Any:
     table = seating_service.hand_dealt(tournament_id, number)
-    return _answer(tournament_id, next_hand=_positions(table))
+    return _changed(tournament_id, {table.number}, [], next_hand=_positions(table))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/hand-for-hand")

@@ -246,3 +246,39 @@ def test_the_desk_counts_the_players_without_reading_every_name(
     found = room.client.get(f"/director/{room.id}/desk", query_string={"q": "player 00"}
                             ).get_data(as_text=True)
     assert found.count('<tr data-player="') == 5 and "5 of 9 shown" in found   # 001 to 009
+
+
+def test_a_register_reseat_chips_deal_and_reinstate_answer_what_they_changed(
+        room: Room) -> None:
+    room.register(20)
+    room.draw()
+    first = room.get("seating")["tables"][0]
+    player = first["seats"][0]["player_id"]
+
+    def partial(r: Any, status: int = 200) -> dict[str, Any]:
+        assert r.status_code == status, r.get_json()
+        body = r.get_json()
+        assert body["seating"]["partial"] and len(r.get_data()) < 4000
+        return dict(body["seating"])
+
+    late = partial(room.api.post("seating/players", name="Late Entry", chips=20_000), 201)
+    assert [p["name"] for p in late["players"]] == ["Late Entry"]
+    seat = room.client.post(f"/api/tournaments/{room.id}/seating/players", headers=room.auth,
+                            json={"name": "Later Entry", "chips": 20_000}).get_json()["seat"]
+    assert seat is not None
+    chips = partial(room.api.post("seating/chips", player_id=player, chips=12_345))
+    assert [t["number"] for t in chips["tables"]] == [first["number"]]
+    assert [(p["id"], p["chips"]) for p in chips["players"]] == [(player, 12_345)]
+    dealt = partial(room.api.post(f"seating/tables/{first['number']}/deal"))
+    assert [t["number"] for t in dealt["tables"]] == [first["number"]] and not dealt["players"]
+    other = next(t for p in room.pages() for t in p["tables"]
+                 if t["number"] != first["number"] and len(t["seats"]) < 6)
+    free = next(s for s in range(1, 7) if s not in {x["seat"] for x in other["seats"]})
+    moved = partial(room.api.post("seating/reseat", player_id=player, table=other["number"],
+                                  seat=free))
+    assert {t["number"] for t in moved["tables"]} == {first["number"], other["number"]}
+    victim = other["seats"][0]["player_id"]
+    assert room.api.eliminate(victim).status_code == 200
+    back = partial(room.api.post(f"seating/players/{victim}/reinstate"))
+    assert [(p["id"], p["status"]) for p in back["players"]] == [(victim, "active")]
+    assert room.get("seating")["players_left"] == 22

@@ -96,6 +96,7 @@ from director.services.seating.reading import (
     out_tables,
     overview,
     plan_record,
+    player_tables,
     print_range,
     room_page,
 )
@@ -150,6 +151,7 @@ __all__ = [
     "overview",
     "place_said",
     "plan_record",
+    "player_tables",
     "print_range",
     "player_in",
     "policy_for",

@@ -303,6 +303,14 @@ def changed(tournament_id: int, tables: Iterable[int | None],
                    field_stats(tournament_id), pending_record(tournament_id))
 
 
+def player_tables(tournament_id: int, player_ids: list[int]) -> set[int | None]:
+    """The tables these players sit at."""
+    return set(db.session.scalars(select(SeatingTable.number).join(
+        Seat, Seat.table_id == SeatingTable.id).where(
+        Seat.tournament_id == tournament_id, Seat.player_id.in_(player_ids)))) \
+        if player_ids else set()
+
+
 def out_tables(tournament_id: int, player_ids: list[int]) -> set[int | None]:
     """The tables these busted players went out from."""
     return set(db.session.scalars(select(Player.out_table).where(
