@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from babel.numbers import get_currency_precision
@@ -49,8 +50,10 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+@lru_cache(maxsize=256)
 def precision(currency: str) -> int:
-    """The currency's decimals (EUR 2, IDR 0; an unknown code: 2)."""
+    """The currency's decimals (EUR 2, IDR 0; an unknown code: 2), looked up in babel's
+    data once a currency (an export formats thousands of amounts)."""
     try:
         return int(get_currency_precision(currency))
     except Exception:  # noqa: BLE001 (an unknown code: cents)

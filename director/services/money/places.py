@@ -134,6 +134,19 @@ def places_signatures(tournament_ids: list[int]) -> dict[int, tuple[int, ...]]:
                 .group_by(Player.tournament_id))}
 
 
+# What a result reads of each entry (what ``services.bounties`` reads of a player too).
+_RESULT_COLUMNS = (Player.id, Player.name, (Player.status == "active").label("active"),
+                   Player.place, Player.knockout, Player.bounty)
+
+
+def _split(found: Iterable[Any]) -> Iterator[tuple[Any, Any, Any]]:
+    """(entry, final place, last place) of each row of ``_RESULT_COLUMNS`` and the two
+    final places."""
+    width = len(_RESULT_COLUMNS)
+    for row in found:
+        yield row, row[width], row[width + 1]
+
+
 def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
             placed: bool = False, bounty_winners: bool = False, offset: int = 0,
             limit: int | None = None) -> tuple[Money, list[ResultRow]]:
@@ -155,12 +168,12 @@ def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
     view = money(tournament_id)
     entries = entries_made(tournament_id)
     first, last = _final_sql(entries)
-    query = _results_query(view, select(Player, first, last), player_ids, placed,
+    query = _results_query(view, select(*_RESULT_COLUMNS, first, last), player_ids, placed,
                            bounty_winners)
     query = query.order_by(Player.place.is_not(None), first, func.lower(Player.name),
                            Player.id).offset(offset).limit(limit)
-    found = db.session.execute(query).all()
-    players = [player for player, _first, _last in found]
+    found = db.session.execute(query).all()     # rows, not ORM objects: a CSV reads them all
+    players = [entry for entry, _first, _last in _split(found)]
     ids = [p.id for p in players]
     # The prizes paid, summed by the database (reading the ledger took a third of the page)
     paid: dict[int, int] = {int(pid): int(total) for pid, total in db.session.execute(
@@ -168,8 +181,8 @@ def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
             Payment.tournament_id == tournament_id, Payment.kind == PAYOUT,
             Payment.undone_at.is_(None), Payment.player_id.in_(ids))
         .group_by(Payment.player_id))} if ids else {}
-    rows = [ResultRow(p.id, p.name, place, place_last, 0, paid.get(p.id, 0), p.active)
-            for p, place, place_last in found]
+    rows = [ResultRow(p.id, p.name, place, place_last, 0, paid.get(p.id, 0), bool(p.active))
+            for p, place, place_last in _split(found)]
     _prizes(view, tournament_id, first, last, rows)
     deal_amounts = {int(k): v for k, v in (view.deal or {}).get("amounts", {}).items()}
     left_to_play = int((view.deal or {}).get("left_to_play") or 0)
@@ -250,14 +263,14 @@ def _still_in_at_the_end(view: Money) -> set[int]:
         Player.place == 1)))
 
 
-def _bounties_and_seats(view: Money, players: list[Player], rows: list[ResultRow]) -> None:
+def _bounties_and_seats(view: Money, players: list[Any], rows: list[ResultRow]) -> None:
     """Each result's bounties won and who knocked him out; a satellite's seat winners.
 
     A bounty event reads the knockouts (who won what is kept on the busted player);
     otherwise only the rows' own."""
     event = bounty_service.setting(view.tournament.id)
     if _bounty_event(view):
-        knocked = {p.id: p for p in db.session.scalars(select(Player).where(
+        knocked = {p.id: p for p in db.session.execute(select(*_RESULT_COLUMNS).where(
             Player.tournament_id == view.tournament.id, Player.knockout.is_not(None)))}
         won = bounty_service.won({**knocked, **{p.id: p for p in players}}.values(), event,
                                  _still_in_at_the_end(view))
