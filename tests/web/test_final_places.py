@@ -12,8 +12,7 @@ that show places read only their own lines, whatever the event's history.
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,6 +23,9 @@ from sqlalchemy import event, select
 from director.db import db
 from director.models.seating import Player, Seat
 from tests.conftest import EventApi
+from tests.web import test_big_event
+
+statements = test_big_event.statements     # the fixture: the SQL statements sent from now on
 
 
 class Model:
@@ -162,22 +164,6 @@ def test_the_results_pages_are_the_whole_results_in_order(
     assert [line["place"] for line in lines] == [9, 10, 10, 12, 13, 13, 15]
     tied = [line for line in lines if line["place_last"]]
     assert [line["prize"] for line in tied[:2]] == [tied[0]["prize"]] * 2
-
-
-@pytest.fixture
-def statements(app: Flask) -> Iterator[list[str]]:
-    sent: list[str] = []
-    here = threading.get_ident()
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if threading.get_ident() == here:
-            sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    yield sent
-    event.remove(engine, "before_cursor_execute", record)
 
 
 def test_the_places_pages_read_their_own_lines_whatever_the_history(
