@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -40,6 +41,16 @@ from director.db import Base, UTCDateTime, utcnow
 PLAYER_NAME_MAX = 80
 
 
+def folded(text: str) -> str:
+    """Case- and accent-free text for matching: "Åsa Öberg" -> "asa oberg"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _folded_name(context: Any) -> str:
+    return folded(str(context.get_current_parameters().get("name") or ""))
+
+
 class Player(Base):
     __tablename__ = "player"
 
@@ -47,6 +58,9 @@ class Player(Base):
     tournament_id: Mapped[int] = mapped_column(
         ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(PLAYER_NAME_MAX))
+    # The name folded (:func:`folded`), made with the row (a name never changes): the
+    # players' find-my-seat search compares it in the database.
+    search_name: Mapped[str | None] = mapped_column(Text, default=_folded_name, nullable=True)
     chips: Mapped[int] = mapped_column(BigInteger, default=0)
     entry_chips: Mapped[int] = mapped_column(BigInteger, default=0)
     status: Mapped[str] = mapped_column(String(16), default="active")  # active | eliminated

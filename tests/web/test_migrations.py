@@ -60,6 +60,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0008": {},    # seating plans rewritten to keep what they change (no column)
     "0009": {},    # player.entries_when_out: filled from the rows (REWRITTEN), not a default
     "0010": {},    # a new table (the player list's search words), filled from the records
+    "0011": {},    # player.search_name: each name folded (REWRITTEN), not a default
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
@@ -70,6 +71,7 @@ REMOVED: dict[str, dict[str, set[str]]] = {
 REWRITTEN: dict[str, dict[str, set[str]]] = {
     "0008": {"seating_plan": {"layout_before", "layout_after"}},
     "0009": {"player": {"entries_when_out"}},     # a new column worked out from the rows
+    "0011": {"player": {"search_name"}},          # a new column worked out from the names
 }
 
 
@@ -479,6 +481,27 @@ def test_0010_fills_the_search_words_of_every_record_and_the_search_finds_them(
     assert "person_word" not in columns_of(empty_app)
     assert [row["name"] for row in rows_of(empty_app)["person"]] == ["Dan Öberg",
                                                                    "Ann-Marie Berg"]
+
+
+def test_0011_folds_every_players_name_and_find_my_seat_finds_them(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]]) -> None:
+    """The release's players get their names folded; after the upgrade a player finds his
+    seat by any part of his name, case and accents aside; the downgrade drops the column
+    and keeps the players."""
+    players = [{**row, "name": "Åsa Öberg"} if row["name"] == "Ann" else row
+               for row in release["player"]]
+    at_revision(empty_app, "0010", {**release, "player": players})
+    migrations.migrate(empty_app, "0011", backup=False)
+    folded = {row["name"]: row["search_name"] for row in rows_of(empty_app)["player"]}
+    assert folded["Åsa Öberg"] == "asa oberg" and folded["Gus"] == "gus"
+    assert None not in folded.values()
+    migrations.migrate(empty_app, "head", backup=False)
+    client: FlaskClient = empty_app.test_client()
+    found = client.get("/seats/1?q=OBERG").get_data(as_text=True)
+    assert "Åsa Öberg" in found
+    migrations.migrate(empty_app, "0010", down=True, backup=False)
+    assert "search_name" not in columns_of(empty_app)["player"]
+    assert len(rows_of(empty_app)["player"]) == len(release["player"])
 
 
 # ---------------------------------------------------------------- the event goes on

@@ -282,3 +282,35 @@ def test_a_register_reseat_chips_deal_and_reinstate_answer_what_they_changed(
     back = partial(room.api.post(f"seating/players/{victim}/reinstate"))
     assert [(p["id"], p["status"]) for p in back["players"]] == [(victim, "active")]
     assert room.get("seating")["players_left"] == 22
+
+
+# ---------------------------------------------------------------- find my seat
+
+def test_find_my_seat_is_answered_by_the_database_best_match_first(
+        room: Room, statements: list[str]) -> None:
+    """The players' search sends the same statements and answers the same page with 20 and
+    60 players in (the database compares the folded names, counts the matches and sends
+    the 12 shown): a name that starts with the text first, then a word of a name, then
+    the others; case and accents aside, a % in the search is a character, not a wildcard."""
+    for name in ("Åsa Öberg", "Bo Asander", "Lasa Nord", "Pia 100%"):
+        room.api.buy_in(name)
+    room.register(16)
+    room.draw()
+
+    def find(text: str) -> tuple[int, list[str], int]:
+        statements.clear()
+        answer = room.client.get(f"/seats/{room.id}", query_string={"q": text})
+        assert answer.status_code == 200
+        page = answer.get_data(as_text=True)
+        shown = [name for name in ("Åsa Öberg", "Bo Asander", "Lasa Nord", "Pia 100%")
+                 if name in page]
+        shown.sort(key=page.index)
+        return len(statements), shown, len(page)
+
+    few, order, size = find("ASA")
+    assert order == ["Åsa Öberg", "Bo Asander", "Lasa Nord"]
+    assert find("0%")[1] == ["Pia 100%"] and find("10")[1] == ["Pia 100%"]
+    room.register(40)
+    assert room.api.post("seating/draw").status_code in (200, 400, 409)
+    many, again, bigger = find("ASA")
+    assert (many, again) == (few, order) and abs(bigger - size) < 200

@@ -3,13 +3,12 @@ answer (:func:`changed`), the players' seat search, the projector's draw and fig
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, exists, func, select
+from sqlalchemy import bindparam, case, exists, func, or_, select
 
 from director.db import db
 from director.models.money import MoneySettings
@@ -20,6 +19,7 @@ from director.models.seating import (
     SeatingPlanRecord,
     SeatingSettings,
     SeatingTable,
+    folded,
 )
 from director.services import (
     Invalid,
@@ -382,44 +382,39 @@ def plan_record(tournament_id: int, plan_id: int | None) -> tuple[SeatingPlanRec
     return record, SeatingPlan.from_json(record.plan)
 
 
-def _fold(text: str) -> str:
-    """Case- and accent-free text for matching: "Åsa Öberg" -> "asa oberg"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def find_seat(tournament_id: int, query: Any, limit: int = SEARCH_LIMIT) -> dict[str, Any]:
     """Players whose name contains ``query`` (any case, accents ignored), with table and seat.
 
     Only the first ``limit`` matches are returned, best first (names that
-    start with the query, then alphabetical), so the answer stays small
-    whatever the field size.
+    start with the query, then those with a word that starts with it, then
+    alphabetical), so the answer stays small whatever the field size.  The
+    database compares each player's folded name (``Player.search_name``) and
+    counts the matches; only the ones shown are read.
     """
     get_tournament(tournament_id)
     if not isinstance(query, str):
         raise Invalid({"q": _("Type part of your name")})
     if len(query) > SEARCH_MAX:
         raise Invalid({"q": _("Type at most %(max)s characters", max=SEARCH_MAX)})
-    needle = _fold(" ".join(query.split()))
+    needle = folded(" ".join(query.split()))
     if not needle:
         return {"query": query, "matches": [], "total": 0}
-    rows = db.session.execute(
-        select(Player.name, SeatingTable.number, Seat.seat, Seat.waiting)
-        .join(Seat, Seat.player_id == Player.id)
-        .join(SeatingTable, SeatingTable.id == Seat.table_id)
-        .where(Player.tournament_id == tournament_id, Player.status == "active")).all()
-    hits = []
-    for name, table, seat, waiting in rows:
-        folded = _fold(name)
-        at = folded.find(needle)
-        if at >= 0:
-            word_start = at == 0 or not folded[at - 1].isalnum()
-            hits.append(((0 if at == 0 else 1 if word_start else 2, folded), name, table, seat,
-                         waiting))
-    hits.sort(key=lambda h: h[0])
-    return {"query": query, "total": len(hits),
-            "matches": [{"name": name, "table": table, "seat": seat, "waiting": bool(waiting)}
-                        for _, name, table, seat, waiting in hits[:limit]]}
+    name = Player.search_name
+    seated = (select(Player.name, SeatingTable.number, Seat.seat, Seat.waiting)
+              .join(Seat, Seat.player_id == Player.id)
+              .join(SeatingTable, SeatingTable.id == Seat.table_id)
+              .where(Player.tournament_id == tournament_id, Player.status == "active",
+                     name.contains(needle, autoescape=True)))
+    total = db.session.scalar(select(func.count()).select_from(seated.subquery()))
+    word_start = or_(*(name.contains(mark + needle, autoescape=True) for mark in WORD_MARKS))
+    best = case((name.startswith(needle, autoescape=True), 0), (word_start, 1), else_=2)
+    rows = db.session.execute(seated.order_by(best, name, Player.id).limit(limit)).all()
+    return {"query": query, "total": int(total or 0),
+            "matches": [{"name": player, "table": table, "seat": seat, "waiting": bool(waiting)}
+                        for player, table, seat, waiting in rows]}
+
+
+WORD_MARKS = (" ", "-", "'", ".", "(", "/")   # what starts a word within a name
 
 
 def draw_view(tournament_id: int) -> dict[str, Any]:
