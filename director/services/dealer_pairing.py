@@ -48,15 +48,13 @@ def _new_code() -> str:
             return code
 
 
-def pairing_codes(tournament_id: int,
-                  table_ids: Collection[int] | None = None) -> dict[int, dict[str, Any]]:
-    """``{table_id: {"number", "code", "devices", "locked"}}`` for every table in play
-    (``table_ids``: those of them only; codes made as needed); ``locked``: None, or when
-    and after how many wrong codes the table's pairing was locked."""
-    query = select(SeatingTable).where(SeatingTable.tournament_id == tournament_id)
-    if table_ids is not None:
-        query = query.where(SeatingTable.id.in_(list(table_ids)))
-    tables = db.session.scalars(query.order_by(SeatingTable.number)).all()
+def pairing_codes(tournament_id: int, table_ids: Collection[int]) -> dict[int, dict[str, Any]]:
+    """``{table_id: {"number", "code", "devices", "locked"}}`` for the tables ``table_ids``
+    that are in play (codes made as needed); ``locked``: None, or when and after how many
+    wrong codes the table's pairing was locked."""
+    tables = db.session.scalars(select(SeatingTable).where(
+        SeatingTable.tournament_id == tournament_id, SeatingTable.id.in_(list(table_ids)))
+        .order_by(SeatingTable.number)).all()
     out: dict[int, dict[str, Any]] = {}
     changed = False
     ids = [table.id for table in tables]
