@@ -63,6 +63,17 @@ def get_tournament(tournament_id: int) -> Tournament:
     return tournament
 
 
+def page_of(total: int, per_page: int, asked: int) -> tuple[int, int]:
+    """``(pages, page)``: ``total`` lines in pages of ``per_page`` (one page at least),
+    and the page asked for kept within them (a stale link past the last: the last).
+
+    >>> page_of(250, 100, 9), page_of(0, 100, 0)
+    ((3, 3), (1, 1))
+    """
+    pages = max(1, -(-total // per_page))
+    return pages, min(max(1, asked), pages)
+
+
 def deleted_event(tournament_id: int) -> NotFound:
     """The refusal of a write that finds its event deleted under it (issue 26)."""
     return NotFound(gettext("Event %(id)s was deleted: nothing was changed", id=tournament_id))

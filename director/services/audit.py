@@ -580,8 +580,7 @@ def after_request(response: Response) -> Response:
     per change it made in the director's words (``change``), or its plain line,
     written before the answer; refused, the answer is 503 (``NOT_LOGGED``)."""
     changes = g.pop("audit_changes", None) or [None]
-    if request.method not in UNSAFE or response.status_code >= 400 \
-            or request.endpoint in (None, "static", "auth.login"):
+    if not _logged_request() or response.status_code >= 400:
         return response
     if g.pop("audit_line_joined", False):      # written with the request's own write
         changes = [made for made in changes if made is not None]
@@ -595,6 +594,11 @@ def after_request(response: Response) -> Response:
                        request.method, request.path, exc_info=True)
         return _not_logged()
     return response
+
+
+def _logged_request() -> bool:
+    """Whether this request gets a line: a write, but not a static file or a login."""
+    return request.method in UNSAFE and request.endpoint not in (None, "static", "auth.login")
 
 
 def _request_entries(status: int, changes: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
@@ -618,8 +622,7 @@ def joined_line() -> Callable[[Any], None] | None:
     write is committed, :func:`line_joined` says so and :func:`after_request` writes
     no plain line (only the lines of changes made later in the request, if any).
     None outside a write request."""
-    if not has_request_context() or request.method not in UNSAFE \
-            or request.endpoint in (None, "static", "auth.login"):
+    if not has_request_context() or not _logged_request():
         return None
     sql, rows = writer().prepared(_request_entries(200, [None]))
     return lambda cursor: cursor.executemany(sql, rows)

@@ -23,7 +23,7 @@ from director.i18n import N_
 from director.models.people import LEAGUE_NAME_MAX, League, Person
 from director.models.seating import Player
 from director.models.tournament import Tournament
-from director.services import Invalid, NotFound, all_or_nothing, people, uow
+from director.services import Invalid, NotFound, all_or_nothing, page_of, people, uow
 from director.services import money as money_service
 from director.tournament.league import Finish, Formula, LeagueEvent, Standing, standings
 
@@ -187,8 +187,7 @@ def league_view(league_id: int, page: int = 1, per_page: int | None = None) -> d
               if t is not None]
     table, names = _ranking(league.formula, events)
     names = dict(names)
-    pages = max(1, -(-len(table) // per_page)) if per_page else 1
-    page = min(max(1, page), pages)
+    pages, page = page_of(len(table), per_page, page) if per_page else (1, 1)
     shown = table[(page - 1) * per_page:page * per_page] if per_page else table
     person_ids = [key[1] for s in shown for key in [s.who] if isinstance(key, tuple)
                   and key[0] == "person"]

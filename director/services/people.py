@@ -32,7 +32,7 @@ from sqlalchemy import ColumnElement, and_, delete, func, insert, select
 
 from director.db import db
 from director.models.people import NAME_MAX, Person, PersonWord
-from director.models.seating import PLAYER_NAME_MAX, Player
+from director.models.seating import PLAYER_NAME_MAX, Player, folded
 from director.services import Invalid
 
 SUGGESTIONS = 8
@@ -50,9 +50,8 @@ def search_text(text: str) -> str:
     >>> search_text("  Dan  ÖBERG "), search_text("Straße"), search_text("Zoë\t")
     ('dan oberg', 'strasse', 'zoe')
     """
-    plain = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(" " if unicodedata.category(char) == "Cc" else char for char in plain
-                    if not unicodedata.combining(char))
+    plain = "".join(" " if unicodedata.category(char) == "Cc" else char
+                    for char in folded(text))
     return " ".join(unicodedata.normalize("NFC", plain).split())[:NAME_MAX]
 
 

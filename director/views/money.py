@@ -39,7 +39,7 @@ from flask_babel import gettext as _
 from director.i18n import N_, money_filter, number_filter
 from director.models.tournament import MAX_CHIPS
 from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body
-from director.services import Invalid, get_tournament
+from director.services import Invalid, get_tournament, page_of
 from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.tournament.payouts import TEMPLATES
@@ -337,8 +337,7 @@ def results(tournament_id: int) -> str:
 def _page_of(total: int) -> tuple[int, int]:
     """The results' pages for ``total`` lines, and the page asked for (``?page=``, kept
     within them)."""
-    pages = max(1, -(-total // RESULTS_PAGE))
-    return pages, min(max(1, request.args.get("page", 1, type=int) or 1), pages)
+    return page_of(total, RESULTS_PAGE, request.args.get("page", 1, type=int) or 1)
 
 
 @bp.get("/results/<int:tournament_id>.csv")
@@ -487,10 +486,13 @@ def api_pay(tournament_id: int, player_id: int) -> Any:
 
 @bp.get("/api/tournaments/<int:tournament_id>/results")
 def api_results(tournament_id: int) -> Response:
-    total = money_service.results_count(tournament_id, placed=True, bounty_winners=True)
+    view = money_service.money(tournament_id)
+    total = money_service.results_count(tournament_id, placed=True, bounty_winners=True,
+                                        view=view)
     pages, page = _page_of(total)
     view, rows = money_service.results(tournament_id, placed=True, bounty_winners=True,
-                                       offset=(page - 1) * RESULTS_PAGE, limit=RESULTS_PAGE)
+                                       offset=(page - 1) * RESULTS_PAGE, limit=RESULTS_PAGE,
+                                       view=view)
     return jsonify({"currency": view.currency, "prize_pool": view.pool.total,
                     "page": page, "pages": pages, "total": total,
                     "results": [{"place": r.place, "place_last": r.place_last, "name": r.name,

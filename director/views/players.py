@@ -30,7 +30,7 @@ from flask_babel import gettext as _
 
 from director.models.people import Person
 from director.schemas import Int, List, Schema, Str, form_body, json_body
-from director.services import Invalid, players_csv
+from director.services import Invalid, page_of, players_csv
 from director.services import league as league_service
 from director.services import people as people_service
 from director.services import players as players_service
@@ -88,7 +88,7 @@ def _list_view() -> dict[str, Any]:
     query = request.args.get("q", "")
     wanted = min(max(request.args.get("page", 1, type=int) or 1, 1), 2**31)
     lines, matches = players_service.list_records(query, LIST_PAGE, (wanted - 1) * LIST_PAGE)
-    pages = max(-(-matches // LIST_PAGE), 1)
+    pages, _page = page_of(matches, LIST_PAGE, wanted)
     if wanted > pages:
         lines, matches = players_service.list_records(query, LIST_PAGE, (pages - 1) * LIST_PAGE)
         wanted = pages

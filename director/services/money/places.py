@@ -149,7 +149,7 @@ def _split(found: Iterable[Any]) -> Iterator[tuple[Any, Any, Any]]:
 
 def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
             placed: bool = False, bounty_winners: bool = False, offset: int = 0,
-            limit: int | None = None) -> tuple[Money, list[ResultRow]]:
+            limit: int | None = None, view: Money | None = None) -> tuple[Money, list[ResultRow]]:
     """Entries with their finishing place and prize, best place first; still in at the top.
 
     Places come from the seating registry (order of elimination, §9.6 ties).
@@ -163,9 +163,10 @@ def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
     ``offset``/``limit`` in that order, ``player_ids`` only those entries,
     ``placed`` only the entries with a place or a deal, and with
     ``bounty_winners`` (a bounty event) those still in too, who may have won
-    bounties.  The count: :func:`results_count`.
+    bounties.  The count: :func:`results_count`.  ``view``: the event's money, if the
+    caller read it already.
     """
-    view = money(tournament_id)
+    view = view or money(tournament_id)
     entries = entries_made(tournament_id)
     first, last = _final_sql(entries)
     query = _results_query(view, select(*_RESULT_COLUMNS, first, last), player_ids, placed,
@@ -197,11 +198,11 @@ def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
 
 
 def results_count(tournament_id: int, *, placed: bool = False,
-                  bounty_winners: bool = False) -> int:
+                  bounty_winners: bool = False, view: Money | None = None) -> int:
     """How many lines :func:`results` has in all (with the same filters)."""
     if not placed:
         return entries_made(tournament_id)
-    view = money(tournament_id)
+    view = view or money(tournament_id)
     return int(db.session.scalar(_results_query(
         view, select(func.count(Player.id)), None, placed, bounty_winners)) or 0)
 
