@@ -7,6 +7,7 @@ statements and an answer no bigger with 20 entries and with 60."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -183,11 +184,12 @@ def test_the_printable_pages_print_a_range_of_tables_and_link_the_others(
     room.register(20)
     room.draw()
     small = room.cost(url, statements)
-    room.register(40)
+    room.register(46)
     big = room.cost(url, statements)
     assert big[0] == small[0]
     pages = room.pages()
     numbers = [t["number"] for p in pages for t in p["tables"]]
+    assert len(numbers) % 2 == 1, numbers          # the last range is one table
     html = room.client.get(url).get_data(as_text=True)
     marker = 'class="seat-card"' if page == "cards" else 'class="sign-in-sheet"'
     first_two = [t for p in pages for t in p["tables"]][:2]
@@ -200,6 +202,8 @@ def test_the_printable_pages_print_a_range_of_tables_and_link_the_others(
               for i in range(0, len(numbers), 2)]
     for first, last in ranges:
         assert f"from={first}&amp;to={last}" in html
+        label = str(first) if first == last else f"{first}–{last}"      # one table: its number
+        assert re.search(rf"to={last}\"[^>]*>{label}</a>", html), label
     first, last = ranges[-1]
     other = room.client.get(url, query_string={"from": first, "to": last}).get_data(as_text=True)
     tables = [t for p in pages for t in p["tables"] if first <= t["number"] <= last]
