@@ -216,7 +216,8 @@ def _event_lines(tournament_id: int, owner: Mapping[int, int],
     the database), whatever the event's size; ``everyone``: the owners are most of
     the event (every record's totals), so its lines are read without a list of ids."""
     ids = None if everyone else list(owner)
-    view, rows = money_service.results(tournament_id, player_ids=ids)
+    view, rows = money_service.results_of_everyone(tournament_id) if everyone \
+        else money_service.results(tournament_id, player_ids=ids)
     lines: dict[int, EventLine] = {}
 
     def line(person_id: int) -> EventLine:

@@ -17,6 +17,16 @@ from director.db import db
 from director.models.seating import Player
 from director.services import bounties as bounty_service
 from tests.conftest import level
+from tests.web.test_players_export import assert_everyones_results_are_the_results
+
+
+@pytest.fixture(autouse=True)
+def _everyones_results_are_the_results(app: Any) -> Any:
+    """After each test: the players CSV's lean read of every entry's result gives the
+    results' own lines in the events built here (deals, seats, bounties, ties)."""
+    yield
+    assert_everyones_results_are_the_results(app)
+
 
 BASE: dict[str, Any] = {"buy_in": "100", "fee": "10", "starting_stack": 10_000,
                         "late_registration_level": 0}

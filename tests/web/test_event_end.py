@@ -13,6 +13,16 @@ from typing import Any
 import pytest
 
 from tests.conftest import level
+from tests.web.test_players_export import assert_everyones_results_are_the_results
+
+
+@pytest.fixture(autouse=True)
+def _everyones_results_are_the_results(app: Any) -> Any:
+    """After each test: the players CSV's lean read of every entry's result gives the
+    results' own lines in the events built here (deals, seats, bounties, ties)."""
+    yield
+    assert_everyones_results_are_the_results(app)
+
 
 SETTINGS: dict[str, Any] = {"buy_in": "100", "fee": "10", "starting_stack": 250_000,
                             "late_registration_level": 0, "payout_template": "custom",

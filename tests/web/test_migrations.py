@@ -61,6 +61,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0009": {},    # player.entries_when_out: filled from the rows (REWRITTEN), not a default
     "0010": {},    # a new table (the player list's search words), filled from the records
     "0011": {},    # player.search_name: each name folded (REWRITTEN), not a default
+    "0012": {},    # person.csv_cells: each record's CSV cells (REWRITTEN), not a default
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
@@ -72,6 +73,7 @@ REWRITTEN: dict[str, dict[str, set[str]]] = {
     "0008": {"seating_plan": {"layout_before", "layout_after"}},
     "0009": {"player": {"entries_when_out"}},     # a new column worked out from the rows
     "0011": {"player": {"search_name"}},          # a new column worked out from the names
+    "0012": {"person": {"csv_cells"}},            # a new column worked out from the records
 }
 
 
@@ -502,6 +504,32 @@ def test_0011_folds_every_players_name_and_find_my_seat_finds_them(
     migrations.migrate(empty_app, "0010", down=True, backup=False)
     assert "search_name" not in columns_of(empty_app)["player"]
     assert len(rows_of(empty_app)["player"]) == len(release["player"])
+
+
+def test_0012_keeps_each_records_csv_cells_and_the_export_writes_them(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]], auth: dict[str, str]) -> None:
+    """The release's records get their CSV cells (a formula guarded, a comma quoted);
+    the export after the upgrade is the same file as one made from the records
+    themselves; the downgrade drops the column and keeps the records."""
+    added = datetime(2026, 12, 1, tzinfo=UTC)
+    persons = [{"id": 1, "name": "Dan Öberg", "key": "dan öberg", "nickname": "=1+1",
+                "email": None, "phone": None, "note": 'says "hi"', "created_at": added},
+               {"id": 2, "name": "Berg, Ann", "key": "berg, ann", "nickname": None,
+                "email": None, "phone": "+46 70", "note": None, "created_at": added}]
+    at_revision(empty_app, "0011", {**release, "person": persons})
+    migrations.migrate(empty_app, "0012", backup=False)
+    cells = {row["name"]: row["csv_cells"] for row in rows_of(empty_app)["person"]}
+    assert cells == {"Dan Öberg": "Dan Öberg,'=1+1,,,\"says \"\"hi\"\"\"",
+                     "Berg, Ann": "\"Berg, Ann\",,,'+46 70,"}
+    migrations.migrate(empty_app, "head", backup=False)
+    client: FlaskClient = empty_app.test_client()
+    exported = client.get("/api/players.csv", headers=auth).get_data(as_text=True)
+    lines = exported.splitlines()
+    assert lines[1].startswith("2,\"Berg, Ann\",,,'+46 70,,0,") and \
+        lines[2].startswith("1,Dan Öberg,'=1+1,,,\"says \"\"hi\"\"\",0,")
+    migrations.migrate(empty_app, "0011", down=True, backup=False)
+    assert "csv_cells" not in columns_of(empty_app)["person"]
+    assert len(rows_of(empty_app)["person"]) == len(persons)
 
 
 # ---------------------------------------------------------------- the event goes on

@@ -83,6 +83,7 @@ from director.services.money.places import (
     results_count,
     results_csv,
     results_csv_chunks,
+    results_of_everyone,
     summary,
 )
 from director.services.money.sales import (
@@ -153,6 +154,7 @@ __all__ = [
     "results_count",
     "results_csv",
     "results_csv_chunks",
+    "results_of_everyone",
     "rules_from",
     "save_deal",
     "save_settings",
