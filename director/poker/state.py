@@ -36,7 +36,7 @@ director.poker.errors.RuleViolation: Pot-limit: the most player 4 may raise to i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, cast
 
@@ -1506,14 +1506,14 @@ class Hand:
                     if live and not all_in}
         # A bet not called yet is in the middle until its round closes (then it goes back).
         pots = pots + [Pot(chips, (i,), "") for i, chips in enumerate(outstanding) if chips]
-        merged: list[Pot] = []
+        merged: list[tuple[int, tuple[int, ...]]] = []     # (amount, eligible)
         for pot in pots:
             eligible = tuple(sorted(set(pot.eligible) | can_call))
-            if merged and merged[-1].eligible == eligible:
-                merged[-1] = replace(merged[-1], amount=merged[-1].amount + pot.amount)
+            if merged and merged[-1][1] == eligible:
+                merged[-1] = (merged[-1][0] + pot.amount, eligible)
             else:
-                merged.append(replace(pot, eligible=eligible))
-        return [replace(pot, name=pot_name(i)) for i, pot in enumerate(merged)]
+                merged.append((pot.amount, eligible))
+        return [Pot(amount, eligible, pot_name(i)) for i, (amount, eligible) in enumerate(merged)]
 
     def returned(self) -> list[int]:
         """The uncalled chips each player got back so far, each part the moment its
