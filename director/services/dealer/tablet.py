@@ -14,7 +14,7 @@ from director.models.hands import DealerHand
 from director.poker.cards import Card, format_card
 from director.poker.events import event_from_json
 from director.poker.games import Betting
-from director.poker.state import Hand, Phase
+from director.poker.state import Hand, Legal, Phase
 from director.services import NotFound
 from director.services import dealer_shot_clock as shot_clock
 from director.services.dealer.log import (
@@ -55,27 +55,27 @@ def _card_words(card: Card | None) -> str:
     return f"{format_card(card, current_language())} ({_(_SUITS[card.suit])})"
 
 
-def _seat_status(hand: Hand, i: int, dead: set[int]) -> str:
+def _seat_statuses(hand: Hand, dead: set[int]) -> list[str]:
+    """Each seat's status (the hand's killed, folded and all-in players read once)."""
     if hand.misdealt:
-        return "misdeal"
-    if i in dead or hand.killed[i]:    # absent (TDA 30) or killed by a ruling (the clock, TDA 29)
-        return "dead"
-    if hand.folded[i]:
-        return "folded"
-    if hand.all_in[i] and not hand.finished:
-        return "all_in"
-    return "active"
+        return ["misdeal"] * len(hand.folded)
+    killed, folded, all_in, finished = hand.killed, hand.folded, hand.all_in, hand.finished
+    return ["dead" if i in dead or killed[i]    # absent (TDA 30) or killed by a ruling (the clock, TDA 29)
+            else "folded" if folded[i]
+            else "all_in" if all_in[i] and not finished
+            else "active" for i in range(len(folded))]
 
 
-def buttons(hand: Hand) -> list[dict[str, Any]]:
+def buttons(hand: Hand, legal: Legal | None = None) -> list[dict[str, Any]]:
     """The big buttons, each with its exact number and the seat whose action it is.
 
     Order: the safest, most common action first (Check, Call, Bring in), then the
     bets and raises from the smallest up, all-in last of those, and Fold at the far
     end, never next to Check or Call.  In stud where the house allows it (policy
     ``stud_4th_street_double``, RULES.md §11.1, RRP Stud 4), an open pair on 4th
-    street adds the big bet as its own button: "Bet 400 (open pair)"."""
-    legal = hand.legal()
+    street adds the big bet as its own button: "Bet 400 (open pair)".  ``legal``: the
+    hand's ``legal()``, when the caller has it."""
+    legal = hand.legal() if legal is None else legal
     p = hand.to_act
     if p is None:
         return []
@@ -141,15 +141,14 @@ def buttons(hand: Hand) -> list[dict[str, Any]]:
     return out
 
 
-def _prompt(hand: Hand, seating: Seating, row: DealerHand) -> str:
-    """What the dealer does next, in one sentence."""
+def _prompt(hand: Hand, seating: Seating, row: DealerHand, legal: Legal) -> str:
+    """What the dealer does next, in one sentence (``legal``: the hand's ``legal()``)."""
     if hand.misdealt:
         return _("Misdeal: the hand is void and every chip goes back. Redeal with the same button.")
     if hand.finished:
         return _("The hand is over. Push the pots, then start the next hand.")
     awaiting = hand.awaiting
     p = hand.to_act
-    legal = hand.legal()
     if p is not None and legal.bring_in and legal.fold:       # [ST-5]: the duty passed on
         up = hand.up_cards(p)
         return _("%(who)s has the lowest up-card, %(card)s: bring in %(amount)s, complete or fold",
@@ -221,19 +220,22 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
     p = hand.to_act
     shown = hand.hole_cards
     posts = _posted(hand)
+    stud = hand.config.game.is_stud
+    stacks, bets, statuses = hand.stacks, hand.bets, _seat_statuses(hand, dead)
+    dealt = hand.dealt_this_street if hand.awaiting == "street" else None
     seats = []
     for i in range(len(seating.players)):
         cards: list[str] = []
-        if hand.config.game.is_stud or any(c is not None for c in shown[i]):
+        if stud or any(c is not None for c in shown[i]):
             cards = [_card(c) for c in shown[i]]
         seat = {
             "seat": seating.seat(i), "name": seating.name(i),
             "player_id": seating.players[i].get("player_id"),
-            "stack": hand.stacks[i], "bet": hand.bets[i], "status": _seat_status(hand, i, dead),
+            "stack": stacks[i], "bet": bets[i], "status": statuses[i],
             "cards": cards,
-            "up_cards": [_card(c) for c in hand.up_cards(i)] if hand.config.game.is_stud else [],
+            "up_cards": [_card(c) for c in hand.up_cards(i)] if stud else [],
         }
-        if hand.awaiting == "street" and hand.dealt_this_street[i]:
+        if dealt is not None and dealt[i]:
             seat["street_dealt"] = True      # his cards of this street are in (an exposed down-card ruled)
         posted = posts[i]
         if posted is not None:
@@ -272,11 +274,11 @@ def hand_json(row: AnyRow, hand: Hand | None = None,
         "street": hand.street.value, "phase": hand.phase.value, "awaiting": hand.awaiting,
         "misdeal": hand.misdealt, "pot_total": sum(pot["amount"] for pot in pots),
         "current_bet": hand.current_bet,
-        "buttons": buttons(hand),
+        "buttons": buttons(hand, legal),
         # fixed limit has no free amount anywhere: its bets are the buttons (RULES.md §2.3)
         "any_amount": hand.config.game.betting is not Betting.FIXED_LIMIT and legal.min_to is not None
         and legal.max_to is not None and legal.min_to != legal.max_to,
-        "prompt": _prompt(hand, seating, row),
+        "prompt": _prompt(hand, seating, row, legal),
         "showdown_order": order,
         "showdown_at_once": bool(order) and hand.showdown_at_once,
         "award_text": award_text,
