@@ -659,13 +659,35 @@ def stakes_parts(level: dict[str, Any] | None) -> list[str]:
     return parts
 
 
+_STAKES_LABELS: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
+_STAKES_LABELS_KEPT = 1024
+
+
 def stakes_label(level: Mapping[str, Any] | None) -> str:
     """A level's stakes on one short line, as the dealer tablet and the hand's log show
     them, in the user's language: "100/200", "100/200 ante 25", a big-blind ante
     "100/200 BB ante 200" (the big blind pays it for the table, TDA RP-11), a limit
-    game "Limits 200/400 · blinds 100/200", stud "Ante 25 · bring-in 50 · 200/400"."""
+    game "Limits 200/400 · blinds 100/200", stud "Ante 25 · bring-in 50 · 200/400".
+
+    In a request, said once per locale and level and kept (every answer to a tablet
+    says it)."""
     if not level:
         return ""
+    if not has_request_context():
+        return _stakes_label(level)
+    try:
+        key = (str(get_locale()), tuple(level.items()))
+        said = _STAKES_LABELS.get(key)
+    except TypeError:           # a value that cannot be a key (a list): said each time
+        return _stakes_label(level)
+    if said is None:
+        if len(_STAKES_LABELS) >= _STAKES_LABELS_KEPT:
+            _STAKES_LABELS.clear()
+        said = _STAKES_LABELS[key] = _stakes_label(level)
+    return said
+
+
+def _stakes_label(level: Mapping[str, Any]) -> str:
     if level.get("kind") == "break" or level.get("is_break"):
         return gettext("Break")
     game = str(level.get("game") or "")
