@@ -291,6 +291,7 @@ class Said(str):
 
     msgid: str
     params: dict[str, Any]
+    _stored: str
 
     def __new__(cls, msgid: str, **params: Any) -> Said:
         said = super().__new__(cls, _say(msgid, params))
@@ -302,7 +303,12 @@ class Said(str):
                                                for name, value in self.params.items()}}
 
     def stored(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False, default=str)
+        """The sentence as stored (its JSON), made once: a dealer's log line is stored
+        and answered at once (``log_line`` and the write's rows both ask for it)."""
+        text: str | None = self.__dict__.get("_stored")
+        if text is None:
+            text = self._stored = json.dumps(self.to_json(), ensure_ascii=False, default=str)
+        return text
 
 
 def _stored(value: Any) -> Any:
@@ -571,7 +577,7 @@ def _body() -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         data = {"body": data}
-    if request.files:
+    if not request.is_json and request.files:     # a JSON body has no files (not parsed as a form)
         data = {**data, "files": [f.filename for f in request.files.values()]}
     result = redact(data, show_cards=show_cards)
     return result if isinstance(result, dict) else {"body": result}
