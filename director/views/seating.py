@@ -485,8 +485,16 @@ def api_find(tournament_id: int) -> Response:
     return response
 
 
-def _answer(tournament_id: int, status: int = 200, **extra: Any) -> tuple[Response, int]:
-    return jsonify({**extra, "seating": seating_json(tournament_id)}), status
+def _answer(tournament_id: int, status: int = 200, tables: Any = (), player_ids: Any = (),
+            **extra: Any) -> tuple[Response, int]:
+    """The answer of a write to the room's settings, plans or hand-for-hand: the room's
+    figures, policy, hand-for-hand, plans and pages as the seating API's first page
+    has them, with only the tables and players the write changed (``"partial":
+    true``, as :func:`_changed`: ``GET .../seating`` has the rest), so that it does not
+    grow with the room (a page of tables and players was 31 KB at 2,400 entries)."""
+    room = seating_json(tournament_id)
+    room.update({**_changed_json(tournament_id, tables, player_ids), "partial": True})
+    return jsonify({**extra, "seating": room}), status
 
 
 def _table_json(table: TableState) -> dict[str, Any]:
@@ -497,16 +505,23 @@ def _changed(tournament_id: int, tables: Any, player_ids: Any, status: int = 200
              **extra: Any) -> tuple[Response, int]:
     """A write's answer: what it changed (``seating_service.changed``), not the whole
     room; ``"partial": true`` says so (``GET .../seating`` has the rest)."""
+    return jsonify({**extra, "seating": {"tournament_id": tournament_id, "partial": True,
+                                         **_changed_json(tournament_id, tables, player_ids)}}), \
+        status
+
+
+def _changed_json(tournament_id: int, tables: Any, player_ids: Any) -> dict[str, Any]:
+    """The tables numbered ``tables`` and the players ``player_ids`` as they are now,
+    the tables no longer in play among them, the field's figures and the pending plan."""
     view = seating_service.changed(tournament_id, tables, player_ids)
     chips = {p.id: p.chips for p in view.players}
-    return jsonify({**extra, "seating": {
-        "tournament_id": tournament_id, "partial": True, **view.stats,
-        "tables": [{**_table_json(t), "chips": {str(p.player_id): chips.get(p.player_id)
-                                                for p in t.seats.values()}}
-                   for t in view.tables],
-        "removed_tables": view.gone,
-        "pending_plan": _record_json(view.pending),
-        "players": [_player_json(p) for p in view.players]}}), status
+    return {**view.stats,
+            "tables": [{**_table_json(t), "chips": {str(p.player_id): chips.get(p.player_id)
+                                                    for p in t.seats.values()}}
+                       for t in view.tables],
+            "removed_tables": view.gone,
+            "pending_plan": _record_json(view.pending),
+            "players": [_player_json(p) for p in view.players]}
 
 
 def _player_json(p: Any, where: tuple[int | None, int | None] | None = None) -> dict[str, Any]:
@@ -550,8 +565,8 @@ def api_reinstate(tournament_id: int, player_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/draw")
 @api_director
 def api_draw(tournament_id: int) -> Any:
-    plan = seating_service.draw(tournament_id)
-    return _answer(tournament_id, lines=plan_lines(plan))
+    plan = seating_service.draw(tournament_id)       # every seat: the first page of them
+    return jsonify({"lines": plan_lines(plan), "seating": seating_json(tournament_id)})
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/eliminate")
@@ -587,7 +602,8 @@ def api_discard(tournament_id: int, plan_id: int) -> Any:
 @api_director
 def api_undo(tournament_id: int) -> Any:
     plan = seating_service.undo_last(tournament_id)
-    return _answer(tournament_id, undone=plan_lines(plan))
+    tables, moved = _plan_tables(plan)
+    return _answer(tournament_id, tables=tables, player_ids=moved, undone=plan_lines(plan))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/break")

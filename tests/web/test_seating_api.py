@@ -84,8 +84,10 @@ def test_the_director_registers_draws_eliminates_confirms_and_undoes(
     r = client.post(f"/api/tournaments/{tid}/seating/undo", headers=auth)
     assert r.status_code == 200
     back = r.get_json()["seating"]
-    assert back["pending_plan"]["id"] == plan["id"]
-    assert sorted(len(t["seats"]) for t in back["tables"]) == [5, 7, 7]
+    assert back["pending_plan"]["id"] == plan["id"] and back["partial"]
+    assert {t["number"] for t in back["tables"]} == {move["from_table"], move["to_table"]}
+    assert move["player_id"] in {p["id"] for p in back["players"]}     # the moves undone
+    assert sorted(len(t["seats"]) for t in state(client, tid)["tables"]) == [5, 7, 7]
 
 
 def test_writes_need_the_director(client: FlaskClient, seated: Callable[[int], int]) -> None:

@@ -139,12 +139,28 @@ def test_before_the_draw_the_seating_api_pages_the_players_waiting_for_a_seat(
     assert all(pl["table"] is None for p in pages for pl in p["players"])
 
 
-def test_a_write_answers_the_first_page_of_the_room(room: Room, small_pages: None) -> None:
-    room.register(20)
-    room.draw()
-    answer = room.api.post("seating/hand-for-hand", action="announce").get_json()
-    assert answer["seating"]["page"] == 1 and len(answer["seating"]["tables"]) == 2
-    assert answer["seating"]["next"]
+def test_a_write_to_the_rooms_settings_answers_its_figures_not_a_page_of_tables(
+        room: Room, small_pages: None) -> None:
+    """Hand-for-hand and the settings: the room's figures, policy, plans and pages, no
+    table (none of their seats changed), the same size with 20 entries and with 60."""
+    sizes = []
+    for entries in (20, 40):
+        room.register(entries)
+        if entries == 20:
+            room.draw()
+        for action in ("announce", "stop"):
+            answer = room.api.post("seating/hand-for-hand", action=action)
+            assert answer.status_code == 200, answer.get_json()
+            seating = answer.get_json()["seating"]
+            assert seating["partial"] and seating["tables"] == [] and seating["players"] == []
+            assert seating["page"] == 1 and seating["next"] and seating["policy"]["table_size"] == 6
+            assert seating["hand_for_hand"]["announced"] == (action == "announce")
+        settings = room.api.post("seating/settings", table_size=6)
+        assert settings.status_code == 200, settings.get_json()
+        assert settings.get_json()["seating"]["tables"] == []
+        assert settings.get_json()["policy"]["table_size"] == 6
+        sizes.append(len(answer.get_data()))
+    assert sizes[1] <= sizes[0] * 1.1, sizes
 
 
 # ---------------------------------------------------------------- a bust
