@@ -42,6 +42,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
@@ -144,6 +145,20 @@ def select_locale() -> str:
     if event:
         return event
     return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANGUAGE
+
+
+_LOCALES: dict[str, Locale] = {}
+
+
+def _selected_locale() -> Locale:
+    """Flask-Babel's locale selector: :func:`select_locale`'s language as one ``Locale``
+    kept per language (Babel's ``Locale.parse`` of a code built a new one, with its
+    locale data looked up again, for every request)."""
+    code = select_locale()
+    locale = _LOCALES.get(code)
+    if locale is None:
+        locale = _LOCALES[code] = Locale.parse(code)
+    return locale
 
 
 def current_language() -> str:
@@ -824,7 +839,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "UTC")
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     app.config.setdefault("CURRENCY", "EUR")
-    babel.init_app(app, locale_selector=select_locale)
+    babel.init_app(app, locale_selector=_selected_locale)  # type: ignore[arg-type]
     app.add_template_filter(number_filter, "number")
     app.add_template_filter(number_filter, "chips")
     app.add_template_filter(money_filter, "money")
