@@ -384,12 +384,17 @@ def payment_json(view: money_service.Money, payment: Any) -> dict[str, Any]:
             "undone": payment.undone}
 
 
-def money_json(tournament_id: int, before: int | None = None) -> dict[str, Any]:
-    """The event's money; ``ledger``: its newest lines (``LEDGER_ROWS``) before payment
-    ``before``, oldest first, and ``ledger_older``: the ``before`` of the lines
-    older than those (null: none).  At 2,400 entries the whole ledger was 483 KB."""
+WRITE_LEDGER_ROWS = 20   # the ledger lines a write answers with (a page was 24 KB)
+
+
+def money_json(tournament_id: int, before: int | None = None,
+               lines: int | None = None) -> dict[str, Any]:
+    """The event's money; ``ledger``: its newest lines (``lines``, else ``LEDGER_ROWS``)
+    before payment ``before``, oldest first, and ``ledger_older``: the ``before`` of
+    the lines older than those (null: none).  At 2,400 entries the whole ledger was
+    483 KB; a write (the settings, an undo) answers its newest ``WRITE_LEDGER_ROWS``."""
     view = money_service.money(tournament_id)
-    page = money_service.ledger(tournament_id, before=before)
+    page = money_service.ledger(tournament_id, before=before, limit=lines)
     late = view.late
     return {
         "tournament_id": tournament_id, "configured": view.configured,
@@ -426,7 +431,7 @@ def api_money(tournament_id: int) -> Response:
 @director_required
 def api_settings(tournament_id: int) -> Response:
     money_service.save_settings(tournament_id, json_body(MONEY_SETTINGS))
-    return jsonify(money_json(tournament_id))
+    return jsonify(money_json(tournament_id, lines=WRITE_LEDGER_ROWS))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/money/entries")
@@ -450,7 +455,7 @@ def api_sell(tournament_id: int) -> Any:
 @director_required
 def api_undo(tournament_id: int, payment_id: int) -> Response:
     money_service.undo(tournament_id, payment_id)
-    return jsonify(money_json(tournament_id))
+    return jsonify(money_json(tournament_id, lines=WRITE_LEDGER_ROWS))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/money/deal/quote")

@@ -384,6 +384,31 @@ def test_the_money_api_answers_the_ledgers_newest_lines_and_the_way_to_older_one
     assert [line["id"] for line in older["ledger"]] == list(range(6, 16))
 
 
+def test_a_money_write_answers_the_ledgers_newest_lines_whatever_its_length(
+        growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settings and an undo answer the money with the ledger's newest
+    ``WRITE_LEDGER_ROWS`` lines (the undone one among them), the same size with 12
+    entries and with 36."""
+    from director.views import money as money_views
+    monkeypatch.setattr(money_views, "WRITE_LEDGER_ROWS", 5)
+    url = f"/api/tournaments/{growing.id}/money"
+    sizes = []
+    for entries in (12, 24):
+        growing.grow(entries)
+        newest = growing.client.get(url, headers=growing.auth).get_json()["ledger"][-1]["id"]
+        undone = growing.client.post(f"{url}/payments/{newest}/undo", headers=growing.auth)
+        assert undone.status_code == 200, undone.get_json()
+        lines = undone.get_json()["ledger"]
+        assert len(lines) == 5 and lines[-1]["id"] == newest and lines[-1]["undone"]
+        assert undone.get_json()["ledger_older"] == lines[0]["id"]
+        settings = growing.client.post(f"{url}/settings", headers=growing.auth,
+                                       json={**ENTRY, "re_entry": True})
+        assert settings.status_code == 200, settings.get_json()
+        assert len(settings.get_json()["ledger"]) == 5
+        sizes.append(len(undone.get_data()))
+    assert sizes[1] <= sizes[0] * 1.05, sizes
+
+
 def test_the_results_and_players_exports_are_sent_in_pieces(
         growing: Growing, monkeypatch: pytest.MonkeyPatch) -> None:
     from director.services import players_csv
