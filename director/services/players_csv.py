@@ -128,18 +128,18 @@ def export_csv_chunks() -> Iterator[str]:
     csv.writer(out).writerow(EXPORT_COLUMNS)
     text = out.getvalue()
     first, after = (driver_sql(db.engine.dialect, sql) for sql in (
-        "SELECT id, csv_cells FROM person ORDER BY key LIMIT ?",
-        "SELECT id, csv_cells FROM person WHERE key > (SELECT key FROM person WHERE id = ?) "
-        "ORDER BY key LIMIT ?"))
+        "SELECT id, csv_cells, key FROM person ORDER BY key LIMIT ?",
+        "SELECT id, csv_cells, key FROM person WHERE key > ? ORDER BY key LIMIT ?"))
     page: list[Any] = []
     while not page or len(page) == EXPORT_READ_ROWS:
         page = db.session.connection().exec_driver_sql(
-            *((after, (page[-1][0], EXPORT_READ_ROWS)) if page
+            *((after, (page[-1][2], EXPORT_READ_ROWS)) if page
               else (first, (EXPORT_READ_ROWS,)))).all()
-        if any(cells is None for _id, cells in page):
-            unmade = _cells_of([person_id for person_id, cells in page if cells is None])
-            page = [(pid, unmade[pid] if cells is None else cells) for pid, cells in page]
-        text += "".join([f"{pid},{cells},{tails.get(pid, never)}" for pid, cells in page])
+        if any(cells is None for _id, cells, _key in page):
+            unmade = _cells_of([person_id for person_id, cells, _key in page if cells is None])
+            page = [(pid, unmade[pid] if cells is None else cells, key)
+                    for pid, cells, key in page]
+        text += "".join([f"{pid},{cells},{tails.get(pid, never)}" for pid, cells, _key in page])
         while len(text) > CSV_CHUNK_CHARS:       # pieces need not end with a line
             yield text[:CSV_CHUNK_CHARS]
             text = text[CSV_CHUNK_CHARS:]

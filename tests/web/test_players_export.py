@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -155,3 +156,23 @@ def test_everyones_results_are_the_results_after_a_deal_of_more_players_than_pri
     assert saved.status_code == 201, saved.get_json()
     assert int(saved.get_json()["deal"]["amounts"][str(ids[3])]) > 0
     assert_everyones_results_are_the_results(app)
+
+
+def test_a_record_deleted_while_the_export_streams_does_not_end_it(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next page starts after the last name read, which need not be on the list any
+    more: the export goes on to the last record."""
+    from director.services import players_csv
+    monkeypatch.setattr(players_csv, "EXPORT_READ_ROWS", 2)
+    monkeypatch.setattr(players_csv, "CSV_CHUNK_CHARS", 10)
+    _import(client, auth, [[f"Player {i}", "", "", "", ""] for i in range(1, 6)])
+    with app.test_request_context():
+        pieces = players_csv.export_csv_chunks()
+        text = next(pieces)
+        while "Player 2" not in text:             # the first page is read
+            text += next(pieces)
+        db.session.execute(Person.__table__.delete().where(Person.name == "Player 2"))
+        text += "".join(pieces)
+    names = [row["name"] for row in csv.DictReader(io.StringIO(text))]
+    assert names == [f"Player {i}" for i in range(1, 6)]
