@@ -12,11 +12,10 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
 
-from flask_babel import get_locale
 from sqlalchemy import select
 
 from director.db import db
-from director.i18n import N_, award_sentences, current_language, hand_name
+from director.i18n import N_, award_sentences, current_language, hand_name, request_locale
 from director.i18n import gettext as _
 from director.models.hands import HandEvent, HandLogEntry
 from director.poker.cards import Card, format_card
@@ -164,7 +163,7 @@ def said_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Each stored line is said once per language (:func:`_said_in`): every answer of a
     hand repeats the hand's log, and saying its lines again took a sixth of a dealer
     write's time."""
-    locale = str(get_locale())
+    locale = str(request_locale())
     return [{**line, "text": _said_in(line["text"], locale)} for line in lines]
 
 
