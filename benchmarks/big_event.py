@@ -19,7 +19,7 @@ Then each request is timed at both sizes, the sizes taking turns (the best of
 something else slows both alike), with its SQL statements (counted on the
 engine) and its answer's bytes (a streamed answer read to its end).  Each
 round of a write (a bust, a plan's confirm, a desk buy-in) is made on a player
-or plan of its own.
+or plan of its own; the seating and money settings are sent again as they are.
 One JSON line per request:
 
     {"request", "kind", "ms_small", "ms_big", "growth", "statements_small",
@@ -313,6 +313,13 @@ class Event:
         out.append(("write desk buy-in", "write", "POST", {
             "path": f"{a}/money/entries", "client": "api",
             "setup": self.fresh_name(), "body": lambda name: {"kind": "buy-in", "name": name}}))
+        # the settings, as they are (what a director's form sends again)
+        out.append(("write seating settings", "write", "POST", {
+            "path": f"{a}/seating/settings", "client": "api",
+            "body": {"table_size": 9}}))
+        out.append(("write money settings", "write", "POST", {
+            "path": f"{a}/money/settings", "client": "api",
+            "body": MONEY}))
         return out
 
     def seated_ids(self) -> list[int]:
