@@ -54,6 +54,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "director-seating": DESK,
     "director-seating-search": DESK,     # one table's players, the pagers' links
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
+    "director-house-summary": DESK + PHONE,      # its table of sales on a phone
     "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
     "director-backups": DESK + ((360, 740),),    # the backups, their total and the rule
     "director-event": DESK + PHONE,              # the event's page: clock controls, structure, import
@@ -240,6 +241,7 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "director-seating": f"/director/{world['big']}/seating",
         "director-seating-search": f"/director/{world['big']}/seating?q=1#players",
         "director-money": f"/director/{world['big']}/money",
+        "director-house-summary": f"/director/{world['big']}/money/summary",
         "director-dealers": f"/director/{world['break']}/dealers",
         "director-backups": "/director/backups",
         "director-event": f"/director/{world['big']}",
