@@ -435,11 +435,13 @@ def _record_json(record: Any) -> dict[str, Any] | None:
             "lines": plan_lines(plan), "moves": [_move_json(m) for m in plan.moves]}
 
 
-def seating_json(tournament_id: int, page: int = 1, table: int | None = None) -> dict[str, Any]:
+def seating_json(tournament_id: int, page: int = 1, table: int | None = None, *,
+                 seats: bool = True) -> dict[str, Any]:
     """A page of the room (``seating_service.room_page``): ``API_TABLES`` tables and their
     players, the players in without a seat, on the first page the newest players out;
-    ``page``/``pages``/``next`` lead through the rest.  ``table``: that table only."""
-    view = seating_service.room_page(tournament_id, page, table)
+    ``page``/``pages``/``next`` lead through the rest.  ``table``: that table only;
+    ``seats`` false: the room's figures, plans and pages without a table or player."""
+    view = seating_service.room_page(tournament_id, page, table, seats=seats)
     chip_counts = view.chips()
     following = view.page + 1 if table is None and view.page < view.pages else None
     return {
@@ -492,7 +494,7 @@ def _answer(tournament_id: int, status: int = 200, tables: Any = (), player_ids:
     has them, with only the tables and players the write changed (``"partial":
     true``, as :func:`_changed`: ``GET .../seating`` has the rest), so that it does not
     grow with the room (a page of tables and players was 31 KB at 2,400 entries)."""
-    room = seating_json(tournament_id)
+    room = seating_json(tournament_id, seats=False)
     room.update({**_changed_json(tournament_id, tables, player_ids), "partial": True})
     return jsonify({**extra, "seating": room}), status
 

@@ -198,13 +198,15 @@ def overview(tournament_id: int, *, paged: bool = False, query: str = "", start:
     return view
 
 
-def room_page(tournament_id: int, page: int = 1, table: int | None = None) -> Overview:
+def room_page(tournament_id: int, page: int = 1, table: int | None = None, *,
+              seats: bool = True) -> Overview:
     """A page of the room for the seating API, the same size at any event: ``API_TABLES``
     tables (the ``page``-th of them; kept within the pages) and the players at them,
     the ``page``-th ``API_UNSEATED`` of the players in without a seat (before the draw,
     every player in), and on the first page the newest ``OUT_SHOWN`` players out.
     ``table``: that table and its players only (``NotFound`` when it is not in play).
-    The field's figures, the policy, hand-for-hand and the plans are on every page."""
+    The field's figures, the policy, hand-for-hand and the plans are on every page;
+    ``seats`` false: those and the pages only (no table, no player read)."""
     view = _overview(tournament_id, paged=True)
     tables = list(view.layout.tables)
     if table is not None:
@@ -223,10 +225,12 @@ def room_page(tournament_id: int, page: int = 1, table: int | None = None) -> Ov
         view.table_start = (page - 1) * API_TABLES
         shown = tables[view.table_start:view.table_start + API_TABLES]
         waiting = list(db.session.execute(unseated.order_by(Player.name, Player.id).offset(
-            (page - 1) * API_UNSEATED).limit(API_UNSEATED))) if count > (page - 1) * API_UNSEATED \
-            else []
+            (page - 1) * API_UNSEATED).limit(API_UNSEATED))) \
+            if seats and count > (page - 1) * API_UNSEATED else []
         if page > 1:
             view.players = []          # the players out: the first page's
+    if not seats:
+        shown, view.players = [], []
     ids = [p.player_id for t in shown for p in t.seats.values()]
     seated = list(db.session.execute(select(*SHOWN_PLAYER_COLUMNS).where(
         Player.id.in_(ids)))) if ids else []
