@@ -41,7 +41,7 @@ PHONE_MAX = 40
 NOTE_MAX = 500
 LEAGUE_NAME_MAX = 80
 CSV_FIELDS = ("name", "nickname", "email", "phone", "note")    # a record's cells, in order
-_GUARDED = re.compile(r"'*[=+\-@]")
+FORMULA = re.compile(r"'*[=+\-@]")     # a cell a spreadsheet runs (after any quotes)
 _GUARD_FIRST = frozenset("'=+-@")     # what a guarded cell starts with
 
 
@@ -53,7 +53,7 @@ def csv_guard(text: str) -> str:
     >>> csv_guard("+46 70 123"), csv_guard("'=x"), csv_guard("Ann")
     ("'+46 70 123", "''=x", 'Ann')
     """
-    return "'" + text if _GUARDED.match(text) else text
+    return "'" + text if FORMULA.match(text) else text
 
 
 def csv_cells(record: Mapping[str, Any]) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db, driver_sql, write_lock
-from director.models.people import CSV_FIELDS, Person, PersonWord, csv_cells
+from director.models.people import CSV_FIELDS, FORMULA, Person, PersonWord, csv_cells
 from director.services import Invalid, amounts, people, uow
 from director.services.players import CONFLICT, FIELDS, Totals, all_totals, clean_record
 
@@ -64,7 +63,6 @@ IMPORT_MAX_BYTES = 16 * 1024 * 1024   # the import's body limit: 50,000 players 
 BATCH_ROWS = 250     # records (with their search words) written per transaction by an import
 BATCH_PAUSE = 0.005                   # seconds between two batches, for the other writers
 PERSON: Table = Person.__table__  # type: ignore[assignment]
-_GUARDED = re.compile(r"'*[=+\-@]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
          (codecs.BOM_UTF8, "utf-8-sig"))
@@ -76,7 +74,7 @@ def csv_unguard(cell: str) -> str:
     >>> csv_unguard("'+46 70 123"), csv_unguard("''=x"), csv_unguard("'Ann")
     ('+46 70 123', "'=x", "'Ann")
     """
-    return cell[1:] if cell[:1] == "'" and _GUARDED.match(cell, 1) else cell
+    return cell[1:] if cell[:1] == "'" and FORMULA.match(cell, 1) else cell
 
 
 def _amounts(bucket: Mapping[str, int], major: Callable[[int, str], str] = amounts.major,
