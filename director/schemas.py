@@ -53,6 +53,7 @@ director.errors.Invalid: seat: Give a whole number
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -61,7 +62,7 @@ from dataclasses import dataclass, field
 from dataclasses import fields as flags
 from decimal import Decimal, InvalidOperation
 from itertools import accumulate
-from typing import Any
+from typing import Any, TypeVar
 
 from babel.numbers import UnknownCurrencyError, validate_currency
 from flask import request
@@ -863,6 +864,58 @@ def form_body(schema: Schema) -> dict[str, Any]:
         spec = schema.fields.get(name)
         data[name] = values if isinstance(spec, List) else values[0]
     return schema.load(data, form=True)
+
+
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def refuse_body(fields: Iterable[str] = ()) -> None:
+    """Refuse the body of a request to a route that takes none, naming what it sent (a 400).
+
+    Nothing, ``{}`` or a body of the transport's fields alone (:data:`TRANSPORT_FIELDS`:
+    the CSRF token a page's form sends, the tablet's ``idempotency_key``) passes, and so
+    do ``fields``, the few a page's form may send besides (``back``: the page to return
+    to).  A form's other field, or a JSON object's, is named; a body that is not a JSON
+    object (``{``, a text) names ``body``, and so does one nested too deep (as
+    :func:`json_body`).
+    """
+    if request.mimetype in FORM_TYPES:
+        unknown_fields(dict.fromkeys([*request.form, *request.files]), fields)
+    elif request.get_data(cache=True).strip():
+        json_body(known=fields)
+
+
+def no_body(*fields: str, refused: Callable[..., Any] | None = None) -> Callable[[View], View]:
+    """Declare a write route that takes no body (an undo, a draw, a confirm): one sent is
+    refused before the view runs (:func:`refuse_body`), so that ``{"x": 1}`` is a 400
+    naming ``x`` and changes nothing, never an undo that ignored it.
+
+    ``refused(exc, **view_args)``: a page's own answer to a refused form (the page again
+    with the errors beside its forms); without it the ``Invalid`` goes to the app's
+    handler (a 400: JSON under ``/api/``, the error page elsewhere).
+
+    The mark (``view.takes_no_body``, the form fields it allows) is kept by the outer
+    decorators (``functools.wraps``); the test that walks the URL map checks that every
+    write route reads a body or carries it.  Put it under the role's decorator, so that
+    a stranger is refused for who he is before his body is looked at.
+    """
+
+    def mark(view: View) -> View:
+        @functools.wraps(view)
+        def refusing(*args: Any, **kwargs: Any) -> Any:
+            try:
+                refuse_body(fields)
+            except Invalid as exc:
+                if refused is None:
+                    raise
+                return refused(exc, **kwargs)
+            return view(*args, **kwargs)
+
+        refusing.takes_no_body = fields  # type: ignore[attr-defined]
+        return refusing  # type: ignore[return-value]
+
+    return mark
 
 
 # ---------------------------------------------------------------- the settings and deal bodies

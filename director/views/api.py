@@ -31,7 +31,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from werkzeug.wrappers import Response
 
-from director.schemas import N_, Any_, Int, List, Schema, Str, json_body
+from director.schemas import N_, Any_, Int, List, Schema, Str, json_body, no_body
 from director.services import clock as clock_service
 from director.services import event_file, read_model
 from director.services import tournaments as tournament_service
@@ -112,6 +112,7 @@ CONTROLS = {
 
 @bp.post("/tournaments/<int:tournament_id>/clock/<any(start, pause, resume, next, previous):control>")
 @director_required
+@no_body()
 def clock_control(tournament_id: int, control: str) -> Response:
     CONTROLS[control](tournament_id)
     return jsonify(read_model.clock_state(tournament_id))
@@ -126,6 +127,7 @@ def clock_adjust(tournament_id: int) -> Response:
 
 @bp.post("/tournaments/<int:tournament_id>/<any(reopen, cancel):change>")
 @director_required
+@no_body()
 def lifecycle(tournament_id: int, change: str) -> Response:
     """Reopen a finished or cancelled event, or cancel one (both logged)."""
     service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
@@ -135,6 +137,7 @@ def lifecycle(tournament_id: int, change: str) -> Response:
 
 @bp.post("/tournaments/<int:tournament_id>/<any(archive, unarchive):change>")
 @director_required
+@no_body()
 def put_away(tournament_id: int, change: str) -> Response:
     """Hide an event from the director's list, or list it again (logged)."""
     service = tournament_service.archive if change == "archive" else tournament_service.unarchive
@@ -155,6 +158,7 @@ def duplicate(tournament_id: int) -> tuple[Response, int]:
 
 @bp.delete("/tournaments/<int:tournament_id>")
 @director_required
+@no_body()
 def delete(tournament_id: int) -> Response:
     """Delete the event after a backup of the whole database that keeps it (logged)."""
     path = tournament_service.delete_event(tournament_id)

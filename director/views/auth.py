@@ -33,7 +33,7 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director import security
-from director.schemas import N_, Schema, Str, form_body
+from director.schemas import N_, Schema, Str, form_body, no_body
 from director.services import Invalid, audit
 
 bp = Blueprint("auth", __name__)
@@ -113,6 +113,7 @@ def _verify_login(candidate: str) -> None:
 
 @bp.post("/logout")
 @security.public_write("ending one's own session")
+@no_body()
 def logout() -> Response:
     if security.csrf_ok():
         was = security.current_role()
@@ -124,6 +125,7 @@ def logout() -> Response:
 
 @bp.post("/director/sessions/end-others")
 @director_required
+@no_body()
 def end_other_sessions() -> Response:
     """"Log out other sessions": every director browser but this one must log in again."""
     ended = security.end_other_director_sessions()

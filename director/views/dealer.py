@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response
 
 from director import security
 from director.lan import ca_certificate, lan_address
-from director.schemas import FieldError, form_body, whole_number
+from director.schemas import FieldError, form_body, no_body, whole_number
 from director.services import Invalid, NotFound, dealer_bodies
 from director.services import dealer as dealer_service
 from director.services import dealer_pairing as pairing_service
@@ -243,6 +243,7 @@ def correct_hand(tournament_id: int, table_id: int, hand_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/unlock")
 @director_required
+@no_body()
 def unlock(tournament_id: int, table_id: int) -> Response:
     """Reset a table whose pairing was locked after wrong codes; it gets a new code."""
     if dealer_service.table_tournament(table_id) != tournament_id:
@@ -254,6 +255,7 @@ def unlock(tournament_id: int, table_id: int) -> Response:
 
 @bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/revoke")
 @director_required
+@no_body()
 def revoke(tournament_id: int, table_id: int) -> Response:
     code = pairing_service.revoke(table_id)
     flash(_("Every tablet of this table is unpaired; the new code is %(code)s", code=code))

@@ -22,7 +22,7 @@ from director import security
 from director.db import utcnow
 from director.i18n import gettext as _
 from director.poker.events import ActionKind
-from director.schemas import FieldError, json_body, whole_number
+from director.schemas import FieldError, json_body, no_body, whole_number
 from director.services import Invalid, NotFound
 from director.services import dealer as dealer_service
 from director.services import dealer_bodies as body
@@ -327,12 +327,14 @@ def pair() -> tuple[Response, int]:
 
 @bp.post("/tables/<int:table_id>/dealer/revoke")
 @director_only
+@no_body()
 def revoke(table_id: int) -> Response:
     return jsonify({"table_id": table_id, "code": pairing_service.revoke(table_id)})
 
 
 @bp.post("/tables/<int:table_id>/dealer/unlock")
 @director_only
+@no_body()
 def unlock(table_id: int) -> Response:
     """Reset a table whose pairing was locked after wrong codes (a new code too)."""
     return jsonify({"table_id": table_id, "code": pairing_service.unlock(table_id)})

@@ -25,7 +25,7 @@ from flask_babel import gettext as _
 from director.i18n import number_filter
 from director.local_time import event_zone_name, zone
 from director.poker.games import Game
-from director.schemas import Choice, Int, Schema, Str, form_body
+from director.schemas import Choice, Int, Schema, Str, form_body, no_body
 from director.services import Invalid, audit, event_file, read_model
 from director.services import backup as backup_service
 from director.services import clock as clock_service
@@ -273,6 +273,7 @@ def export_structure(tournament_id: int) -> Response:
 
 @bp.post("/<int:tournament_id>/<any(reopen, cancel):change>")
 @director_required
+@no_body()
 def lifecycle(tournament_id: int, change: str) -> Any:
     """The tournament page's Reopen / Cancel the event buttons (logged by the service)."""
     service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
@@ -307,6 +308,7 @@ def put_away(tournament_id: int, change: str) -> Any:
 
 @bp.post("/<int:tournament_id>/delete")
 @director_required
+@no_body()
 def delete(tournament_id: int) -> Any:
     """Delete the event, after a backup of the whole database that keeps it (logged)."""
     name = clock_service.get_tournament(tournament_id).name

@@ -38,7 +38,7 @@ from flask_babel import gettext as _
 
 from director.i18n import N_, money_filter, number_filter
 from director.models.tournament import MAX_CHIPS
-from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body
+from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body, no_body
 from director.services import Invalid, get_tournament, page_of
 from director.services import bounties as bounty_service
 from director.services import money as money_service
@@ -197,15 +197,21 @@ def desk(tournament_id: int) -> Any:
     return _desk_page(tournament_id)
 
 
+def _refused(exc: Invalid, tournament_id: int, **_ids: int) -> Any:
+    """A desk form refused: back to the phone with the reasons, or the desk again with
+    the errors beside its forms (400, nothing changed)."""
+    if bodies.from_phone():
+        flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())))
+        return redirect(url_for("director.phone", tournament_id=tournament_id))
+    return _desk_page(tournament_id, exc.errors, 400, request.form.to_dict())
+
+
 def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> Any:
     phone = bodies.from_phone()
     try:
         message, ticket = action()
     except Invalid as exc:
-        if phone:
-            flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())))
-            return redirect(url_for("director.phone", tournament_id=tournament_id))
-        return _desk_page(tournament_id, exc.errors, 400, request.form.to_dict())
+        return _refused(exc, tournament_id)
     flash(message)
     if phone:
         return redirect(url_for("director.phone", tournament_id=tournament_id))
@@ -251,6 +257,7 @@ def sell(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/desk/payments/<int:payment_id>/undo")
 @director_required
+@no_body("back", refused=_refused)
 def undo(tournament_id: int, payment_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         payment = money_service.undo(tournament_id, payment_id)
@@ -453,6 +460,7 @@ def api_sell(tournament_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/money/payments/<int:payment_id>/undo")
 @director_required
+@no_body()
 def api_undo(tournament_id: int, payment_id: int) -> Response:
     money_service.undo(tournament_id, payment_id)
     return jsonify(money_json(tournament_id, lines=WRITE_LEDGER_ROWS))

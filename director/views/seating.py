@@ -38,7 +38,7 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
-from director.schemas import SEATING_SETTINGS, TABLE_SIZES, form_body, json_body
+from director.schemas import SEATING_SETTINGS, TABLE_SIZES, form_body, json_body, no_body
 from director.services import Invalid, NotFound, audit, busts, dealer_hold, get_tournament
 from director.services import money as money_service
 from director.services import seating as seating_service
@@ -152,16 +152,22 @@ def _offset(name: str) -> int:
     return int(value) if value.isascii() and value.isdigit() and len(value) < 7 else 0
 
 
+def _refused(exc: Invalid, tournament_id: int, **_ids: int) -> Any:
+    """A form refused: back to the phone with the reasons, or the page again with the
+    errors inline (400, nothing changed)."""
+    if bodies.from_phone():
+        flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())))
+        return redirect(url_for("director.phone", tournament_id=tournament_id))
+    return _page(tournament_id, exc.errors, 400, request.form)
+
+
 def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:
     """Run a form's service; come back with its message, or the errors inline (400)."""
     phone = bodies.from_phone()
     try:
         message = action()
     except Invalid as exc:
-        if phone:
-            flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())))
-            return redirect(url_for("director.phone", tournament_id=tournament_id))
-        return _page(tournament_id, exc.errors, 400, request.form)
+        return _refused(exc, tournament_id)
     if message:
         flash(message)
     if phone:
@@ -205,6 +211,7 @@ def register(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/players/<int:player_id>/reinstate")
 @director_required
+@no_body("back", refused=_refused)
 def reinstate(tournament_id: int, player_id: int) -> Any:
     def do() -> str:
         player, move, _lines = busts.undo_elimination(tournament_id, player_id)
@@ -220,6 +227,7 @@ def reinstate(tournament_id: int, player_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/draw")
 @director_required
+@no_body("back", refused=_refused)
 def draw(tournament_id: int) -> Any:
     return _act(tournament_id, lambda: seating_text(seating_service.draw(tournament_id).note) + ".")
 
@@ -241,6 +249,7 @@ def eliminate(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/plans/<int:plan_id>/confirm")
 @director_required
+@no_body("back", refused=_refused)
 def confirm(tournament_id: int, plan_id: int) -> Any:
     def do() -> str:
         plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
@@ -251,6 +260,7 @@ def confirm(tournament_id: int, plan_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/plans/<int:plan_id>/discard")
 @director_required
+@no_body("back", refused=_refused)
 def discard(tournament_id: int, plan_id: int) -> Any:
     def do() -> str:
         seating_service.discard_plan(tournament_id, plan_id)
@@ -260,6 +270,7 @@ def discard(tournament_id: int, plan_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/undo")
 @director_required
+@no_body("back", refused=_refused)
 def undo(tournament_id: int) -> Any:
     def do() -> str:
         plan = seating_service.undo_last(tournament_id)
@@ -270,6 +281,7 @@ def undo(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/break")
 @director_required
+@no_body("back", refused=_refused)
 def break_next(tournament_id: int) -> Any:
     def do() -> str:
         record = seating_service.break_next_table(tournament_id)
@@ -301,6 +313,7 @@ def chips(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/tables/<int:number>/deal")
 @director_required
+@no_body("back", refused=_refused)
 def deal(tournament_id: int, number: int) -> Any:
     def do() -> None:
         seating_service.hand_dealt(tournament_id, number)
@@ -558,6 +571,7 @@ def api_register(tournament_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/players/<int:player_id>/reinstate")
 @api_director
+@no_body()
 def api_reinstate(tournament_id: int, player_id: int) -> Any:
     player, move, lines = busts.undo_elimination(tournament_id, player_id)
     return _changed(tournament_id, {move.to_table} if move else set(), [player.id],
@@ -566,6 +580,7 @@ def api_reinstate(tournament_id: int, player_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/draw")
 @api_director
+@no_body()
 def api_draw(tournament_id: int) -> Any:
     plan = seating_service.draw(tournament_id)       # every seat: the first page of them
     return jsonify({"lines": plan_lines(plan), "seating": seating_json(tournament_id)})
@@ -586,6 +601,7 @@ def api_eliminate(tournament_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/confirm")
 @api_director
+@no_body()
 def api_confirm(tournament_id: int, plan_id: int) -> Any:
     plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
     tables, moved = _plan_tables(plan)
@@ -595,6 +611,7 @@ def api_confirm(tournament_id: int, plan_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/discard")
 @api_director
+@no_body()
 def api_discard(tournament_id: int, plan_id: int) -> Any:
     seating_service.discard_plan(tournament_id, plan_id)
     return _answer(tournament_id)
@@ -602,6 +619,7 @@ def api_discard(tournament_id: int, plan_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/undo")
 @api_director
+@no_body()
 def api_undo(tournament_id: int) -> Any:
     plan = seating_service.undo_last(tournament_id)
     tables, moved = _plan_tables(plan)
@@ -610,6 +628,7 @@ def api_undo(tournament_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/break")
 @api_director
+@no_body()
 def api_break(tournament_id: int) -> Any:
     record = seating_service.break_next_table(tournament_id)
     return _answer(tournament_id, pending_plan=_record_json(record))
@@ -635,6 +654,7 @@ def api_chips(tournament_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/tables/<int:number>/deal")
 @api_director
+@no_body()
 def api_deal(tournament_id: int, number: int) -> Any:
     table = seating_service.hand_dealt(tournament_id, number)
     return _changed(tournament_id, {table.number}, [], next_hand=_positions(table))

@@ -21,7 +21,7 @@ from flask import Blueprint, Response, flash, jsonify, redirect, request, url_fo
 from flask_babel import gettext as _
 
 from director.i18n import seating_text
-from director.schemas import Any_, Schema, Str, form_body, json_body
+from director.schemas import Any_, Schema, Str, form_body, json_body, no_body
 from director.services import Invalid
 from director.services import waiting_list as service
 from director.views import money as money_views
@@ -65,6 +65,13 @@ def _back() -> str:
     return page if page in PAGES else "desk"
 
 
+def _refused(exc: Invalid, tournament_id: int, **_ids: int) -> Any:
+    """The page the form came from again, with the errors beside its forms (400, nothing
+    changed)."""
+    render = money_views._desk_page if _back() == "desk" else seating_views._page  # noqa: SLF001
+    return render(tournament_id, exc.errors, 400, request.form.to_dict())
+
+
 def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> Any:
     """Run one service; back to the page with its message, or the page again with the
     errors beside the forms (400, nothing changed)."""
@@ -72,8 +79,7 @@ def _act(tournament_id: int, action: Callable[[], tuple[str, int | None]]) -> An
     try:
         message, ticket = action()
     except Invalid as exc:
-        render = money_views._desk_page if page == "desk" else seating_views._page  # noqa: SLF001
-        return render(tournament_id, exc.errors, 400, request.form.to_dict())
+        return _refused(exc, tournament_id)
     flash(message)
     if page == "seating":
         return redirect(url_for("seating.page", tournament_id=tournament_id) + "#waiting-list")
@@ -142,6 +148,7 @@ def seat(tournament_id: int, entry_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/waiting-list/<int:entry_id>/remove")
 @director_required
+@no_body("back", refused=_refused)
 def remove(tournament_id: int, entry_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         entry = service.remove(tournament_id, entry_id)
@@ -226,6 +233,7 @@ def api_seat(tournament_id: int, entry_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/waiting-list/<int:entry_id>/remove")
 @director_required
+@no_body()
 def api_remove(tournament_id: int, entry_id: int) -> Any:
     entry = service.remove(tournament_id, entry_id)
     return jsonify({"entry": service.entry_json(entry),
