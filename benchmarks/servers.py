@@ -160,7 +160,14 @@ def main() -> None:
             settings.update(asgi.server_settings(app))
             target = asgi.build(app)
         else:
-            settings["http"] = "httptools"
+            from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+            class NoDelay(HttpToolsProtocol):   # each write sent at once, as the project's door does
+                def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+                    asgi.no_delay(transport)
+                    super().connection_made(transport)
+
+            settings["http"] = NoDelay
             target = APPS[kind]()
         uvicorn.run(target, host="127.0.0.1", port=port, **settings)
     elif server == "hypercorn":

@@ -39,6 +39,7 @@ import gc
 import logging
 import os
 import re
+import socket
 import sys
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -81,6 +82,19 @@ _live: weakref.WeakSet[LiveScreens] = weakref.WeakSet()
 
 # --------------------------------------------------------------------------- the door
 
+def no_delay(transport: asyncio.BaseTransport) -> None:
+    """Send each write at once (TCP_NODELAY).  asyncio sets it only on a socket whose
+    ``proto`` is TCP, and the sockets uvicorn binds (``socket.socket(family)``) and
+    accepts have ``proto`` 0: with Nagle's algorithm on, an answer's body, written
+    after its head, waited for the client's delayed acknowledgement of the head,
+    40 ms on Linux (a dealer's "next hand" right after the award answered in 48 ms
+    instead of 9, and a live screen's next event waited the same)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class Door(HttpToolsProtocol):
     """uvicorn's HTTP protocol (httptools), with a cap, a head timeout and a head
     size limit.  ``configure`` sets the class's limits before the server starts."""
@@ -115,6 +129,7 @@ class Door(HttpToolsProtocol):
                 transport.abort()
                 return
         self._admitted = True
+        no_delay(transport)
         super().connection_made(transport)
         self._head_bytes = 0
         self._awaiting_head(self.head_seconds)
