@@ -65,7 +65,7 @@ from itertools import accumulate
 from typing import Any, TypeVar
 
 from babel.numbers import UnknownCurrencyError, validate_currency
-from flask import request
+from flask import current_app, request
 
 from director.errors import Invalid
 from director.i18n import gettext as _
@@ -840,24 +840,33 @@ TRANSPORT_FIELDS = frozenset({"csrf_token", "idempotency_key"})
 def unknown_fields(data: Mapping[str, Any], known: Iterable[str]) -> None:
     """Refuse a request body's fields that its route does not know, naming each (a 400):
     a misspelt ``"bye"`` must not be taken as a request without ``"by"``.  Every JSON
-    route's body goes through here (``json_body``); one read without a schema names
-    its fields itself.  The fields of the transport may come with any body: the CSRF
-    token, and the tablet's ``idempotency_key`` (its ``send`` puts one on every write).
+    route's body goes through here (``json_body``), and every form's (``form_body``,
+    :func:`form_fields`); one read without a schema names its fields itself.  The fields
+    of the transport may come with any body: the CSRF token, and the tablet's
+    ``idempotency_key`` (its ``send`` puts one on every write).  A known name ending in
+    ``*`` is a family of fields (``"count-*"``: one a player, named by his id).
     """
     names = set(known) | TRANSPORT_FIELDS
+    families = tuple(name[:-1] for name in names if name.endswith("*"))
     errors = {str(name)[:40]: _("This field is not expected here: %(field)s is not one of "
                                 "this request's fields", field=str(name)[:40])
-              for name in data if name not in names}
+              for name in data if name not in names
+              and not (families and str(name).startswith(families))}
     if errors:
         raise Invalid(errors)
 
 
-def form_body(schema: Schema) -> dict[str, Any]:
+def form_body(schema: Schema, *also: str) -> dict[str, Any]:
     """The request's form fields, validated by ``schema`` (text is parsed: ``form=True``).
+
+    A field the route does not know is refused, named (:func:`unknown_fields`): the
+    schema's fields, ``also`` (what a page's form sends besides: ``back``, a submit
+    button's name) and what the route declares with :func:`form_fields` are known.
 
     A field sent several times keeps its first value; use ``request.form.getlist``
     for real lists (a ``List`` field reads them when the form repeats the name).
     """
+    refuse_body([*schema.fields, *also, *declared_fields()])
     data: dict[str, Any] = {}
     for name in request.form:
         values = request.form.getlist(name)
@@ -867,7 +876,15 @@ def form_body(schema: Schema) -> dict[str, Any]:
 
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+"""The bodies that are forms (``request.form``, ``request.files``); every other body is
+read as JSON (``director.views.body_limits`` checks its depth)."""
 View = TypeVar("View", bound=Callable[..., Any])
+
+
+def declared_fields() -> tuple[str, ...]:
+    """The form fields the current request's route declares (:func:`form_fields`)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return tuple(getattr(view, "takes_form", ()))
 
 
 def refuse_body(fields: Iterable[str] = ()) -> None:
@@ -913,6 +930,40 @@ def no_body(*fields: str, refused: Callable[..., Any] | None = None) -> Callable
             return view(*args, **kwargs)
 
         refusing.takes_no_body = fields  # type: ignore[attr-defined]
+        return refusing  # type: ignore[return-value]
+
+    return mark
+
+
+def form_fields(*known: str | Schema,
+                refused: Callable[..., Any] | None = None) -> Callable[[View], View]:
+    """Declare the fields of a route that takes a form: the names and the schemas' fields
+    (``known``), besides the transport's.  A form (or a JSON object) with another field
+    is refused before the view runs, naming it (:func:`refuse_body`): a stray ``x`` is a
+    400 and changes nothing, never a form whose unknown field was dropped.  Declare what
+    the route's pages send: hidden inputs, a submit button's name, ``back``; a name
+    ending in ``*`` is a family (``"count-*"``).
+
+    ``refused(exc, **view_args)``: the page's own answer (the page again with the errors
+    beside its forms), else the app's 400.  :func:`form_body` in the view knows the
+    declared names too.  Put it under the role's decorator, as :func:`no_body`.
+    """
+    names = tuple(dict.fromkeys(name for item in known
+                                for name in (item.fields if isinstance(item, Schema) else [item])))
+
+    def mark(view: View) -> View:
+        @functools.wraps(view)
+        def refusing(*args: Any, **kwargs: Any) -> Any:
+            if request.method not in ("GET", "HEAD"):
+                try:
+                    refuse_body(names)
+                except Invalid as exc:
+                    if refused is None:
+                        raise
+                    return refused(exc, **kwargs)
+            return view(*args, **kwargs)
+
+        refusing.takes_form = names  # type: ignore[attr-defined]
         return refusing  # type: ignore[return-value]
 
     return mark

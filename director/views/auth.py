@@ -33,7 +33,7 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director import security
-from director.schemas import N_, Schema, Str, form_body, no_body
+from director.schemas import N_, Schema, Str, form_body, form_fields, no_body
 from director.services import Invalid, audit
 
 bp = Blueprint("auth", __name__)
@@ -73,6 +73,7 @@ def _safe_next(target: str | None) -> str:
 @bp.route("/login", methods=["GET", "POST"])
 @security.public_write("anybody may try to log in (limited per client)")
 @security.csrf_exempt
+@form_fields(LOGIN)
 def login() -> Any:
     error = None
     status = 200
@@ -137,6 +138,7 @@ def end_other_sessions() -> Response:
 
 @bp.route("/director/password", methods=["GET", "POST"])
 @director_required
+@form_fields(PASSWORD)
 def password() -> Any:
     errors: dict[str, str] = {}
     if request.method == "POST":

@@ -10,8 +10,10 @@ a seat that is free, "Rebuys ended at level 6").
 
 from __future__ import annotations
 
+from flask import request
+
 from director.models.tournament import MAX_CHIPS
-from director.schemas import Any_, Choice, Int, List, Schema, Str, form_body
+from director.schemas import Any_, Choice, Int, List, Schema, Str
 from director.services.seating import HAND_FOR_HAND_ACTIONS
 
 TEXT = 1000  # long enough that the service's own length rule speaks first
@@ -35,7 +37,7 @@ BACK = Schema({"back": _opt_text(20)})
 
 def from_phone() -> bool:
     """Whether this form was sent from the director's phone page."""
-    return form_body(BACK)["back"] == "phone"
+    return BACK.load({"back": request.form.get("back")}, form=True)["back"] == "phone"
 
 
 # ---------------------------------------------------------------- seating, JSON

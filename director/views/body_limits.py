@@ -28,11 +28,10 @@ from flask import Flask, abort, current_app, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from director.schemas import DEEP_JSON, MAX_JSON_DEPTH, json_depth
+from director.schemas import DEEP_JSON, FORM_TYPES, MAX_JSON_DEPTH, json_depth
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 MB = 1024 * 1024
 
 
@@ -66,7 +65,7 @@ def check_body() -> None:
     request.max_content_length = limit
     if limit is not None and (request.content_length or 0) > limit:
         _too_large(limit)
-    if request.mimetype in FORMS:
+    if request.mimetype in FORM_TYPES:
         return
     try:
         raw = request.get_data(cache=True)

@@ -19,7 +19,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, request,
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from director.schemas import json_body
+from director.schemas import form_fields, json_body
 from director.services import Invalid
 from director.services import chip_race as chip_service
 from director.services.clock import get_tournament
@@ -49,6 +49,8 @@ def page(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/chips")
 @director_required
+@form_fields("chip_set", refused=lambda exc, tournament_id: _page(
+    tournament_id, errors=exc.errors, chip_text=request.form.get("chip_set", ""), status=400))
 def save_chips(tournament_id: int) -> Any:
     text = request.form.get("chip_set", "")
     try:
@@ -66,6 +68,8 @@ def _form_counts() -> dict[str, str]:
 
 @bp.post("/director/<int:tournament_id>/chip-race")
 @director_required
+@form_fields("count-*", "confirm", "seed", "removed", refused=lambda exc, tournament_id: _page(
+    tournament_id, counts=_form_counts(), errors=exc.errors, status=400))
 def run(tournament_id: int) -> Any:
     counts = _form_counts()
     confirm = request.form.get("confirm") == "yes"

@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response
 
 from director import security
 from director.lan import ca_certificate, lan_address
-from director.schemas import FieldError, form_body, no_body, whole_number
+from director.schemas import FieldError, form_body, form_fields, no_body, whole_number
 from director.services import Invalid, NotFound, dealer_bodies
 from director.services import dealer as dealer_service
 from director.services import dealer_pairing as pairing_service
@@ -83,6 +83,8 @@ def pair_page() -> Any:
 
 @bp.post("/dealer/pair")
 @security.public_write("a tablet types its table's number and the code the director gave it")
+@form_fields(dealer_bodies.PAIR, refused=lambda exc: (_pair_again(
+    request.form.get("table", ""), request.form.get("code", ""), exc.errors), 400))
 def pair_form() -> Any:
     try:
         table_id, token = pair_tablet(lambda: form_body(dealer_bodies.PAIR))
@@ -225,6 +227,7 @@ def hands_page(tournament_id: int, table_id: int) -> tuple[str, int]:
 
 @bp.post("/director/<int:tournament_id>/dealers/<int:table_id>/hands/<int:hand_id>/correct")
 @director_required
+@form_fields(dealer_bodies.CORRECT_FORM)
 def correct_hand(tournament_id: int, table_id: int, hand_id: int) -> Any:
     """The director corrects a finished hand: its events, edited as JSON; the stacks follow."""
     try:

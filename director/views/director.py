@@ -25,7 +25,7 @@ from flask_babel import gettext as _
 from director.i18n import number_filter
 from director.local_time import event_zone_name, zone
 from director.poker.games import Game
-from director.schemas import Choice, Int, Schema, Str, form_body, no_body
+from director.schemas import Choice, Int, Schema, Str, form_body, form_fields, no_body
 from director.services import Invalid, audit, event_file, read_model
 from director.services import backup as backup_service
 from director.services import clock as clock_service
@@ -133,6 +133,9 @@ def tournaments() -> str:
 
 @bp.route("/new", methods=["GET", "POST"])
 @director_required
+@form_fields(NEW_FORM, "structure_file", refused=lambda exc: (render_template(
+    "director/new.html", templates=tournament_service.templates(), errors=exc.errors,
+    form=request.form), 400))
 def new() -> Any:
     templates = tournament_service.templates()
     if request.method == "POST":
@@ -232,6 +235,8 @@ def _save(tournament_id: int, save: Any, rows: list[dict[str, Any]] | None,
 
 @bp.post("/<int:tournament_id>/levels")
 @director_required
+@form_fields(NAME_FORM, *ROW_FIELDS, refused=lambda exc, tournament_id: _tournament_page(
+    clock_service.get_tournament(tournament_id), exc.errors, levels_from_form(request.form), 400))
 def save_levels(tournament_id: int) -> Any:
     levels = levels_from_form(request.form)
     try:
@@ -252,6 +257,8 @@ def _uploaded_json() -> str | bytes:
 
 @bp.post("/<int:tournament_id>/import")
 @director_required
+@form_fields("structure_file", "structure_json", refused=lambda exc, tournament_id: _tournament_page(
+    clock_service.get_tournament(tournament_id), exc.errors, None, 400))
 def import_structure(tournament_id: int) -> Any:
     text = _uploaded_json()
     return _save(tournament_id,
@@ -289,6 +296,7 @@ def lifecycle(tournament_id: int, change: str) -> Any:
 
 @bp.post("/<int:tournament_id>/<any(archive, unarchive):change>")
 @director_required
+@form_fields(BACK_FORM)
 def put_away(tournament_id: int, change: str) -> Any:
     """Archive / Unarchive, from the list (``back=list``) or the event's page (logged)."""
     service = tournament_service.archive if change == "archive" else tournament_service.unarchive
@@ -324,6 +332,7 @@ def delete(tournament_id: int) -> Any:
 
 @bp.post("/<int:tournament_id>/duplicate")
 @director_required
+@form_fields(DUPLICATE_FORM)
 def duplicate(tournament_id: int) -> Any:
     """A new event with this one's structure, money, seating and house rules."""
     try:
@@ -422,6 +431,7 @@ TIME_ZONE_FORM = Schema({"time_zone": Str(required=False, default="", max_len=64
 
 @bp.post("/<int:tournament_id>/time-zone")
 @director_required
+@form_fields(TIME_ZONE_FORM)
 def time_zone(tournament_id: int) -> Any:
     """The event's time zone, from its page."""
     try:

@@ -18,7 +18,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, request,
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from director.schemas import HOUSE_RULES, form_body, json_body
+from director.schemas import HOUSE_RULES, form_body, form_fields, json_body
 from director.services import Invalid
 from director.services import house_rules as house_service
 from director.services.clock import get_tournament
@@ -54,6 +54,8 @@ def page(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/house-rules")
 @director_required
+@form_fields(HOUSE_RULES, refused=lambda exc, tournament_id: _page(
+    tournament_id, exc.errors, request.form.to_dict(), 400))
 def save(tournament_id: int) -> Any:
     try:
         house_service.save(tournament_id, form_body(HOUSE_RULES))

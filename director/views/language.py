@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from director import security
 from director.i18n import LANGUAGES, gettext
+from director.schemas import form_fields
 from director.services import Invalid
 from director.services import tournaments as tournament_service
 from director.views.auth import director_required
@@ -50,6 +51,7 @@ def choose(code: str) -> Response:
 
 @bp.post("/director/<int:tournament_id>/language")
 @director_required
+@form_fields("language")
 def event_language(tournament_id: int) -> Response:
     """The director sets the event's default language (the tournament page's form)."""
     try:

@@ -38,7 +38,15 @@ from flask_babel import gettext as _
 
 from director.i18n import N_, money_filter, number_filter
 from director.models.tournament import MAX_CHIPS
-from director.schemas import MONEY_SETTINGS, Schema, form_body, json_body, no_body
+from director.schemas import (
+    MONEY_SETTINGS,
+    Schema,
+    form_body,
+    form_fields,
+    json_body,
+    no_body,
+    unknown_fields,
+)
 from director.services import Invalid, get_tournament, page_of
 from director.services import bounties as bounty_service
 from director.services import money as money_service
@@ -157,6 +165,8 @@ def _settings_page(tournament_id: int, errors: dict[str, str] | None = None,
 
 @bp.route("/director/<int:tournament_id>/money", methods=["GET", "POST"])
 @director_required
+@form_fields(MONEY_SETTINGS, refused=lambda exc, tournament_id: _settings_page(
+    tournament_id, exc.errors, request.form.to_dict(), 400))
 def settings(tournament_id: int) -> Any:
     if request.method == "GET":
         return _settings_page(tournament_id)
@@ -236,6 +246,7 @@ def receipt(tournament_id: int, payment_id: int) -> str:
 
 @bp.post("/director/<int:tournament_id>/desk/sell")
 @director_required
+@form_fields(bodies.MONEY_SELL_FORM, "back", refused=_refused)
 def sell(tournament_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         form = form_body(bodies.MONEY_SELL_FORM)
@@ -271,6 +282,7 @@ def undo(tournament_id: int, payment_id: int) -> Any:
 
 @bp.route("/director/<int:tournament_id>/deal", methods=["GET", "POST"])
 @director_required
+@form_fields("method", "left_to_play", "stacks_reason", "stack_*", "amount_*", "place_*")
 def deal(tournament_id: int) -> Any:
     """The calculator (GET: method and stacks in the query) and the agreed amounts (POST)."""
     data = (request.args if request.method == "GET" else request.form).to_dict()
@@ -278,6 +290,8 @@ def deal(tournament_id: int) -> Any:
     errors: dict[str, str] = {}
     body: dict[str, Any] | None
     try:
+        if request.method == "POST":   # a stack or an amount of a player not in the deal
+            unknown_fields(data, schema.fields)
         body = schema.load(data, form=True)
     except Invalid as exc:
         errors = exc.errors
@@ -361,6 +375,7 @@ def results_csv(tournament_id: int) -> Response:
 
 @bp.post("/director/<int:tournament_id>/results/<int:player_id>/pay")
 @director_required
+@form_fields(bodies.MONEY_PAY)
 def pay(tournament_id: int, player_id: int) -> Any:
     try:
         key = form_body(bodies.MONEY_PAY)["request_key"]

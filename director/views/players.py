@@ -29,7 +29,17 @@ from flask import (
 from flask_babel import gettext as _
 
 from director.models.people import Person
-from director.schemas import Int, List, Schema, Str, form_body, json_body
+from director.schemas import (
+    FORM_TYPES,
+    Int,
+    List,
+    Schema,
+    Str,
+    form_body,
+    form_fields,
+    json_body,
+    unknown_fields,
+)
 from director.services import Invalid, page_of, players_csv
 from director.services import league as league_service
 from director.services import people as people_service
@@ -71,8 +81,10 @@ def _upload() -> bytes:
     """The CSV file of an import: a form's ``file``, or the request's body itself."""
     upload = request.files.get("file")
     if upload is not None:
+        unknown_fields(dict.fromkeys([*request.form, *request.files]), ("file",))
         return upload.read()
-    if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+    if request.mimetype in FORM_TYPES:
+        unknown_fields(dict.fromkeys([*request.form, *request.files]), ("file",))
         raise Invalid({"file": _("Choose a CSV file to import")})
     return request.get_data()
 
@@ -110,6 +122,7 @@ def index() -> Any:
 
 @bp.post("/director/players")
 @director_required
+@form_fields(RECORD_FORM, refused=lambda exc: _list_page(exc.errors, request.form.to_dict(), 400))
 def create() -> Any:
     try:
         person = players_service.create_record(form_body(RECORD_FORM))
@@ -155,6 +168,8 @@ def record(person_id: int) -> Any:
 
 @bp.post("/director/players/<int:person_id>")
 @director_required
+@form_fields(RECORD_FORM, refused=lambda exc, person_id: _record_page(
+    person_id, exc.errors, request.form.to_dict(), 400))
 def edit(person_id: int) -> Any:
     try:
         players_service.update_record(person_id, form_body(RECORD_FORM))
@@ -183,6 +198,7 @@ def leagues() -> Any:
 
 @bp.post("/director/players/leagues")
 @director_required
+@form_fields(LEAGUE, refused=lambda exc: _leagues_page(exc.errors, request.form.to_dict(), 400))
 def create_league() -> Any:
     try:
         league = league_service.save_league(None, form_body(LEAGUE))
@@ -214,6 +230,7 @@ def league(league_id: int) -> Any:
 
 @bp.post("/director/players/leagues/<int:league_id>")
 @director_required
+@form_fields(LEAGUE, refused=lambda exc, league_id: _league_page(league_id, exc.errors, 400))
 def save_league(league_id: int) -> Any:
     try:
         league_service.save_league(league_id, form_body(LEAGUE))

@@ -17,7 +17,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, request,
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from director.schemas import json_body
+from director.schemas import form_fields, json_body
 from director.services import Invalid, read_model
 from director.services import screens as screen_service
 from director.views import bodies
@@ -28,6 +28,7 @@ bp = Blueprint("screens", __name__)
 
 @bp.post("/director/<int:tournament_id>/announcement")
 @director_required
+@form_fields("text", "clear", "back")
 def announcement(tournament_id: int) -> Any:
     text = request.form.get("text", "")
     if request.form.get("clear") == "yes":

@@ -38,7 +38,14 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from director.i18n import move_text, number_filter, plan_lines, seating_text
-from director.schemas import SEATING_SETTINGS, TABLE_SIZES, form_body, json_body, no_body
+from director.schemas import (
+    SEATING_SETTINGS,
+    TABLE_SIZES,
+    form_body,
+    form_fields,
+    json_body,
+    no_body,
+)
 from director.services import Invalid, NotFound, audit, busts, dealer_hold, get_tournament
 from director.services import money as money_service
 from director.services import seating as seating_service
@@ -185,6 +192,7 @@ def page(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/settings")
 @director_required
+@form_fields(SEATING_SETTINGS, "back", refused=_refused)
 def settings(tournament_id: int) -> Any:
     def do() -> str:
         policy = seating_service.configure(tournament_id, form_body(SEATING_SETTINGS))
@@ -194,6 +202,7 @@ def settings(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/players")
 @director_required
+@form_fields(bodies.SEATING_REGISTER_FORM, "back", refused=_refused)
 def register(tournament_id: int) -> Any:
     def do() -> str:
         body = form_body(bodies.SEATING_REGISTER_FORM)
@@ -234,6 +243,7 @@ def draw(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/eliminate")
 @director_required
+@form_fields(bodies.SEATING_ELIMINATE_FORM, "back", refused=_refused)
 def eliminate(tournament_id: int) -> Any:
     def do() -> str:
         form = form_body(bodies.SEATING_ELIMINATE_FORM)
@@ -292,6 +302,7 @@ def break_next(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/reseat")
 @director_required
+@form_fields(bodies.SEATING_RESEAT_FORM, "back", refused=_refused)
 def reseat(tournament_id: int) -> Any:
     def do() -> str:
         body = form_body(bodies.SEATING_RESEAT_FORM)
@@ -303,6 +314,7 @@ def reseat(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/chips")
 @director_required
+@form_fields(bodies.SEATING_CHIPS_FORM, "back", refused=_refused)
 def chips(tournament_id: int) -> Any:
     def do() -> str:
         body = form_body(bodies.SEATING_CHIPS_FORM)
@@ -322,6 +334,7 @@ def deal(tournament_id: int, number: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/seating/hand-for-hand")
 @director_required
+@form_fields(bodies.SEATING_HAND_FOR_HAND_FORM, "back", refused=_refused)
 def hand_for_hand(tournament_id: int) -> Any:
     def do() -> str:
         action = form_body(bodies.SEATING_HAND_FOR_HAND_FORM)["action"]

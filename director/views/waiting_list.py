@@ -21,7 +21,7 @@ from flask import Blueprint, Response, flash, jsonify, redirect, request, url_fo
 from flask_babel import gettext as _
 
 from director.i18n import seating_text
-from director.schemas import Any_, Schema, Str, form_body, json_body, no_body
+from director.schemas import Any_, Schema, Str, form_body, form_fields, json_body, no_body
 from director.services import Invalid
 from director.services import waiting_list as service
 from director.views import money as money_views
@@ -105,6 +105,7 @@ def _listed(entry: Any) -> str:
 
 @bp.post("/director/<int:tournament_id>/desk/buy-in")
 @director_required
+@form_fields(BUY_IN, "kind", refused=_refused)
 def desk_buy_in(tournament_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         form = form_body(BUY_IN)
@@ -126,6 +127,7 @@ def desk_buy_in(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/waiting-list")
 @director_required
+@form_fields(ADD, refused=_refused)
 def add(tournament_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         form = form_body(ADD)
@@ -137,6 +139,7 @@ def add(tournament_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/waiting-list/<int:entry_id>/seat")
 @director_required
+@form_fields(SEAT, refused=_refused)
 def seat(tournament_id: int, entry_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         form = form_body(SEAT)
@@ -158,6 +161,7 @@ def remove(tournament_id: int, entry_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/waiting-list/<int:entry_id>/move")
 @director_required
+@form_fields(MOVE, refused=_refused)
 def move(tournament_id: int, entry_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         entry = service.move(tournament_id, entry_id, form_body(MOVE)["position"])
@@ -168,6 +172,7 @@ def move(tournament_id: int, entry_id: int) -> Any:
 
 @bp.post("/director/<int:tournament_id>/waiting-list/no-show")
 @director_required
+@form_fields(NO_SHOW, refused=_refused)
 def no_show(tournament_id: int) -> Any:
     def do() -> tuple[str, int | None]:
         form = form_body(NO_SHOW)

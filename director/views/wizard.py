@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from director.local_time import event_zone_name, zone
 from director.poker.games import Game
-from director.schemas import json_body
+from director.schemas import form_fields, json_body
 from director.services import Invalid
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
@@ -92,6 +92,9 @@ def page() -> Any:
 
 @bp.post("/director/wizard")
 @director_required
+@form_fields(*DEFAULTS, refused=lambda exc: _page(
+    {key: request.form.get(key, "") for key in DEFAULTS} | {"games": request.form.getlist("games")},
+    errors=exc.errors, status=400))
 def propose() -> Any:
     form = {key: request.form.get(key, "") for key in DEFAULTS} | {
         "games": request.form.getlist("games")}
@@ -112,6 +115,7 @@ def api_propose() -> Response:
 
 @bp.post("/director/wizard/apply")
 @director_required
+@form_fields("tournament_id", "structure_json")
 def apply() -> Any:
     """Replace the structure of the chosen event (not started) with the proposal."""
     tournament_id = _whole(request.form.get("tournament_id", ""))

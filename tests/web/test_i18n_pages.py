@@ -413,7 +413,7 @@ def seated_event(request: pytest.FixtureRequest, client: FlaskClient,
                        json={"kind": "buy-in", "name": f"Spelare {n}"}, headers=auth
                        ).get_json()["player_id"] for n in range(1, 13)]
     settings = {"csrf_token": csrf(), "table_size": "6", "balance_threshold": "1",
-                "halt_short_by": "3", "hand_for_hand_seconds": "60", "starting_chips": "20000",
+                "halt_short_by": "3", "hand_for_hand_seconds": "60",
                 "stud_only": "no"}
     assert client.post(f"/director/{event}/seating/settings", data=settings).status_code == 302
     assert client.post(f"/director/{event}/seating/draw",
