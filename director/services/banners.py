@@ -56,7 +56,7 @@ from director.services import money as money_service
 from director.tournament.entries import EntryRules
 from director.tournament.lifecycle import Status
 from director.tournament.payouts import PayoutTable
-from director.tournament.seating import HandForHand
+from director.tournament.seating import MOST_SEATS, HandForHand
 
 RESULTS_SHOWN = 10
 LEADERS_SHOWN = 5
@@ -172,8 +172,10 @@ def hand_for_hand(tournament_id: int) -> bool:
 def final_table(tournament_id: int, players_left: int) -> bool:
     """One table is left, and the field once needed more than one (a one-table event
     is not announced as a final table)."""
+    if players_left > MOST_SEATS:       # more than any one table seats
+        return False
     tables = db.session.scalars(select(SeatingTable.size).where(
-        SeatingTable.tournament_id == tournament_id)).all()
+        SeatingTable.tournament_id == tournament_id).limit(2)).all()
     if len(tables) != 1:
         return False
     everyone = db.session.scalar(select(func.count(Player.id)).where(

@@ -218,11 +218,25 @@ def _hold_event(tournament_id: int) -> None:
     clock).  SQLite takes one writer at a time anyway: nothing to do."""
     if db.session.get_bind().dialect.name == "sqlite":
         return
+    # Taken once per transaction (a sale's entry verified it, then its seat did too); a
+    # savepoint's lock goes with its rollback, so a savepoint takes its own.
+    session = db.session()
+    kept = session.info.get(HELD_EVENTS)
+    if kept is not None and tournament_id in kept[1] \
+            and kept[0] is (session.get_nested_transaction() or session.get_transaction()):
+        return
     held = db.session.execute(select(Tournament.id).where(Tournament.id == tournament_id)
                               .with_for_update(read=True, key_share=True)).scalar()
     if held is None:
         db.session.rollback()
         raise deleted_event(tournament_id)
+    now = session.get_nested_transaction() or session.get_transaction()
+    if kept is None or kept[0] is not now:
+        kept = session.info[HELD_EVENTS] = (now, set())
+    kept[1].add(tournament_id)
+
+
+HELD_EVENTS = "director.tournaments.held"   # session.info: (transaction, events it holds)
 
 
 def _winner_crowned(tournament_id: int) -> bool:

@@ -134,6 +134,9 @@ class SeatedPlayer:
     waiting: bool = False
 
 
+MOST_SEATS = 10   # the most players a table seats (``TableState``)
+
+
 @dataclass(frozen=True)
 class TableState:
     """One table: its seats and the positions of the hand last dealt there.
@@ -155,7 +158,7 @@ class TableState:
     vacated: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if not 2 <= self.size <= 10:
+        if not 2 <= self.size <= MOST_SEATS:
             raise RuleViolation("A table seats 2 to 10 players, not {size}", size=self.size)
         for seat in self.seats:
             if not 1 <= seat <= self.size:

@@ -125,6 +125,27 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     and retries a lost race: ``StaleDataError`` is not turned into a refusal here)."""
     if kind not in SALE_KINDS:
         raise Invalid({"kind": _("What is sold is one of: %(kinds)s", kinds=", ".join(SALE_KINDS))})
+    if commit and kind in ENTRY_KINDS:
+        _begin_entry()
+    return _sell(tournament_id, kind, name=name, player_id=player_id, stack=stack,
+                 request_key=request_key, person_id=person_id, chosen=chosen,
+                 entry_chips=entry_chips, commit=commit)
+
+
+def _begin_entry() -> None:
+    """A new entry's sale is a transaction of its own, begun before its first read: its
+    reads and its writes (the entry, its seat, its payment) are then one transaction
+    (on SQLite, a transaction that read before another process wrote cannot write), and
+    the rows it reads (the tournament, the money and seating settings) are read once.
+    A caller's writes already in the transaction are never thrown away here."""
+    if not _written():
+        db.session.rollback()
+
+
+def _sell(tournament_id: int, kind: str, *, name: Any, player_id: Any, stack: Any,
+          request_key: Any, person_id: Any, chosen: seating_service.ChosenSeat | None,
+          entry_chips: int | None, commit: bool) -> Sale:
+    """:func:`sell`, its transaction begun."""
     key = request_key_of(request_key)
     earlier = payment_for_request(tournament_id, key)
     if earlier is not None:
@@ -133,7 +154,7 @@ def sell(tournament_id: int, kind: Any, *, name: Any = None, player_id: Any = No
     if kind in ENTRY_KINDS:
         name = people_service.entry_name(person_id if kind == "buy-in" else None, name)
         sale = _new_entry(tournament_id, kind, name, player_id, key, person_id, chosen,
-                          entry_chips, fresh=commit)
+                          entry_chips)
     else:
         sale = _add_chips(tournament_id, kind, player_id, stack, key)
     paid = sale.payment
@@ -188,10 +209,9 @@ def _seat_held(tournament_id: int, player: Player) -> Move | None:
 def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: str | None,
                person_id: Any = None,
                chosen: seating_service.ChosenSeat | None = None,
-               chips: int | None = None, *, fresh: bool = True) -> Sale:
+               chips: int | None = None) -> Sale:
     """A buy-in or a re-entry: check the rules, register (and seat) the entry, record it
-    (no commit).  ``chips``: the entry's stack, if not the event's starting stack;
-    ``fresh``: the sale is its own transaction, begun again before its first write."""
+    (no commit).  ``chips``: the entry's stack, if not the event's starting stack."""
 
     row = configured(tournament_id)
     tournament = get_tournament(tournament_id)
@@ -226,14 +246,10 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
         if player.entry_chips != stack:
             player.entry_chips = player.chips = stack
     else:
-        if fresh and not _written():
-            # The writes start a transaction of their own (on SQLite, a transaction that
-            # read before another process wrote cannot write); the seat and the payment
-            # are then committed together, or not at all.  (A caller's writes already in
-            # the transaction are never thrown away here.)
-            db.session.rollback()
+        # No active player has the name (checked above, in this transaction).
         player, seat = seating_service.register_player(tournament_id, clean, stack,
-                                                       chosen=chosen, commit=False)
+                                                       chosen=chosen, commit=False,
+                                                       name_checked=True)
     people_service.link(player, person_id if kind == "buy-in" else None)  # the player list
     payment = _record(tournament_id, player, kind, rules.buy_in, stack, at.level, key)
     bounty = bounty_amount(settings_dict(row))     # taken with the entry, never in the pool
@@ -413,8 +429,11 @@ def register_entry(tournament_id: int, name: Any, chips: Any = None,
     script's or a test's other stack) is still recorded on that buy-in line.
     Refused, naming the field, before the money settings are saved.
     """
+    _begin_entry()
     get_tournament(tournament_id)
     stack = parse_int({"chips": chips}, "chips", _("Chips"), low=1, high=MAX_CHIPS)
     # One commit and one change for the screens, with the stack given (it was
     # committed and told a second time after the event's stack).
-    return sell(tournament_id, "buy-in", name=name, request_key=request_key, entry_chips=stack)
+    return _sell(tournament_id, "buy-in", name=name, player_id=None, stack=None,
+                 request_key=request_key, person_id=None, chosen=None, entry_chips=stack,
+                 commit=True)

@@ -15,7 +15,6 @@ from sqlalchemy import func, select
 
 from director.db import db, utcnow
 from director.models.money import Payment
-from director.models.seating import Player
 from director.models.tournament import Tournament
 from director.poker.errors import RuleViolation
 from director.services import get_tournament
@@ -23,6 +22,7 @@ from director.services.amounts import bounty_amount, major, major_number, settin
 from director.services.money.payments import ENTRY_KINDS, PAYOUT, SALE_KINDS, iso, payments_of
 from director.services.money.period import LateRegistration, Moment, late_registration, moment
 from director.services.money.settings import rules_from, settings_row, table_for
+from director.services.seating import field_totals
 from director.tournament.entries import EntryRules
 from director.tournament.money import BuyIn, PrizePool, pool_from_payments
 from director.tournament.payouts import PayoutTable
@@ -134,10 +134,7 @@ def money(tournament_id: int, now: datetime | None = None) -> Money:
     pool = pool_from_payments((BuyIn(*sums[kind]) for kind in SALE_KINDS),
                               guarantee=s["guarantee"])
     entries = counts["buy-in"] + counts["re-entry"]
-    entry_chips, left = db.session.execute(
-        select(func.coalesce(func.sum(Player.entry_chips), 0),
-               func.count(Player.id).filter(Player.status == "active"))
-        .where(Player.tournament_id == tournament_id)).one()
+    left, entry_chips = field_totals(tournament_id)   # the seating's count, read once
     extra_chips = totals["rebuy"].chips + totals["add-on"].chips
     if row is not None and row.locked_shares:
         table: PayoutTable | None = PayoutTable(tuple(row.locked_shares))

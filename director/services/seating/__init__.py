@@ -47,7 +47,9 @@ from director.services.seating.h4h import (
     hand_for_hand,
 )
 from director.services.seating.layout import (
+    StoredRoom,
     load_layout,
+    load_stored,
     store_layout,
 )
 from director.services.seating.log import (
@@ -91,6 +93,7 @@ from director.services.seating.reading import (
     changed,
     draw_view,
     field_stats,
+    field_totals,
     find_seat,
     hand_for_hand_on,
     out_tables,
@@ -123,6 +126,7 @@ __all__ = [
     "PrintRange",
     "SEARCH_LIMIT",
     "SEARCH_MAX",
+    "StoredRoom",
     "TABLES_SHOWN",
     "active_count",
     "active_players",
@@ -139,6 +143,7 @@ __all__ = [
     "draw_view",
     "entrants",
     "field_stats",
+    "field_totals",
     "find_seat",
     "hand_dealt",
     "hand_for_hand",
@@ -146,6 +151,7 @@ __all__ = [
     "has_stud_levels",
     "layout_digest",
     "load_layout",
+    "load_stored",
     "locked_settings",
     "out_tables",
     "overview",

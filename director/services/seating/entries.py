@@ -27,7 +27,7 @@ from director.services import (
 )
 from director.services.audit import Said
 from director.services.people import check_player_name
-from director.services.seating.layout import load_layout, store_layout
+from director.services.seating.layout import load_stored, store_layout
 from director.services.seating.log import said_plan, seating_log
 from director.services.seating.policy import settings_policy, stored_policy
 from director.services.seating.proposals import replan
@@ -61,7 +61,7 @@ def _event_stack(tournament_id: int) -> int:
 def register_player(tournament_id: int, name: Any, chips: Any = None,
                     rng: random.Random | None = None,
                     chosen: ChosenSeat | None = None, *,
-                    commit: bool = True) -> tuple[Player, Move | None]:
+                    commit: bool = True, name_checked: bool = False) -> tuple[Player, Move | None]:
     """The registry's part of an entry: the player, and once seats are drawn a random
     open seat (TDA 8-A, [SEAT-1..3]).
 
@@ -83,14 +83,19 @@ def register_player(tournament_id: int, name: Any, chips: Any = None,
     entry is taken back; a lost race (``StaleDataError``) is the caller's to retry: it
     is not turned into a refusal here.  Committed here (a script, the tests), the
     screens' change is recorded with it.
+
+    ``name_checked``: the caller (the sale) has found no active player with this name
+    in this transaction, so it is not looked for again.
     """
     if commit:
         return _register_unit(tournament_id, name, chips, rng, chosen)
-    return _register(tournament_id, name, chips, rng, chosen, commit=False)
+    return _register(tournament_id, name, chips, rng, chosen, commit=False,
+                     name_checked=name_checked)
 
 
 def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | None,
-              chosen: ChosenSeat | None, *, commit: bool) -> tuple[Player, Move | None]:
+              chosen: ChosenSeat | None, *, commit: bool,
+              name_checked: bool = False) -> tuple[Player, Move | None]:
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = locked_settings(tournament_id)
     errors: dict[str, str] = {}
@@ -100,12 +105,15 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
         errors.update(exc.errors)
         clean = ""
     try:
+        # The event's stack is read only when none is given (a sale gives its own).
+        given = chips is not None and not (isinstance(chips, str) and not chips.strip())
         stack = whole_field({"chips": chips}, "chips", low=1, high=MAX_CHIPS,
-                            default=_event_stack(tournament_id), label=_("Chips"))
+                            default=None if given else _event_stack(tournament_id),
+                            label=_("Chips"))
     except Invalid as exc:
         errors.update(exc.errors)
         stack = 0
-    if not errors and db.session.scalar(select(func.count(Player.id)).where(
+    if not errors and not name_checked and db.session.scalar(select(func.count(Player.id)).where(
             Player.tournament_id == tournament_id, Player.status == "active",
             func.lower(Player.name) == clean.lower())):
         errors["name"] = _("There is already a player called %(name)s in the tournament",
@@ -119,7 +127,8 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
     db.session.add(player)
     db.session.flush()
     policy = settings_policy(settings)
-    layout = stored = load_layout(tournament_id)
+    stored = load_stored(tournament_id)
+    layout = stored.layout
     move = None
     if not layout.tables:
         if chosen is not None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from sqlalchemy import delete, select, update
 
@@ -19,9 +20,29 @@ from director.tournament.seating import (
 )
 
 
+@dataclass(frozen=True)
+class StoredRoom:
+    """The room as its rows hold it in this transaction (:func:`load_stored`), and the
+    row id of each table (number -> id): a write that seats a player at a table whose
+    own row does not change needs no more of it (:func:`store_layout`)."""
+
+    layout: Layout
+    table_ids: Mapping[int, int]
+
+
 def load_layout(tournament_id: int, numbers: Iterable[int] | None = None) -> Layout:
     """The pure ``Layout`` of the tournament, from its table and seat rows
     (``numbers``: only these tables)."""
+    return _load(tournament_id, numbers).layout
+
+
+def load_stored(tournament_id: int) -> StoredRoom:
+    """The whole room and its tables' row ids, for a write that stores a changed room
+    over it (``store_layout(..., stored=room)``)."""
+    return _load(tournament_id, None)
+
+
+def _load(tournament_id: int, numbers: Iterable[int] | None) -> StoredRoom:
     # Plain rows, not ORM objects: read for every hand dealt, 300 tables at a big event.
     query = select(
         SeatingTable.id, SeatingTable.number, SeatingTable.size, SeatingTable.button_seat,
@@ -44,14 +65,15 @@ def load_layout(tournament_id: int, numbers: Iterable[int] | None = None) -> Lay
         seat_query.order_by(Seat.table_id, Seat.seat)).all()  # seat order, on every database
     for table_id, seat, waiting, player_id, name in rows:
         seats[table_id][seat] = SeatedPlayer(player_id, name, bool(waiting))
-    return Layout(tuple(
+    return StoredRoom(Layout(tuple(
         TableState(number=t.number, size=t.size, seats=seats[t.id], button_seat=t.button_seat,
                    sb_seat=t.sb_seat, bb_seat=t.bb_seat, game_is_stud=bool(t.game_is_stud),
                    vacated=tuple(int(s) for s in (t.vacated or ())))
-        for t in tables))
+        for t in tables)), {t.number: t.id for t in tables})
 
 
-def store_layout(tournament_id: int, layout: Layout, *, stored: Layout | None = None) -> None:
+def store_layout(tournament_id: int, layout: Layout, *,
+                 stored: Layout | StoredRoom | None = None) -> None:
     """Write ``layout`` over the stored one, changing only the rows that differ.
 
     Seats that change are deleted and flushed before the new ones are
@@ -61,10 +83,14 @@ def store_layout(tournament_id: int, layout: Layout, *, stored: Layout | None = 
     ``stored``: what the rows hold now (``load_layout`` in this transaction).
     Given it, only the tables that differ from it are read and written: a hand
     dealt or a late entry at a 300-table event touches one table, not 1,800
-    seats.
+    seats.  Given it with its tables' row ids (a ``StoredRoom``), a table whose
+    own row does not change (a player seated or gone) is not read either.
     """
+    if isinstance(stored, StoredRoom):
+        _store_changes(tournament_id, stored.layout, layout, stored.table_ids)
+        return
     if stored is not None:
-        _store_changes(tournament_id, stored, layout)
+        _store_changes(tournament_id, stored, layout, {})
         return
     rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
         SeatingTable.tournament_id == tournament_id))}
@@ -124,8 +150,18 @@ def _in_chunks(ids: list[int]) -> Iterable[list[int]]:
     return (ids[start:start + 500] for start in range(0, len(ids), 500))
 
 
-def _store_changes(tournament_id: int, stored: Layout, layout: Layout) -> None:
-    """``store_layout`` given what is stored: the rows of the tables that differ."""
+def _same_row(before: TableState, after: TableState) -> bool:
+    """Whether a table's own row (all but its seats) is the same."""
+    return (before.size, before.button_seat, before.sb_seat, before.bb_seat,
+            before.game_is_stud, before.vacated) == (
+        after.size, after.button_seat, after.sb_seat, after.bb_seat, after.game_is_stud,
+        after.vacated)
+
+
+def _store_changes(tournament_id: int, stored: Layout, layout: Layout,
+                   table_ids: Mapping[int, int]) -> None:
+    """``store_layout`` given what is stored: the rows of the tables that differ
+    (``table_ids``: the known row ids of the stored tables)."""
     before = {t.number: t for t in stored.tables}
     after = {t.number: t for t in layout.tables}
     changed = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
@@ -154,9 +190,14 @@ def _store_changes(tournament_id: int, stored: Layout, layout: Layout) -> None:
                                                   Seat.player_id.in_(chunk))
                                .values(waiting=waiting),
                                execution_options={"synchronize_session": "fetch"})
+    # A table whose own row is as it was, and whose id is known, is not read.
+    kept = {n: table_ids[n] for n in changed
+            if n in table_ids and n in before and n in after and _same_row(before[n], after[n])}
+    written = sorted(changed - kept.keys())
     rows = {t.number: t for t in db.session.scalars(select(SeatingTable).where(
-        SeatingTable.tournament_id == tournament_id, SeatingTable.number.in_(changed)))}
-    for number in sorted(changed):
+        SeatingTable.tournament_id == tournament_id,
+        SeatingTable.number.in_(written)))} if written else {}
+    for number in written:
         row = rows.get(number)
         if number not in after:
             if row is not None:
@@ -167,7 +208,8 @@ def _store_changes(tournament_id: int, stored: Layout, layout: Layout) -> None:
             db.session.add(row)
         _write_table_row(row, after[number])
     db.session.flush()
+    ids = {**kept, **{n: row.id for n, row in rows.items()}}
     for pid, (number, seat_number, waiting) in new.items():
         if pid not in old or old[pid][:2] != (number, seat_number):
-            db.session.add(Seat(tournament_id=tournament_id, table_id=rows[number].id,
+            db.session.add(Seat(tournament_id=tournament_id, table_id=ids[number],
                                 seat=seat_number, player_id=pid, waiting=waiting))

@@ -26,6 +26,7 @@ from director.services import (
     NotFound,
     amounts,
     get_tournament,
+    uow,
 )
 from director.services.seating.layout import load_layout
 from director.services.seating.policy import (
@@ -62,6 +63,43 @@ _FIELD_STATS = select(func.count(Player.id).filter(Player.status == "active"),
 """Built once: read after every hand that moves chips (the projector's figures)."""
 
 
+FIELD = "director.seating.field"  # session.info: (transaction, {event: (left, chips)})
+
+
+def field_totals(tournament_id: int) -> tuple[int, int]:
+    """The players still in and the chips they registered with (every entry's stack).
+
+    Counted once per transaction that writes nothing: after a change is committed,
+    its screens' figures, its clock state and its answer all ask (three reads of the
+    same count at every late entry).  A transaction that has written (or holds a
+    change not yet written) counts again each time."""
+    session = db.session()
+    kept = _kept_field(session)
+    if kept is not None and tournament_id in kept:
+        return kept[tournament_id]
+    left, chips = session.execute(_FIELD_STATS, {"tournament_id": tournament_id}).one()
+    totals = int(left or 0), int(chips or 0)
+    if _quiet(session):
+        if kept is None:
+            kept = {}
+            session.info[FIELD] = (session.get_transaction(), kept)
+        kept[tournament_id] = totals
+    return totals
+
+
+def _quiet(session: Any) -> bool:
+    """Whether ``session``'s open transaction has written nothing and holds no change."""
+    return session.get_transaction() is not None and not session.info.get(uow.WROTE) \
+        and not (session.new or session.dirty or session.deleted)
+
+
+def _kept_field(session: Any) -> dict[int, tuple[int, int]] | None:
+    kept = session.info.get(FIELD)
+    if kept is None or kept[0] is not session.get_transaction() or not _quiet(session):
+        return None
+    return kept[1]
+
+
 def field_stats(tournament_id: int) -> dict[str, int | None]:
     """Players left and the average stack, for the clock JSON and the projector.
 
@@ -69,7 +107,7 @@ def field_stats(tournament_id: int) -> dict[str, int | None]:
     not leave the game when a player busts), so the average stack is
     ``sum(entry stacks) // players left``.
     """
-    left, chips = db.session.execute(_FIELD_STATS, {"tournament_id": tournament_id}).one()
+    left, chips = field_totals(tournament_id)
     if not left:
         return {"players_left": None, "average_stack": None}
     return {"players_left": int(left), "average_stack": int(chips) // int(left)}

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -67,7 +67,22 @@ def locked_settings(tournament_id: int) -> SeatingSettings:
         db.session.add(row)
     row.updated_at = utcnow()
     db.session.flush()
+    db.session.info.setdefault(LOCKED, {})[tournament_id] = (db.session().get_transaction(),
+                                                             row.version)
     return row
+
+
+LOCKED = "director.seating.locked"  # session.info: event -> (transaction, version) it locked
+
+
+def _locked_now(tournament_id: int, settings: SeatingSettings) -> bool:
+    """Whether :func:`locked_settings` wrote ``settings`` in the open transaction (and
+    nothing took that write back since): its version is then this unit's already."""
+    locked = db.session.info.get(LOCKED, {}).get(tournament_id)
+    if locked is None or locked[0] is not db.session().get_transaction():
+        return False
+    state = inspect(settings)
+    return state.persistent and "version" in state.dict and settings.version == locked[1]
 
 
 def commit_seating(tournament_id: int, settings: SeatingSettings, *,
@@ -75,8 +90,12 @@ def commit_seating(tournament_id: int, settings: SeatingSettings, *,
     """Record that the seating screens changed (``uow.screens``), then commit (the
     settings row is the lock; a lost race is ``Invalid(CONFLICT)``).  ``commit``
     false: flushed only, part of the caller's unit of work, which records the
-    screens' change and commits its own part with it."""
-    settings.updated_at = utcnow()
+    screens' change and commits its own part with it.
+
+    The row's version moves once per unit of work: :func:`locked_settings` wrote it
+    (the lock taken), so it is not written a second time here."""
+    if not _locked_now(tournament_id, settings):
+        settings.updated_at = utcnow()
     if not commit:
         db.session.flush()
         return
