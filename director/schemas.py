@@ -918,21 +918,7 @@ def no_body(*fields: str, refused: Callable[..., Any] | None = None) -> Callable
     a stranger is refused for who he is before his body is looked at.
     """
 
-    def mark(view: View) -> View:
-        @functools.wraps(view)
-        def refusing(*args: Any, **kwargs: Any) -> Any:
-            try:
-                refuse_body(fields)
-            except Invalid as exc:
-                if refused is None:
-                    raise
-                return refused(exc, **kwargs)
-            return view(*args, **kwargs)
-
-        refusing.takes_no_body = fields  # type: ignore[attr-defined]
-        return refusing  # type: ignore[return-value]
-
-    return mark
+    return _refusing(fields, refused, "takes_no_body")
 
 
 def form_fields(*known: str | Schema,
@@ -951,7 +937,16 @@ def form_fields(*known: str | Schema,
     names = tuple(dict.fromkeys(name for item in known
                                 for name in (item.fields if isinstance(item, Schema) else [item])))
 
-    def mark(view: View) -> View:
+    return _refusing(names, refused, "takes_form")
+
+
+def _refusing(names: tuple[str, ...], refused: Callable[..., Any] | None,
+              mark: str) -> Callable[[View], View]:
+    """The decorator of :func:`no_body` and :func:`form_fields`: a written body with a
+    field not in ``names`` is refused before the view runs (``refused``'s answer, else
+    the ``Invalid`` goes on to the app's handler); the view is marked ``mark``."""
+
+    def decorate(view: View) -> View:
         @functools.wraps(view)
         def refusing(*args: Any, **kwargs: Any) -> Any:
             if request.method not in ("GET", "HEAD"):
@@ -963,10 +958,10 @@ def form_fields(*known: str | Schema,
                     return refused(exc, **kwargs)
             return view(*args, **kwargs)
 
-        refusing.takes_form = names  # type: ignore[attr-defined]
+        setattr(refusing, mark, names)
         return refusing  # type: ignore[return-value]
 
-    return mark
+    return decorate
 
 
 # ---------------------------------------------------------------- the settings and deal bodies
