@@ -80,6 +80,19 @@ def hold_in_session(*models: type) -> None:
             event.listen(model, "load", _hold)
 
 
+def for_transaction(name: str, *, savepoint: bool = False) -> dict[Any, Any]:
+    """A dict the session keeps for its open transaction only: the next transaction
+    (``savepoint``: the next savepoint too, whose rollback takes back what was done in
+    it) starts an empty one.  What a unit of work learnt once and must not learn again
+    in the same transaction, and never carry into another (a lock taken, a count read)."""
+    session = db.session()
+    now = (session.get_nested_transaction() if savepoint else None) or session.get_transaction()
+    kept = session.info.get(name)
+    if kept is None or kept[0] is not now:
+        kept = session.info[name] = (now, {})
+    return kept[1]  # type: ignore[no-any-return]
+
+
 def _hold(instance: Any, context: Any) -> None:
     context.session.info.setdefault("held", {})[
         (type(instance), inspect(instance).identity)] = instance

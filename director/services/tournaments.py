@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
-from director.db import db, utcnow, write_lock
+from director.db import db, for_transaction, utcnow, write_lock
 from director.i18n import LANGUAGES, N_, translate_errors, translate_violation
 from director.models import Tournament
 from director.models.house import HouseRules
@@ -220,23 +220,18 @@ def _hold_event(tournament_id: int) -> None:
         return
     # Taken once per transaction (a sale's entry verified it, then its seat did too); a
     # savepoint's lock goes with its rollback, so a savepoint takes its own.
-    session = db.session()
-    kept = session.info.get(HELD_EVENTS)
-    if kept is not None and tournament_id in kept[1] \
-            and kept[0] is (session.get_nested_transaction() or session.get_transaction()):
+    held_here = for_transaction(HELD_EVENTS, savepoint=True)
+    if tournament_id in held_here:
         return
     held = db.session.execute(select(Tournament.id).where(Tournament.id == tournament_id)
                               .with_for_update(read=True, key_share=True)).scalar()
     if held is None:
         db.session.rollback()
         raise deleted_event(tournament_id)
-    now = session.get_nested_transaction() or session.get_transaction()
-    if kept is None or kept[0] is not now:
-        kept = session.info[HELD_EVENTS] = (now, set())
-    kept[1].add(tournament_id)
+    held_here[tournament_id] = True
 
 
-HELD_EVENTS = "director.tournaments.held"   # session.info: (transaction, events it holds)
+HELD_EVENTS = "director.tournaments.held"   # for_transaction: the events it holds
 
 
 def _winner_crowned(tournament_id: int) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, case, exists, func, or_, select
 
-from director.db import db
+from director.db import db, for_transaction
 from director.models.money import MoneySettings
 from director.models.seating import (
     Player,
@@ -63,7 +63,7 @@ _FIELD_STATS = select(func.count(Player.id).filter(Player.status == "active"),
 """Built once: read after every hand that moves chips (the projector's figures)."""
 
 
-FIELD = "director.seating.field"  # session.info: (transaction, {event: (left, chips)})
+FIELD = "director.seating.field"  # for_transaction: event -> (left, chips)
 
 
 def field_totals(tournament_id: int) -> tuple[int, int]:
@@ -74,16 +74,12 @@ def field_totals(tournament_id: int) -> tuple[int, int]:
     same count at every late entry).  A transaction that has written (or holds a
     change not yet written) counts again each time."""
     session = db.session()
-    kept = _kept_field(session)
-    if kept is not None and tournament_id in kept:
-        return kept[tournament_id]
+    if _quiet(session) and tournament_id in for_transaction(FIELD):
+        return for_transaction(FIELD)[tournament_id]  # type: ignore[no-any-return]
     left, chips = session.execute(_FIELD_STATS, {"tournament_id": tournament_id}).one()
     totals = int(left or 0), int(chips or 0)
-    if _quiet(session):
-        if kept is None:
-            kept = {}
-            session.info[FIELD] = (session.get_transaction(), kept)
-        kept[tournament_id] = totals
+    if _quiet(session):           # the read began the transaction if none was open
+        for_transaction(FIELD)[tournament_id] = totals
     return totals
 
 
@@ -91,13 +87,6 @@ def _quiet(session: Any) -> bool:
     """Whether ``session``'s open transaction has written nothing and holds no change."""
     return session.get_transaction() is not None and not session.info.get(uow.WROTE) \
         and not (session.new or session.dirty or session.deleted)
-
-
-def _kept_field(session: Any) -> dict[int, tuple[int, int]] | None:
-    kept = session.info.get(FIELD)
-    if kept is None or kept[0] is not session.get_transaction() or not _quiet(session):
-        return None
-    return kept[1]
 
 
 def field_stats(tournament_id: int) -> dict[str, int | None]:

@@ -13,7 +13,7 @@ from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from director.db import db, utcnow
+from director.db import db, for_transaction, utcnow
 from director.i18n import (
     N_,
     translate_violation,
@@ -67,22 +67,21 @@ def locked_settings(tournament_id: int) -> SeatingSettings:
         db.session.add(row)
     row.updated_at = utcnow()
     db.session.flush()
-    db.session.info.setdefault(LOCKED, {})[tournament_id] = (db.session().get_transaction(),
-                                                             row.version)
+    for_transaction(LOCKED)[tournament_id] = row.version
     return row
 
 
-LOCKED = "director.seating.locked"  # session.info: event -> (transaction, version) it locked
+LOCKED = "director.seating.locked"  # for_transaction: event -> the version it locked
 
 
 def _locked_now(tournament_id: int, settings: SeatingSettings) -> bool:
     """Whether :func:`locked_settings` wrote ``settings`` in the open transaction (and
     nothing took that write back since): its version is then this unit's already."""
-    locked = db.session.info.get(LOCKED, {}).get(tournament_id)
-    if locked is None or locked[0] is not db.session().get_transaction():
+    locked = for_transaction(LOCKED).get(tournament_id)
+    if locked is None:
         return False
     state = inspect(settings)
-    return state.persistent and "version" in state.dict and settings.version == locked[1]
+    return state.persistent and "version" in state.dict and settings.version == locked
 
 
 def commit_seating(tournament_id: int, settings: SeatingSettings, *,
