@@ -105,11 +105,14 @@ def test_a_buy_in_made_while_the_event_is_deleted_is_refused_or_kept_in_the_back
         assert not kept
 
 
+HELD_FROM_ITS_FIRST_CHECK = pytest.mark.skipif(
+    bool(POSTGRES_URL), reason="PostgreSQL: the buy-in holds its event (FOR KEY SHARE) from "
+    "its first check, so the delete waits for it and cannot come in between (see the next test)")
+
+
 @pytest.mark.parametrize("where", [
-    pytest.param("after its reads", marks=pytest.mark.skipif(
-        bool(POSTGRES_URL), reason="PostgreSQL: the buy-in holds its event (FOR KEY SHARE) "
-        "from its first check, so the delete waits for it and cannot come in between")),
-    "before its writes"])
+    pytest.param("after its reads", marks=HELD_FROM_ITS_FIRST_CHECK),
+    pytest.param("before its writes", marks=HELD_FROM_ITS_FIRST_CHECK)])
 def test_a_buy_in_that_finds_its_event_deleted_half_way_answers_404_with_a_sentence(
         app: Flask, api: EventApi, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch,
         where: str) -> None:
@@ -136,6 +139,36 @@ def test_a_buy_in_that_finds_its_event_deleted_half_way_answers_404_with_a_sente
     assert answer.status_code == 404, answer.get_data(as_text=True)
     assert answer.get_json()["error"] in (f"Event {api.id} was deleted: nothing was changed",
                                           f"There is no tournament {api.id}")
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL's row locks (SQLite: the test above)")
+def test_on_postgresql_a_delete_waits_for_the_buy_in_that_holds_its_event(
+        app: Flask, api: EventApi, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The delete arrives after the buy-in's first check, before its writes: it waits for
+    the buy-in's transaction (the event's row FOR KEY SHARE), the buy-in is answered 201,
+    and only then is the event deleted."""
+    real = seating_service.register_player
+    started: list[tuple[threading.Thread, list[Any]]] = []
+    waiting: list[bool] = []
+
+    def then_the_delete(tournament_id: int, *args: Any, **kwargs: Any) -> Any:
+        if not started:
+            other = app.test_client()
+            started.append(in_thread(lambda: other.delete(
+                f"/api/tournaments/{tournament_id}", headers=auth)))
+            started[0][0].join(timeout=1.0)
+            waiting.append(started[0][0].is_alive())
+        return real(tournament_id, *args, **kwargs)
+
+    monkeypatch.setattr(seating_service, "register_player", then_the_delete)
+    answer = api.post("desk/buy-in", name="Late Larry")
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    assert waiting == [True], "the delete did not wait for the buy-in's transaction"
+    [(thread, answers)] = started
+    thread.join(timeout=15)
+    assert not thread.is_alive()
+    assert answers[0].status_code == 200, answers[0].get_data(as_text=True)
+    assert api.post("desk/buy-in", name="Later Lou").status_code == 404
 
 
 def test_a_buy_in_on_a_deleted_event_answers_404_with_a_sentence(
