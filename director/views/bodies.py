@@ -42,7 +42,10 @@ def from_phone() -> bool:
 
 # ---------------------------------------------------------------- seating, JSON
 
-SEATING_REGISTER = Schema({"name": _opt_text(), "chips": _opt_int(1, MAX_CHIPS)})
+# request_key: the same registration sent twice (a retry, a double tap) is recorded once,
+# and answered as the first time (money.sell's key).
+SEATING_REGISTER = Schema({"name": _opt_text(), "chips": _opt_int(1, MAX_CHIPS),
+                           "request_key": _opt_text(KEY)})
 SEATING_ELIMINATE = Schema({
     "player_ids": List(item=Int(min=1), required=False, nullable=True, max_items=100),
     "player_id": _opt_int(1),
@@ -57,7 +60,8 @@ SEATING_HAND_FOR_HAND = Schema({"action": Choice(choices=HAND_FOR_HAND_ACTIONS)}
 
 # ---------------------------------------------------------------- seating, forms
 
-SEATING_REGISTER_FORM = Schema({"name": _opt_text(), "chips": _opt_text()})
+SEATING_REGISTER_FORM = Schema({"name": _opt_text(), "chips": _opt_text(),
+                                "request_key": _opt_text(KEY)})
 SEATING_ELIMINATE_FORM = Schema({"player_ids": List(item=Str(max_len=40), required=False,
                                                     nullable=True, max_items=100),
                                   "by": List(item=Str(max_len=40), required=False,

@@ -206,7 +206,8 @@ def settings(tournament_id: int) -> Any:
 def register(tournament_id: int) -> Any:
     def do() -> str:
         body = form_body(bodies.SEATING_REGISTER_FORM)
-        sale = money_service.register_entry(tournament_id, body["name"])
+        sale = money_service.register_entry(tournament_id, body["name"],
+                                            request_key=body["request_key"])
         player, move = sale.player, sale.seat
         assert player is not None
         paid = _("Buy-in recorded, %(chips)s chips.", chips=number_filter(sale.payment.chips))
@@ -575,7 +576,8 @@ def api_settings(tournament_id: int) -> Any:
 @api_director
 def api_register(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_REGISTER)
-    sale = money_service.register_entry(tournament_id, body["name"], body["chips"])
+    sale = money_service.register_entry(tournament_id, body["name"], body["chips"],
+                                        request_key=body["request_key"])
     assert sale.player is not None
     return _changed(tournament_id, {sale.seat.to_table} if sale.seat else set(),
                     [sale.player.id], 201, player_id=sale.player.id,
