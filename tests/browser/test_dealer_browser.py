@@ -558,8 +558,16 @@ def test_TDA_53_out_of_turn_raise_backs_up_and_is_ruled_when_the_action_reaches_
     page.wait_for_selector("#ruling-result .ruling-text")
     assert page.locator("#ruling-result .ruling-text").inner_text().startswith(
         f"The action backs up to seat {a} (")
-    page.click("#ruling-confirm")
-    page.wait_for_function("() => !document.getElementById('rulings').open")
+    drawn = page.locator("#dealer").get_attribute("data-version")
+    # The dialog closes at once and the ruling is on its way: a tap before its answer
+    # is not taken (said so on the tablet), so wait for the answer and its drawing.
+    with page.expect_response(lambda r: r.url.endswith("/hand/rulings")
+                              and r.request.method == "POST") as recorded:
+        page.click("#ruling-confirm")
+    assert recorded.value.status == 200
+    page.wait_for_function("v => document.getElementById('dealer').dataset.version !== v",
+                           arg=drawn)
+    assert not page.evaluate("() => document.getElementById('rulings').open")
     assert hand(live_server, t["table_id"])["to_act"] == a            # nothing was applied
     assert page.locator("#oot-reminder").count() == 0                 # not his turn yet
     tap(page, page.get_by_role("button", name="Call 200"))
