@@ -8,10 +8,11 @@ tournament (the same stream as ``views.clock``'s, which the Flask test client
 still uses).  An open stream costs a socket and a few hundred bytes: no thread.
 
 The broker (``services.events``) hands each event once to the event loop (one
-subscription per tournament and process, whatever the number of screens); the
-events of ``COALESCE_SECONDS`` go together, and each screen gets them in one
-write.  A screen that reads nothing is let go once ``SLOW_SCREEN_BYTES`` wait
-for it (it reconnects).  Nothing here reads HTTP: the server does.
+subscription per tournament and process, whatever the number of screens); a
+screen gets at most one write every ``COALESCE_SECONDS`` (the first event after a
+quiet spell at once, the next ones of the window together at its end).  A
+screen that reads nothing is let go once ``SLOW_SCREEN_BYTES`` wait for it (it
+reconnects).  Nothing here reads HTTP: the server does.
 
 ``Tally`` says what the server turned away, once a minute per reason, so that a
 flood of the port costs a few log lines a minute (``director.asgi``).
@@ -39,7 +40,7 @@ log = logging.getLogger("director.streams")
 TALLY_SECONDS = 60.0            # one log line per reason per this long
 SLOW_SCREEN_BYTES = 512 * 1024  # a screen that reads nothing is let go past this
 FIRST_STATE_SECONDS = 0.2       # a new screen's first state may be this old (its server_time)
-COALESCE_SECONDS = 0.02         # the events of this long go to every screen in one write
+COALESCE_SECONDS = 0.02         # at most one write to a screen this often
 MAX_ID = 2**63 - 1
 HEADERS = [(b"content-type", b"text/event-stream"),
            (b"cache-control", b"no-cache, no-transform"),
@@ -226,16 +227,19 @@ async def _plain(send: Callable[..., Any], status: int, text: str) -> None:
 
 
 class _Inbox:
-    """The broker's side of a tournament's screens.  The events of ``COALESCE_SECONDS``
-    go to the loop together, and each screen gets them in one write: 300 tablets
-    make about 150 events a second, and a write per event per screen is what would
-    cost the most with thousands of screens."""
+    """The broker's side of a tournament's screens.  Each screen gets at most one write
+    every ``COALESCE_SECONDS``: 300 tablets make about 150 events a second, and a
+    write per event per screen is what would cost the most with thousands of screens.
+    The first event after a quiet spell goes at once (a level change on a quiet
+    clock waits for nothing); those that follow within the window go together at
+    its end."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, fan_out: Callable[[bytes], None]) -> None:
         self.loop = loop
         self.fan_out = fan_out
         self._items: list[bytes] = []
         self._lock = threading.Lock()
+        self._last = -math.inf          # the loop's time of the last write
 
     def put(self, item: bytes) -> None:
         with self._lock:
@@ -243,9 +247,17 @@ class _Inbox:
             self._items.append(item)
         if first and not self.loop.is_closed():
             with contextlib.suppress(RuntimeError):   # the loop closed meanwhile
-                self.loop.call_soon_threadsafe(self.loop.call_later, COALESCE_SECONDS, self._flush)
+                self.loop.call_soon_threadsafe(self._schedule)
+
+    def _schedule(self) -> None:
+        wait = self._last + COALESCE_SECONDS - self.loop.time()
+        if wait <= 0:
+            self._flush()
+        else:
+            self.loop.call_later(wait, self._flush)
 
     def _flush(self) -> None:
+        self._last = self.loop.time()
         with self._lock:
             items, self._items = self._items, []
         closing = CLOSE in items

@@ -104,3 +104,33 @@ def test_the_pages_open_their_stream_on_their_own_origin(server: tuple[Server, i
         urllib.request.urlopen(f"http://127.0.0.1:{port}/clock/{tournament_id + 99}/events",
                                timeout=10)
     assert refused.value.code == 404
+
+
+def test_a_screen_gets_the_first_event_after_a_quiet_spell_at_once_and_a_burst_in_one_write() -> None:
+    """The inbox's window (``COALESCE_SECONDS``): the first event is written to the
+    screens without waiting for the window; those that follow within it go together,
+    at most one write a window."""
+    from director.streams import COALESCE_SECONDS, _Inbox
+
+    async def run() -> list[tuple[float, bytes]]:
+        loop = asyncio.get_running_loop()
+        writes: list[tuple[float, bytes]] = []
+        inbox = _Inbox(loop, lambda payload: writes.append((loop.time(), payload)))
+        started = loop.time()
+        inbox.put(b"level;")                      # a quiet clock: goes at once
+        await asyncio.sleep(COALESCE_SECONDS / 4)
+        assert [p for _, p in writes] == [b"level;"]      # before the window's end
+        for item in (b"a;", b"b;", b"c;"):        # a burst within the window
+            inbox.put(item)
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(COALESCE_SECONDS * 2)
+        await asyncio.sleep(COALESCE_SECONDS * 2)  # quiet again
+        inbox.put(b"seat;")
+        await asyncio.sleep(COALESCE_SECONDS / 4)
+        return [(at - started, payload) for at, payload in writes]
+
+    writes = asyncio.run(run())
+    assert [p for _, p in writes] == [b"level;", b"a;b;c;", b"seat;"]
+    # the burst waited for the end of the first write's window, not longer
+    assert COALESCE_SECONDS * 0.9 <= writes[1][0] - writes[0][0] < COALESCE_SECONDS * 10
+    assert writes[2][0] - writes[1][0] >= COALESCE_SECONDS * 3
