@@ -22,6 +22,7 @@ from director.i18n import N_
 from director.models.money import Payment
 from director.models.seating import Player
 from director.services import Invalid, all_or_nothing
+from director.services.people import key_of
 from director.tournament.entries import PlayerEntries
 
 T = TypeVar("T")
@@ -56,9 +57,9 @@ def payment_for_request(tournament_id: int, key: str | None) -> Payment | None:
         Payment.tournament_id == tournament_id, Payment.request_key == key)).first()
 
 
-def person_of(name: str) -> str:
-    """The person a name is (a re-entry is the same person): spaces folded, any case."""
-    return " ".join(name.split()).casefold()[:80]
+# The person a name is (a re-entry is the same person): the player list's own key,
+# spaces folded, any case ("ann  BERG" -> "ann berg").
+person_of = key_of
 
 
 def payments_of(tournament_id: int) -> list[Payment]:
