@@ -19,7 +19,9 @@ read it:
 Each is measured ``ROUNDS`` (3) times, a level change, a seating move and a
 dealer action in turn; the figures take every screen of every round.  The first
 of each kind is the first such request its process serves (its code paths and
-SQL statements not yet warm), so it is also printed on its own.
+SQL statements not yet warm), so each round's p99 is also printed.  Then the
+tablets stop and the same three changes are measured again ("quiet": the quiet
+floor's conditions, on a probe table of its own).
 ``lost``: (screen, change) pairs not read within 10 s.  Goal: p99 <= 250 ms.
 
 The floor, in the same run and on the same server: the same 2 processes, screens,
@@ -36,10 +38,12 @@ within 1.5x the floor's.
 PostgreSQL: ``DIRECTOR_BENCH_DATABASE_URL`` (else ``DIRECTOR_TEST_DATABASE_URL``, else
 the ``make postgres`` cluster); the run uses a schema of its own, dropped after.
 When it is not reachable the benchmark says so and skips.  The last line is one
-JSON object: {"server", "clients", "processes", "p50_ms", "p99_ms", "lost",
+JSON object: {"server", "clients", "processes", "p50_ms", "p99_ms" (the tablets
+playing), "quiet_p50_ms", "quiet_p99_ms" (stopped), "lost" (both phases),
 "floor_p50_ms", "floor_p99_ms", "floor_lost" (no tablets publishing),
 "floor_loaded_p50_ms", "floor_loaded_p99_ms", "floor_loaded_lost", "ratio_p99"
-(the project's p99 over the quiet floor's)}.
+(the project's p99, tablets playing, over the quiet floor's), "ratio_quiet_p99"
+(quiet over quiet), "ratio_loaded_p99" (tablets on both)}.
 A benchmark is not a test: it never fails on a time.
 """
 
@@ -70,7 +74,7 @@ ROUNDS = 3              # each change measured three times; the first finds its 
 KINDS = ("level change", "seating move", "dealer action")
 PROCESSES = 2
 # The buy-in, and late entries until level 6 (the seating move is one).
-MONEY_SETTINGS = {"buy_in": "100", "starting_stack": 20_000, "late_registration_level": 6}
+MONEY_SETTINGS = {"buy_in": "100", "starting_stack": 20_000, "late_registration_level": 9}
 DEFAULT_URL = "postgresql://director:director@127.0.0.1:5432/director_test"
 HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
 
@@ -341,7 +345,7 @@ def prepare(url: str, schema: str, tables: int) -> int:
     migrations.prepare(app, backup=False)
     with app.app_context():
         level = {"game": "PO", "duration_seconds": 3600, "small_blind": 100, "big_blind": 200}
-        tournament = tournaments.create_tournament("Festival", [level] * 5)
+        tournament = tournaments.create_tournament("Festival", [level] * 10)
         seating.configure(tournament.id, {"table_size": 6})
         money.save_settings(tournament.id, MONEY_SETTINGS)
         for i in range(tables * 6):
@@ -390,16 +394,15 @@ def serve(url: str, schema: str, folder: Path, port: int, server: str = "uvicorn
 
 async def measure(web: list[int], tid: int, table_ids: list[int],
                   clients: int, tablets: int,
-                  every: float) -> tuple[dict[str, list[list[float]]], int, int]:
+                  every: float) -> tuple[dict[str, dict[str, list[list[float]]]], int, int]:
+    """The three changes while the tablets play ("loaded"), then again once they have
+    stopped ("quiet": the same conditions as the quiet floor); each kind's delays."""
     seen: dict[bytes, list[float]] = {}
     screens = await open_screens(web, tid, clients, seen)
-    probe_table, played = table_ids[0], table_ids[1:tablets + 1]
+    probe_tables, played = (table_ids[0], table_ids[-1]), table_ids[1:tablets + 1]
     room = Room(web, played, every)
     await asyncio.sleep(every * 2)                         # the room is playing
     left = (await asyncio.to_thread(call, web[1], f"/api/tournaments/{tid}/clock"))["players_left"]
-    hand = await asyncio.to_thread(call, web[1], f"/api/tables/{probe_table}/hands", {})
-    await asyncio.sleep(0.5)
-
     answered: dict[bytes, float] = {}    # how long each POST took to answer
 
     async def probe(marker: bytes, port: int, path: str,
@@ -411,35 +414,48 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
         answered[marker] = (time.perf_counter() - started) * 1000
         return started, marker, answer
 
-    sent: dict[str, list[tuple[float, bytes]]] = {name: [] for name in KINDS}
-    for round_ in range(ROUNDS):    # the first of each kind is its process's first: cold
-        level = await probe(f'"level_index":{round_ + 1},'.encode(), web[0],
-                            f"/api/tournaments/{tid}/clock/next", {})
-        seat = await probe(f'{{"tournament_id":{tid},"players_left":{left + 1 + round_},'.encode(),
-                           web[1], f"/api/tournaments/{tid}/seating/players",
-                           {"name": f"Late Entry {round_ + 1}", "chips": 20_000})
-        marker = (f'"table_id":{probe_table},"hand_id":{hand["hand_id"]},'
-                  f'"version":{hand["version"] + 1}}}').encode()
-        action = await probe(marker, web[1], f"/api/tables/{probe_table}/hand/actions",
-                             {"seat": hand["to_act"], "action": "fold", "version": hand["version"]})
-        hand = action[2]
-        for name, (started, marker_, _answer) in zip(KINDS, (level, seat, action), strict=True):
-            sent[name].append((started, marker_))
-    await asyncio.sleep(10)                                 # what has not arrived now is lost
-    lost = 0
-    results: dict[str, list[list[float]]] = {name: [] for name in KINDS}
-    for name, probes in sent.items():
-        print(f"{name}: the request answered in "
-              + ", ".join(f"{answered[marker]:.0f}" for _started, marker in probes) + " ms")
-        for started, marker in probes:
-            moments = seen[marker]
-            lost += clients - len(moments)
-            results[name].append([(m - started) * 1000 for m in moments])
+    async def rounds(first: int, probe_table: int) -> dict[str, list[tuple[float, bytes]]]:
+        hand = await asyncio.to_thread(call, web[1], f"/api/tables/{probe_table}/hands", {})
+        await asyncio.sleep(0.5)
+        sent: dict[str, list[tuple[float, bytes]]] = {name: [] for name in KINDS}
+        for round_ in range(first, first + ROUNDS):   # the first of each kind is cold
+            level = await probe(f'"level_index":{round_ + 1},'.encode(), web[0],
+                                f"/api/tournaments/{tid}/clock/next", {})
+            seat = await probe(
+                f'{{"tournament_id":{tid},"players_left":{left + 1 + round_},'.encode(),
+                web[1], f"/api/tournaments/{tid}/seating/players",
+                {"name": f"Late Entry {round_ + 1}", "chips": 20_000})
+            marker = (f'"table_id":{probe_table},"hand_id":{hand["hand_id"]},'
+                      f'"version":{hand["version"] + 1}}}').encode()
+            action = await probe(marker, web[1], f"/api/tables/{probe_table}/hand/actions",
+                                 {"seat": hand["to_act"], "action": "fold",
+                                  "version": hand["version"]})
+            hand = action[2]
+            for name, (started, marker_, _answer) in zip(KINDS, (level, seat, action),
+                                                         strict=True):
+                sent[name].append((started, marker_))
+        await asyncio.sleep(10)                             # what has not arrived now is lost
+        return sent
+
+    loaded = await rounds(0, probe_tables[0])
     writes, errors = room.stop()
+    print(f"tablets: {writes} writes ({errors} refused or failed)")
+    await asyncio.sleep(2)
+    quiet = await rounds(ROUNDS, probe_tables[1])
+    lost = 0
+    results: dict[str, dict[str, list[list[float]]]] = {}
+    for phase, sent in (("loaded", loaded), ("quiet", quiet)):
+        results[phase] = {name: [] for name in KINDS}
+        for name, probes in sent.items():
+            print(f"{phase}, {name}: the request answered in "
+                  + ", ".join(f"{answered[marker]:.0f}" for _started, marker in probes) + " ms")
+            for started, marker in probes:
+                moments = seen[marker]
+                lost += clients - len(moments)
+                results[phase][name].append([(m - started) * 1000 for m in moments])
     for screen in screens:
         if screen.transport is not None:
             screen.transport.close()
-    print(f"tablets: {writes} writes ({errors} refused or failed)")
     return results, lost, writes
 
 
@@ -478,8 +494,8 @@ def main() -> None:
     servers: list[subprocess.Popen[bytes]] = []
     try:
         started = time.perf_counter()
-        tid = prepare(url, schema, args.tablets + 1)
-        print(f"set-up: {args.tablets + 1} tables of 6 in {time.perf_counter() - started:.1f} s")
+        tid = prepare(url, schema, args.tablets + 2)    # and a probe table for each phase
+        print(f"set-up: {args.tablets + 2} tables of 6 in {time.perf_counter() - started:.1f} s")
         web = [free_port() for _ in range(PROCESSES)]
         with tempfile.TemporaryDirectory(prefix="director-cluster-") as folder:
             for i in range(PROCESSES):
@@ -515,24 +531,29 @@ def main() -> None:
         with admin.begin() as connection:
             connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
-    every = [delay for rounds in results.values() for delays in rounds for delay in delays]
-    for name, rounds in results.items():
-        delays = [delay for delays in rounds for delay in delays]
-        if delays:
-            firsts = ", ".join(f"{percentile(r, 0.99):.0f}" for r in rounds if r)
-            print(f"{name}: {len(rounds)} x {clients_of(rounds)} screens, "
-                  f"p50 {percentile(delays, 0.5):.1f} ms, p99 {percentile(delays, 0.99):.1f} ms, "
-                  f"max {max(delays):.1f} ms (p99 of each round, the first cold: {firsts} ms)")
-    p50 = percentile(every, 0.5) if every else None
-    p99 = percentile(every, 0.99) if every else None
-    if p99 is not None:
-        print(f"{args.clients} screens on {PROCESSES} processes, {args.tablets} tablets: "
-              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; p99 against the {GOAL_P99_MS:.0f} ms goal: "
-              f"{p99 / GOAL_P99_MS:.2f}x; lost {lost}")
     result: dict[str, Any] = {"server": args.server, "clients": args.clients,
-                              "processes": PROCESSES,
-                              "p50_ms": None if p50 is None else round(p50, 1),
-                              "p99_ms": None if p99 is None else round(p99, 1), "lost": lost}
+                              "processes": PROCESSES, "lost": lost}
+    for phase, kinds in results.items():
+        every = [delay for rounds in kinds.values() for delays in rounds for delay in delays]
+        for name, rounds in kinds.items():
+            delays = [delay for delays in rounds for delay in delays]
+            if delays:
+                firsts = ", ".join(f"{percentile(r, 0.99):.0f}" for r in rounds if r)
+                print(f"{phase}, {name}: {len(rounds)} x {clients_of(rounds)} screens, "
+                      f"p50 {percentile(delays, 0.5):.1f} ms, p99 {percentile(delays, 0.99):.1f} ms, "
+                      f"max {max(delays):.1f} ms (p99 of each round: {firsts} ms)")
+        p50 = percentile(every, 0.5) if every else None
+        p99 = percentile(every, 0.99) if every else None
+        key = "" if phase == "loaded" else "quiet_"
+        result[f"{key}p50_ms"] = None if p50 is None else round(p50, 1)
+        result[f"{key}p99_ms"] = None if p99 is None else round(p99, 1)
+        if p99 is not None:
+            what = (f"{args.tablets} tablets playing" if phase == "loaded"
+                    else "the tablets stopped")
+            print(f"{phase}: {args.clients} screens on {PROCESSES} processes, {what}: "
+                  f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; p99 against the {GOAL_P99_MS:.0f} ms "
+                  f"goal: {p99 / GOAL_P99_MS:.2f}x")
+    print(f"lost {lost} (screen, change) pairs")
     if floor is not None:
         for name, (delays, floor_lost) in zip(("quiet", "loaded"), floor, strict=True):
             if not delays:
@@ -546,10 +567,17 @@ def main() -> None:
                     "a write per message per screen")
             print(f"floor, a bare starlette SSE broadcaster on {args.server} ({what}): "
                   f"p50 {floor_p50:.1f} ms, p99 {floor_p99:.1f} ms, lost {floor_lost}")
-        if p99 is not None and result.get("floor_p99_ms"):
-            result["ratio_p99"] = round(p99 / result["floor_p99_ms"], 2)
-            print(f"the project's p99 over the quiet floor's: {result['ratio_p99']}x (goal <= 1.5x); "
-                  f"load average {os.getloadavg()[0]:.2f}")
+        if result.get("p99_ms") and result.get("floor_p99_ms"):
+            result["ratio_p99"] = round(result["p99_ms"] / result["floor_p99_ms"], 2)
+            print(f"the project's p99 with the tablets playing over the quiet floor's: "
+                  f"{result['ratio_p99']}x (goal <= 1.5x)")
+        if result.get("quiet_p99_ms") and result.get("floor_p99_ms"):
+            result["ratio_quiet_p99"] = round(result["quiet_p99_ms"] / result["floor_p99_ms"], 2)
+            print(f"quiet against quiet (no tablets on either): {result['ratio_quiet_p99']}x")
+        if result.get("p99_ms") and result.get("floor_loaded_p99_ms"):
+            result["ratio_loaded_p99"] = round(result["p99_ms"] / result["floor_loaded_p99_ms"], 3)
+            print(f"loaded against loaded (the tablets on both): {result['ratio_loaded_p99']}x")
+        print(f"load average {os.getloadavg()[0]:.2f}")
     print(json.dumps(result))
 
 
