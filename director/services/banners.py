@@ -154,6 +154,8 @@ def places_paid(tournament_id: int, settings: MoneySettings | None,
     lists them all, the payout table itself when the ticker is cut short."""
     if settings is None:
         return None
+    if clock.get("places_paid") is not None:        # the clock's money view counted them
+        return int(clock["places_paid"])
     payouts = clock.get("payouts") or []
     if len(payouts) < money_service.TICKER_PLACES:
         return len(payouts)

@@ -127,3 +127,37 @@ def test_the_projector_page_carries_the_banner_words(event, client):
     for key in ("banner_hand_for_hand", "banner_bubble", "banner_in_the_money",
                 "banner_final_table", "banner_colour_up", "winner"):
         assert f'"{key}"' in page
+
+
+def test_the_bubble_of_a_table_paying_more_places_than_the_ticker_lists_is_read_from_one_money_view(
+        client, auth, make_tournament, app):
+    """40 places paid, the ticker lists 30: the bubble is at 41 players left, counted
+    from the same money view as the ticker (one ledger total per clock state)."""
+    from sqlalchemy import event as sa_event
+
+    from director.db import db
+    from director.services import read_model
+
+    tid = make_tournament(levels=[level(25, 50)])
+    shares = ", ".join(["2.5"] * 40)
+    settings = {**SETTINGS, "custom_payouts": shares, "rebuy": False}
+    assert client.post(f"/api/tournaments/{tid}/money/settings", json=settings,
+                       headers=auth).status_code == 200
+    for i in range(41):
+        answer = client.post(f"/api/tournaments/{tid}/seating/players",
+                             json={"name": f"Player {i:02d}"}, headers=auth)
+        assert answer.status_code == 201, answer.get_json()
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+        read_model.forget(tid)                      # read now, not the state kept
+    listener = lambda *args: seen.append(args[2])  # noqa: E731 - the statement's text
+    sa_event.listen(engine, "before_cursor_execute", listener)
+    try:
+        state = client.get(f"/api/tournaments/{tid}/clock").get_json()
+    finally:
+        sa_event.remove(engine, "before_cursor_execute", listener)
+    assert len(state["payouts"]) == 30 and state["places_paid"] == 40
+    assert state["banners"] == [{"kind": "bubble", "places_paid": 40}]
+    totals = [s for s in seen if "sum(payment.prize)" in s.lower()]
+    assert len(totals) == 1, totals

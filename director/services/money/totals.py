@@ -190,6 +190,10 @@ def clock_stats(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "currency": currency,
         "payouts": [{"place": place, "amount": major_number(amount, currency)}
                     for place, amount in enumerate(view.amounts[:TICKER_PLACES], start=1)],
+        # every place the table pays, when the ticker lists only the first ones (the
+        # banners' bubble: read here, not from a second money view)
+        "places_paid": len(view.table.shares) if view.table is not None
+        else min(len(view.amounts), TICKER_PLACES),
         "late_registration": None if late is None else {
             "level": late.level, "open": late.open,
             "seconds": late.seconds, "closes_at": iso(late.closes_at)},
