@@ -29,6 +29,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -149,6 +150,9 @@ class Seat(Base):
 
 class SeatingPlanRecord(Base):
     __tablename__ = "seating_plan"
+    # The event's newest plan of a status (the pending one, at every late entry and
+    # bust) is one step of this index, however many plans the event has made (0013).
+    __table_args__ = (Index("ix_seating_plan_tournament_status", "tournament_id", "status", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(

@@ -1,0 +1,63 @@
+"""A late entry or a bust finds the event's pending seating plan in one step of an
+index, however many plans the event has made (revision 0013): a plan is stored for
+each of them, about 6,000 at a 2,400-entry event."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from director.db import db
+from tests.conftest import POSTGRES_URL
+
+
+def plan_steps(app: Flask, statements: list[tuple[str, Any]]) -> list[str]:
+    """The query-plan steps of the statements that read or change seating plans."""
+    with app.app_context():
+        connection = db.engine.raw_connection()
+        try:
+            return [row[3] for statement, parameters in statements
+                    if "seating_plan" in statement
+                    and statement.lstrip().upper().startswith(("SELECT", "UPDATE"))
+                    for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
+                    if "seating_plan" in row[3]]
+        finally:
+            connection.close()
+
+
+@pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite's query plans")
+def test_a_late_entry_finds_the_pending_plan_through_the_status_index(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_entry_tournament: Callable[..., int]) -> None:
+    tid = make_entry_tournament()
+    api = f"/api/tournaments/{tid}"
+    assert client.post(f"{api}/seating/settings", json={"table_size": 6},
+                       headers=auth).status_code == 200
+    for i in range(13):
+        assert client.post(f"{api}/seating/players", json={"name": f"Early {i:02d}"},
+                           headers=auth).status_code == 201
+    assert client.post(f"{api}/seating/draw", headers=auth).status_code == 200
+    sent: list[tuple[str, Any]] = []
+    here = threading.get_ident()
+
+    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        if threading.get_ident() == here:
+            sent.append((statement, parameters))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        late = client.post(f"{api}/seating/players", json={"name": "Late Lou"}, headers=auth)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert late.status_code == 201, late.get_json()
+    steps = plan_steps(app, sent)
+    assert steps, "the late entry did not look for the pending plan"
+    assert all("ix_seating_plan_tournament_status" in step for step in steps), steps
