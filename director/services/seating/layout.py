@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from director.db import db
 from director.models.seating import (
@@ -34,6 +34,13 @@ def load_layout(tournament_id: int, numbers: Iterable[int] | None = None) -> Lay
     """The pure ``Layout`` of the tournament, from its table and seat rows
     (``numbers``: only these tables)."""
     return _load(tournament_id, numbers).layout
+
+
+def tables_in_play(tournament_id: int) -> int:
+    """How many tables the room has (``len(load_layout(...).tables)``), counted by the
+    database: a write that needs only the number does not read every seat."""
+    return int(db.session.scalar(select(func.count(SeatingTable.id)).where(
+        SeatingTable.tournament_id == tournament_id)) or 0)
 
 
 def load_stored(tournament_id: int) -> StoredRoom:

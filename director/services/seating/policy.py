@@ -25,7 +25,7 @@ from director.services import (
     tournaments,
 )
 from director.services.audit import Said
-from director.services.seating.layout import load_layout
+from director.services.seating.layout import load_layout, tables_in_play
 from director.services.seating.log import seating_log
 from director.services.seating.proposals import replan
 from director.services.seating.writes import (
@@ -120,8 +120,7 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         "seat_choice": given("seat_choice", old.seat_choice),
     }
     stored = apply_rule("policy", lambda: SeatingPolicy(**values))
-    layout = load_layout(tournament_id)
-    in_play = len(layout.tables)
+    in_play = tables_in_play(tournament_id)    # the room itself only if it is planned again
     if stored.room_tables is not None and stored.room_tables < in_play:
         raise Invalid({"room_tables": _("The room cannot have fewer tables than the %(tables)s "
                                         "in play", tables=in_play)})
@@ -129,8 +128,8 @@ def configure(tournament_id: int, data: Mapping[str, Any]) -> SeatingPolicy:
         _refuse_stud_sizes(stored)
     settings.policy = stored.to_json()
     policy = settings_policy(settings)
-    if layout.tables and policy != was:
-        replan(tournament_id, layout, policy)
+    if in_play and policy != was:
+        replan(tournament_id, load_layout(tournament_id), policy)
     seating_log(tournament_id, "settings", [Said(N_("Seating settings saved: %(size)s-handed, balance "
                                                     "within %(threshold)s"), size=policy.table_size,
                                                  threshold=policy.balance_threshold)])
