@@ -1,9 +1,20 @@
-/* Seating screens: print buttons, the "find my seat" search, the projector's draw. */
+/* Seating screens: print buttons, the chart's long names, the "find my seat" search, the
+ * projector's draw. */
 (function () {
   "use strict";
 
   document.querySelectorAll("[data-print]").forEach(function (button) {
     button.addEventListener("click", function () { window.print(); });
+  });
+
+  /* The seating chart: a long name is narrowed to its seat's plate (its glyphs squeezed),
+   * never written past the plate's edge; the whole name is the seat's title. */
+  var PLATE_TEXT = 92;      // the plate is 100 wide in the chart's own units
+  document.querySelectorAll("svg.table-chart text.name").forEach(function (name) {
+    if (name.getComputedTextLength() > PLATE_TEXT) {
+      name.setAttribute("textLength", String(PLATE_TEXT));
+      name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   });
 
   /* Find my seat: the server searches (a small JSON answer), the page never holds the field. */

@@ -128,3 +128,35 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
     assert where == f"Table {moves[0]['tt']} · Seat {moves[0]['ts']}"
     phone.screenshot(path=str(artifacts / "seating-find-my-seat.png"))
     page.context.close()
+
+
+@pytest.mark.parametrize("width,height", [(1366, 768), (390, 844)])
+def test_a_long_name_stays_on_its_seats_plate_in_the_chart(chromium, live_server, width, height):
+    """Names of up to 14 characters are written whole, and wide letters ran past the
+    plate's edge: each is narrowed to its plate (the whole name is the seat's title)."""
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    api = f"{live_server.url}/api/tournaments"
+    tid = requests.post(api, headers=auth, timeout=10, json={
+        "name": "Long names", "levels": [{"kind": "level", "game": "PO", "duration_seconds": 1200,
+                                          "small_blind": 25, "big_blind": 50}]}).json()["id"]
+    assert requests.post(f"{api}/{tid}/money/settings", headers=auth, timeout=10,
+                         json={"buy_in": 100, "starting_stack": 10_000}).status_code == 200
+    names = ["WWWWWWWWWWWWWW", "Mårten Wåhlmark", "Wahyu Wicaksono", "Ann", "MMMM MMMM MMMM",
+             "Bo Öberg"]
+    for name in names:
+        assert requests.post(f"{api}/{tid}/seating/players", headers=auth, timeout=10,
+                             json={"name": name}).status_code == 201
+    assert requests.post(f"{api}/{tid}/seating/draw", headers=auth, timeout=10).status_code == 200
+    page = director_page(chromium, live_server, width, height)
+    page.goto(f"{live_server.url}/director/{tid}/seating")
+    page.wait_for_selector("svg.table-chart text.name")
+    plates = page.evaluate("""() => [...document.querySelectorAll('svg.table-chart g.seat')]
+        .filter(g => g.querySelector('text.name')).map(g => {
+          const r = g.querySelector('rect').getBBox(), t = g.querySelector('text.name').getBBox();
+          return {name: g.querySelector('text.name title').textContent,
+                  left: t.x - r.x, right: r.x + r.width - (t.x + t.width)}; })""")
+    assert sorted(p["name"] for p in plates) == sorted(names)
+    for plate in plates:
+        assert plate["left"] >= 0 and plate["right"] >= 0, plate
+    short = page.locator("svg.table-chart text.name", has_text="Ann")
+    assert short.get_attribute("textLength") is None        # a short name is left as it is
