@@ -3,9 +3,11 @@ and CLI runner, the director's auth header, and factories that return callables.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import shutil
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -16,6 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from jinja2.bccache import Bucket, BytecodeCache
+from sqlalchemy import event
 
 from director import create_app
 from director.db import db
@@ -522,3 +525,25 @@ class EventApi:
 
     def clock(self) -> dict[str, Any]:
         return dict(self.client.get(f"/api/tournaments/{self.id}/clock").get_json())
+
+
+@contextlib.contextmanager
+def statements_sent(app: Flask, keep: Callable[[str, Any], Any] = lambda statement, parameters:
+                    (statement, parameters)) -> Iterator[list[Any]]:
+    """The SQL statements the app sends from this thread while the block runs, each as
+    ``keep`` makes it (by default ``(statement, parameters)``): the test client runs each
+    request here, while the log's background writer flushes from its own thread."""
+    sent: list[Any] = []
+    here = threading.get_ident()
+
+    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        if threading.get_ident() == here:
+            sent.append(keep(statement, parameters))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", record)

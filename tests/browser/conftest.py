@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
+import requests
 
 from tests.conftest import CHROMIUM
 
@@ -281,6 +282,28 @@ def restart(servers: list[Server], tmp: Path) -> Server:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+def drawn_event(server: Server, names: list[str], **seating: Any) -> int:
+    """An event through the API: a buy-in of 100 and 10,000 chips (late registration to
+    level 1), ``names`` registered at 6-handed tables (``seating``: more settings), the
+    seats drawn; its id."""
+    auth = {"Authorization": f"Bearer {server.token}"}
+    api = f"{server.url}/api/tournaments"
+    tid = int(requests.post(api, headers=auth, timeout=10, json={
+        "name": "Drawn", "levels": [{"kind": "level", "game": "PO", "duration_seconds": 1200,
+                                     "small_blind": 25, "big_blind": 50}]}).json()["id"])
+    for path, body in (("money/settings", {"buy_in": 100, "starting_stack": 10_000,
+                                           "late_registration_level": 1}),
+                       ("seating/settings", {"table_size": 6, **seating})):
+        answer = requests.post(f"{api}/{tid}/{path}", headers=auth, timeout=10, json=body)
+        assert answer.status_code == 200, answer.text
+    for name in names:
+        answer = requests.post(f"{api}/{tid}/seating/players", headers=auth, timeout=10,
+                               json={"name": name})
+        assert answer.status_code == 201, answer.text
+    assert requests.post(f"{api}/{tid}/seating/draw", headers=auth, timeout=10).status_code == 200
+    return tid
 
 
 def director_page(chromium: Any, server: Server, width: int = 1280, height: int = 900) -> Any:

@@ -9,7 +9,7 @@ import re
 import pytest
 import requests
 
-from tests.browser.conftest import director_page
+from tests.browser.conftest import director_page, drawn_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -134,19 +134,9 @@ def test_director_seats_20_players_busts_until_a_table_breaks_and_confirms(
 def test_a_long_name_stays_on_its_seats_plate_in_the_chart(chromium, live_server, width, height):
     """Names of up to 14 characters are written whole, and wide letters ran past the
     plate's edge: each is narrowed to its plate (the whole name is the seat's title)."""
-    auth = {"Authorization": f"Bearer {live_server.token}"}
-    api = f"{live_server.url}/api/tournaments"
-    tid = requests.post(api, headers=auth, timeout=10, json={
-        "name": "Long names", "levels": [{"kind": "level", "game": "PO", "duration_seconds": 1200,
-                                          "small_blind": 25, "big_blind": 50}]}).json()["id"]
-    assert requests.post(f"{api}/{tid}/money/settings", headers=auth, timeout=10,
-                         json={"buy_in": 100, "starting_stack": 10_000}).status_code == 200
     names = ["WWWWWWWWWWWWWW", "Mårten Wåhlmark", "Wahyu Wicaksono", "Ann", "MMMM MMMM MMMM",
              "Bo Öberg"]
-    for name in names:
-        assert requests.post(f"{api}/{tid}/seating/players", headers=auth, timeout=10,
-                             json={"name": name}).status_code == 201
-    assert requests.post(f"{api}/{tid}/seating/draw", headers=auth, timeout=10).status_code == 200
+    tid = drawn_event(live_server, names)
     page = director_page(chromium, live_server, width, height)
     page.goto(f"{live_server.url}/director/{tid}/seating")
     page.wait_for_selector("svg.table-chart text.name")
@@ -160,31 +150,3 @@ def test_a_long_name_stays_on_its_seats_plate_in_the_chart(chromium, live_server
         assert plate["left"] >= 0 and plate["right"] >= 0, plate
     short = page.locator("svg.table-chart text.name", has_text="Ann")
     assert short.get_attribute("textLength") is None        # a short name is left as it is
-
-
-@pytest.mark.parametrize("width,height", [(1366, 768), (390, 844)])
-def test_what_a_seating_form_did_is_said_where_the_page_comes_back(
-        chromium, live_server, width, height):
-    """A late registration comes back to the chart: its sentence (the new player's table
-    and seat, to tell him) is on the screen there, not at the page's top out of view."""
-    auth = {"Authorization": f"Bearer {live_server.token}"}
-    api = f"{live_server.url}/api/tournaments"
-    tid = requests.post(api, headers=auth, timeout=10, json={
-        "name": "Late", "levels": [{"kind": "level", "game": "PO", "duration_seconds": 1200,
-                                    "small_blind": 25, "big_blind": 50}]}).json()["id"]
-    assert requests.post(f"{api}/{tid}/money/settings", headers=auth, timeout=10,
-                         json={"buy_in": 100, "starting_stack": 10_000}).status_code == 200
-    for i in range(8):
-        assert requests.post(f"{api}/{tid}/seating/players", headers=auth, timeout=10,
-                             json={"name": f"Player {i}"}).status_code == 201
-    assert requests.post(f"{api}/{tid}/seating/draw", headers=auth, timeout=10).status_code == 200
-    page = director_page(chromium, live_server, width, height)
-    page.goto(f"{live_server.url}/director/{tid}/seating")
-    page.fill("#reg-name", "Late Lena")
-    page.click("#register-player")
-    said = page.locator("p.flash", has_text="Late Lena: table")
-    said.wait_for()
-    assert page.locator("p.flash").count() == 1                      # said once
-    box = said.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import break_, level
+from tests.conftest import break_, level, statements_sent
 
 SETTINGS: dict[str, Any] = {"currency": "EUR", "buy_in": "100", "fee": "10",
                             "starting_stack": 20_000, "late_registration_level": 1,
@@ -133,9 +133,6 @@ def test_the_bubble_of_a_table_paying_more_places_than_the_ticker_lists_is_read_
         client, auth, make_tournament, app):
     """40 places paid, the ticker lists 30: the bubble is at 41 players left, counted
     from the same money view as the ticker (one ledger total per clock state)."""
-    from sqlalchemy import event as sa_event
-
-    from director.db import db
     from director.services import read_model
 
     tid = make_tournament(levels=[level(25, 50)])
@@ -147,16 +144,10 @@ def test_the_bubble_of_a_table_paying_more_places_than_the_ticker_lists_is_read_
         answer = client.post(f"/api/tournaments/{tid}/seating/players",
                              json={"name": f"Player {i:02d}"}, headers=auth)
         assert answer.status_code == 201, answer.get_json()
-    seen: list[str] = []
     with app.app_context():
-        engine = db.engine
         read_model.forget(tid)                      # read now, not the state kept
-    listener = lambda *args: seen.append(args[2])  # noqa: E731 - the statement's text
-    sa_event.listen(engine, "before_cursor_execute", listener)
-    try:
+    with statements_sent(app, lambda statement, _parameters: statement) as seen:
         state = client.get(f"/api/tournaments/{tid}/clock").get_json()
-    finally:
-        sa_event.remove(engine, "before_cursor_execute", listener)
     assert len(state["payouts"]) == 30 and state["places_paid"] == 40
     assert state["banners"] == [{"kind": "bubble", "places_paid": 40}]
     totals = [s for s in seen if "sum(payment.prize)" in s.lower()]

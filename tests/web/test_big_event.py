@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,7 +19,7 @@ from sqlalchemy import event
 
 from director.db import db
 from director.services import audit
-from tests.conftest import ENTRY, EventApi
+from tests.conftest import ENTRY, EventApi, statements_sent
 
 
 @pytest.fixture
@@ -33,18 +32,8 @@ def statements(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str
     does not depend on how long the test took (on CI a page once sent 24, then 19)."""
     from director.services import read_model
     monkeypatch.setattr(read_model, "FRESH_SECONDS", 0.0)
-    sent: list[str] = []
-    here = threading.get_ident()
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if threading.get_ident() == here:
-            sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    yield sent
-    event.remove(engine, "before_cursor_execute", record)
+    with statements_sent(app, lambda statement, _parameters: statement) as sent:
+        yield sent
 
 
 # ---------------------------------------------------------------- the audit log

@@ -11,14 +11,13 @@ transaction, and a seat stored at a table whose own row is not read.
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from director.db import db
 from director.models.seating import Player, SeatingSettings
@@ -33,7 +32,7 @@ from director.tournament.seating import (
     draw_seats,
     remove_players,
 )
-from tests.conftest import ENTRY
+from tests.conftest import ENTRY, statements_sent
 
 LATE_ENTRY_STATEMENTS = 31   # 40 before (issue 28)
 TABLE_SIZE = 6
@@ -43,18 +42,8 @@ TABLE_SIZE = 6
 def statements(app: Flask) -> Iterator[list[str]]:
     """The SQL statements the app sends from this thread (the audit log's writer
     flushes from its own)."""
-    sent: list[str] = []
-    here = threading.get_ident()
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if threading.get_ident() == here:
-            sent.append(" ".join(statement.split()))
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    yield sent
-    event.remove(engine, "before_cursor_execute", record)
+    with statements_sent(app, lambda statement, _parameters: " ".join(statement.split())) as sent:
+        yield sent
 
 
 def drawn_event(app: Flask, client: FlaskClient, auth: dict[str, str],

@@ -10,34 +10,22 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from director.db import db
-from tests.conftest import POSTGRES_URL
+from tests.conftest import POSTGRES_URL, statements_sent
 
 
 @pytest.fixture
 def sent(app: Flask) -> Iterator[list[tuple[str, Any]]]:
     """The SQL statements (with their parameters) this thread sends from now on."""
-    found: list[tuple[str, Any]] = []
-    here = threading.get_ident()
-
-    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
-        if threading.get_ident() == here:
-            found.append((statement, parameters))
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    yield found
-    event.remove(engine, "before_cursor_execute", record)
+    with statements_sent(app) as found:
+        yield found
 
 
 def add_records(client: FlaskClient, auth: dict[str, str], first: int, count: int) -> None:

@@ -4,17 +4,15 @@ each of them, about 6,000 at a 2,400-entry event."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from director.db import db
-from tests.conftest import POSTGRES_URL
+from tests.conftest import POSTGRES_URL, statements_sent
 
 
 def plan_steps(app: Flask, statements: list[tuple[str, Any]]) -> list[str]:
@@ -43,20 +41,8 @@ def test_a_late_entry_finds_the_pending_plan_through_the_status_index(
         assert client.post(f"{api}/seating/players", json={"name": f"Early {i:02d}"},
                            headers=auth).status_code == 201
     assert client.post(f"{api}/seating/draw", headers=auth).status_code == 200
-    sent: list[tuple[str, Any]] = []
-    here = threading.get_ident()
-
-    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
-        if threading.get_ident() == here:
-            sent.append((statement, parameters))
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with statements_sent(app) as sent:
         late = client.post(f"{api}/seating/players", json={"name": "Late Lou"}, headers=auth)
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
     assert late.status_code == 201, late.get_json()
     steps = plan_steps(app, sent)
     assert steps, "the late entry did not look for the pending plan"

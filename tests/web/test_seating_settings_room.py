@@ -6,32 +6,18 @@ the write read the whole room twice (its check and its answer), and grew 2x from
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
-from director.db import db
+from tests.conftest import statements_sent
 
 
 def statements_of(app: Flask, send: Callable[[], Any]) -> tuple[Any, list[str]]:
-    found: list[str] = []
-    here = threading.get_ident()
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if threading.get_ident() == here:
-            found.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        return send(), found
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+    with statements_sent(app, lambda statement, _parameters: statement) as sent:
+        return send(), sent
 
 
 def test_the_seating_settings_sent_again_do_not_read_the_seats_and_a_change_plans_the_room_again(
