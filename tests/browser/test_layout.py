@@ -51,7 +51,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "phone-clock": PHONE,
     "find-my-seat": PHONE,
     "draw": PROJECTOR,
-    "director-seating": DESK,
+    "director-seating": DESK + PHONE,              # a 2-digit table's header on a phone
     "director-seating-search": DESK,     # one table's players, the pagers' links
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
     "director-house-summary": DESK + PHONE,      # its table of sales on a phone

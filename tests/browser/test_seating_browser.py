@@ -150,3 +150,30 @@ def test_a_long_name_stays_on_its_seats_plate_in_the_chart(chromium, live_server
         assert plate["left"] >= 0 and plate["right"] >= 0, plate
     short = page.locator("svg.table-chart text.name", has_text="Ann")
     assert short.get_attribute("textLength") is None        # a short name is left as it is
+
+
+def test_a_halted_tables_header_and_the_places_fit_a_phone_in_every_language(chromium, live_server):
+    """A halted table's header ("Meja 7", "ditutup urutan ke-1", "dihentikan", "Tangan
+    dibagikan") ran 13 px past a 360 px screen in Indonesian: its button goes to a line
+    of its own.  60 players at 10 tables of 6; two busts at one of them halt it (short
+    by 2) until its balancing moves are confirmed.  The finishing places' table (its Undo
+    buttons) ran 29 px past the screen: it scrolls in its own box, as the players' does."""
+    tid = drawn_event(live_server, [f"Player {i:02d}" for i in range(60)], halt_short_by=2)
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    api = f"{live_server.url}/api/tournaments/{tid}/seating"
+    seats = requests.get(f"{api}?table=3", headers=auth, timeout=10).json()["tables"][0]["seats"]
+    busted = requests.post(f"{api}/eliminate", headers=auth, timeout=10,
+                           json={"player_ids": [seat["player_id"] for seat in seats[:2]]})
+    assert busted.status_code == 200, busted.text
+    page = director_page(chromium, live_server, 360, 740)
+    for code in ("en", "id", "sv"):
+        page.goto(f"{live_server.url}/language/{code}")
+        page.goto(f"{live_server.url}/director/{tid}/seating")
+        page.locator("#table-10 header").wait_for()
+        assert page.locator(".table-card.halted").count() == 1
+        past = page.evaluate("""() => [...document.querySelectorAll('.table-card')].filter(card => {
+            const edge = card.getBoundingClientRect().right;
+            return [...card.querySelectorAll('header *')].some(
+                e => e.getBoundingClientRect().right > edge + 0.5); }).map(card => card.id)""")
+        assert past == [], (code, past)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, code
