@@ -161,9 +161,11 @@ def test_a_halted_tables_header_and_the_places_fit_a_phone_in_every_language(chr
     tid = drawn_event(live_server, [f"Player {i:02d}" for i in range(60)], halt_short_by=2)
     auth = {"Authorization": f"Bearer {live_server.token}"}
     api = f"{live_server.url}/api/tournaments/{tid}/seating"
-    seats = requests.get(f"{api}?table=3", headers=auth, timeout=10).json()["tables"][0]["seats"]
+    table = requests.get(f"{api}?table=3", headers=auth, timeout=10).json()["tables"][0]
+    # the last big blind's seat empty: the next hand's blinds are affected (TDA 11-D)
+    out = sorted(table["seats"], key=lambda seat: seat["seat"] != table["bb_seat"])[:2]
     busted = requests.post(f"{api}/eliminate", headers=auth, timeout=10,
-                           json={"player_ids": [seat["player_id"] for seat in seats[:2]]})
+                           json={"player_ids": [seat["player_id"] for seat in out]})
     assert busted.status_code == 200, busted.text
     page = director_page(chromium, live_server, 360, 740)
     for code in ("en", "id", "sv"):
