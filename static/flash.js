@@ -7,12 +7,9 @@
   var id = decodeURIComponent(window.location.hash.slice(1));
   var part = id ? document.getElementById(id) : null;
   if (!said.length || !part || part.tagName === "MAIN") { return; }
-  var heading = null;             // the part's own title (a heading, or the row holding it)
-  Array.prototype.some.call(part.children, function (child) {
-    if (/^H[1-4]$/.test(child.tagName) || child.querySelector("h1, h2, h3, h4")) {
-      heading = child;
-    }
-    return heading !== null;
+  // the part's own title: a heading, or the row holding it
+  var heading = Array.prototype.find.call(part.children, function (child) {
+    return /^H[1-4]$/.test(child.tagName) || child.querySelector("h1, h2, h3, h4") !== null;
   });
   var place = heading ? heading.nextSibling : part.firstChild;
   Array.prototype.forEach.call(said, function (p) { part.insertBefore(p, place); });

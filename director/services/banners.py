@@ -55,7 +55,6 @@ from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.tournament.entries import EntryRules
 from director.tournament.lifecycle import Status
-from director.tournament.payouts import PayoutTable
 from director.tournament.seating import MOST_SEATS, HandForHand
 
 RESULTS_SHOWN = 10
@@ -73,7 +72,7 @@ def state(tournament: Tournament, clock: dict[str, Any], now: datetime) -> dict[
     status = str(clock.get("status") or "")
     left = clock.get("players_left") or 0
     settings = db.session.get(MoneySettings, tournament.id)
-    places = places_paid(tournament.id, settings, clock)
+    places = places_paid(settings, clock)
     satellite = satellite_state(tournament.id, settings, left, status)
     if satellite is not None:           # the seats and the cash place after them
         places = satellite["seats"] + (1 if satellite["remainder_place"] else 0)
@@ -148,19 +147,12 @@ def satellite_state(tournament_id: int, settings: MoneySettings | None, players_
             "winners": winners}
 
 
-def places_paid(tournament_id: int, settings: MoneySettings | None,
-                clock: dict[str, Any]) -> int | None:
-    """The number of places the payout table pays: the clock's ``payouts`` when it
-    lists them all, the payout table itself when the ticker is cut short."""
+def places_paid(settings: MoneySettings | None, clock: dict[str, Any]) -> int | None:
+    """The number of places the payout table pays, as the clock's money view counted
+    them (``money.clock_stats``; 0 when the settings no longer validate)."""
     if settings is None:
         return None
-    if clock.get("places_paid") is not None:        # the clock's money view counted them
-        return int(clock["places_paid"])
-    payouts = clock.get("payouts") or []
-    if len(payouts) < money_service.TICKER_PLACES:
-        return len(payouts)
-    table: PayoutTable | None = money_service.money(tournament_id).table
-    return len(table.shares) if table is not None else len(payouts)
+    return int(clock.get("places_paid") or 0)
 
 
 def hand_for_hand(tournament_id: int) -> bool:

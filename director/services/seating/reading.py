@@ -74,8 +74,9 @@ def field_totals(tournament_id: int) -> tuple[int, int]:
     same count at every late entry).  A transaction that has written (or holds a
     change not yet written) counts again each time."""
     session = db.session()
-    if _quiet(session) and tournament_id in for_transaction(FIELD):
-        return for_transaction(FIELD)[tournament_id]  # type: ignore[no-any-return]
+    kept = for_transaction(FIELD) if _quiet(session) else {}
+    if tournament_id in kept:
+        return kept[tournament_id]  # type: ignore[no-any-return]
     left, chips = session.execute(_FIELD_STATS, {"tournament_id": tournament_id}).one()
     totals = int(left or 0), int(chips or 0)
     if _quiet(session):           # the read began the transaction if none was open
