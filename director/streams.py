@@ -5,7 +5,8 @@ pages (``director.asgi``).
 ``GET /clock/<id>/events``: a comment ping at once and then every
 ``SSE_PING_SECONDS``, the full clock state first, then every event of the
 tournament (the same stream as ``views.clock``'s, which the Flask test client
-still uses).  An open stream costs a socket and a few hundred bytes: no thread.
+still uses); ``?table=<table id>``: and that table's hand events (``dealer``,
+``events.TableEvent``), which the other screens are not sent.  An open stream costs a socket and a few hundred bytes: no thread.
 
 The broker (``services.events``) hands each event once to the event loop (one
 subscription per tournament and process, whatever the number of screens); a
@@ -33,7 +34,15 @@ from flask import Flask
 
 from director.db import db
 from director.services import read_model
-from director.services.events import CLOSE, Subscription, encode, events
+from director.services.events import (
+    CLOSE,
+    Subscription,
+    encode,
+    events,
+    sent_to,
+    table_asked,
+    table_of,
+)
 
 log = logging.getLogger("director.streams")
 
@@ -52,9 +61,10 @@ PING = b": ping\n\n"
 class _Screen:
     """One open stream: what waits to be written, and the coroutine writing it."""
 
-    __slots__ = ("pending", "size", "started", "closed", "waiter", "task")
+    __slots__ = ("table", "pending", "size", "started", "closed", "waiter", "task")
 
-    def __init__(self) -> None:
+    def __init__(self, table: int | None = None) -> None:
+        self.table = table
         self.pending: list[bytes] = []
         self.size = 0
         self.started = False
@@ -80,6 +90,7 @@ class _Tournament:
 
     def __init__(self) -> None:
         self.screens: set[_Screen] = set()
+        self.by_table: dict[int, set[_Screen]] = {}    # the screens that named a table
         self.subscription: Subscription | None = None
         self.first: tuple[float, bytes] | None = None
         self.reading = asyncio.Lock()
@@ -109,10 +120,16 @@ class LiveScreens:
         if tournament_id > MAX_ID:
             await _plain(send, 404, f"There is no tournament {tournament_id}")
             return
+        table = table_asked(scope.get("query_string", b""))
+        if isinstance(table, str):
+            await _plain(send, 400, table)
+            return
         self._start()
         tournament = self._tournament(tournament_id)
-        screen = _Screen()
+        screen = _Screen(table)
         tournament.screens.add(screen)       # events from now on wait for its first state
+        if table is not None:
+            tournament.by_table.setdefault(table, set()).add(screen)
         listener = asyncio.ensure_future(self._until_gone(receive, screen))
         try:
             first = await self._first_state(tournament_id, tournament)
@@ -153,7 +170,7 @@ class LiveScreens:
         if tournament is None:
             assert self.loop is not None
             tournament = self.tournaments[tournament_id] = _Tournament()
-            inbox = _Inbox(self.loop, lambda payload: self._fan_out(tournament_id, payload))
+            inbox = _Inbox(self.loop, lambda items: self._fan_out(tournament_id, items))
             tournament.subscription = events(self.app).subscribe(tournament_id, inbox=inbox)
         return tournament
 
@@ -162,6 +179,11 @@ class LiveScreens:
         if tournament is None:
             return
         tournament.screens.discard(screen)
+        if screen.table is not None:
+            held = tournament.by_table.get(screen.table, set())
+            held.discard(screen)
+            if not held:
+                tournament.by_table.pop(screen.table, None)
         if not tournament.screens:
             del self.tournaments[tournament_id]
             if tournament.subscription is not None:
@@ -190,17 +212,34 @@ class LiveScreens:
             events(self.app).seen(tournament_id, state["version"])
             return encode("clock", state, state["version"])
 
-    def _fan_out(self, tournament_id: int, payload: bytes) -> None:
+    def _fan_out(self, tournament_id: int, items: list[bytes]) -> None:
+        """One window's events to the tournament's screens, each screen its own: the
+        events for every screen, and those of its table (in the order they came).  A
+        window of hand events alone touches only the screens of those tables."""
         tournament = self.tournaments.get(tournament_id)
         if tournament is None:
             return
-        if payload == CLOSE:
+        closing = CLOSE in items
+        items = [item for item in items if item != CLOSE]
+        tables = {table for item in items if (table := table_of(item)) is not None}
+        payloads: dict[int | None, bytes] = {}
+
+        def payload(table: int | None) -> bytes:
+            if table not in payloads:
+                payloads[table] = b"".join(item for item in items if sent_to(item, table))
+            return payloads[table]
+
+        if payload(None):
+            for screen in list(tournament.screens):
+                screen.put(payload(screen.table if screen.table in tables else None))
+        else:
+            for table in tables:
+                for screen in list(tournament.by_table.get(table, ())):
+                    screen.put(payload(table))
+        if closing:
             for screen in list(tournament.screens):
                 screen.closed = True
                 screen.wake()
-            return
-        for screen in list(tournament.screens):
-            screen.put(payload)
 
     async def _pings(self) -> None:
         while True:
@@ -234,7 +273,8 @@ class _Inbox:
     clock waits for nothing); those that follow within the window go together at
     its end."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, fan_out: Callable[[bytes], None]) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop,
+                 fan_out: Callable[[list[bytes]], None]) -> None:
         self.loop = loop
         self.fan_out = fan_out
         self._items: list[bytes] = []
@@ -260,12 +300,8 @@ class _Inbox:
         self._last = self.loop.time()
         with self._lock:
             items, self._items = self._items, []
-        closing = CLOSE in items
-        payload = b"".join(item for item in items if item != CLOSE)
-        if payload:
-            self.fan_out(payload)
-        if closing:
-            self.fan_out(CLOSE)
+        if items:
+            self.fan_out(items)
 
 
 class Tally:

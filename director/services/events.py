@@ -24,6 +24,7 @@ import contextlib
 import json
 import queue
 import threading
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -34,6 +35,37 @@ from director.services import change_feed
 from director.services.change_feed import Change, Feed, MemoryFeed
 
 CLOSE = b""  # put on a queue to end its stream
+
+
+class TableEvent(bytes):
+    """An encoded event for one table's screens only (a ``dealer`` event: its tablet
+    reads its hand again).  300 tablets make about 100 of them a second; a screen that
+    does not name the table (the clock, the seating chart, the other tablets) is not
+    sent them, which spares the room's Wi-Fi and the server a write per event per screen.
+
+    >>> item = TableEvent.of(b"event: dealer\\n", 7)
+    >>> item.table, item == b"event: dealer\\n", table_of(b"event: clock\\n")
+    (7, True, None)
+    """
+
+    table: int
+
+    @classmethod
+    def of(cls, payload: bytes, table: int) -> TableEvent:
+        item = cls(payload)
+        item.table = table
+        return item
+
+
+def table_of(item: bytes) -> int | None:
+    """The table whose screens alone get ``item``; None: every screen of the tournament."""
+    return item.table if isinstance(item, TableEvent) else None
+
+
+def sent_to(item: bytes, table: int | None) -> bool:
+    """Whether a screen of ``table`` (None: of no table) is sent ``item``."""
+    told = table_of(item)
+    return told is None or told == table
 
 # What the watcher asks the clock service, handed over by the app factory (the clock
 # publishes through this broker, so the broker does not import the clock):
@@ -53,14 +85,34 @@ class Inbox(Protocol):
     def put(self, item: bytes) -> None: ...
 
 
+def table_asked(query: bytes) -> int | None | str:
+    """The table a stream asks for (``?table=12``): its id, None when it names none,
+    or what is wrong with it (the 400's sentence).
+
+    >>> table_asked(b"table=12"), table_asked(b""), table_asked(b"table=x")
+    (12, None, 'table: a table is named by its id, a whole number (not x)')
+    """
+    values = urllib.parse.parse_qs(query.decode("latin-1")).get("table")
+    if not values:
+        return None
+    value = values[-1]
+    if not value.isascii() or not value.isdigit() or len(value) > 18:
+        return f"table: a table is named by its id, a whole number (not {value[:40]})"
+    return int(value)
+
+
+
 @dataclass(eq=False)
 class Subscription:
-    """A stream served by a thread reads ``queue``; the stream server's one
-    subscription per tournament brings its own ``inbox`` (``services.streams``)."""
+    """A stream served by a thread reads ``queue`` (``table``: the table whose
+    ``TableEvent`` it is sent); the stream server's one subscription per tournament
+    brings its own ``inbox`` (``director.streams``), which is handed every event and
+    picks each screen's."""
 
     tournament_id: int
     queue: queue.Queue[bytes] = field(default_factory=queue.Queue)
     inbox: Inbox | None = None
+    table: int | None = None
 
 
 def encode(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
@@ -105,10 +157,12 @@ class TournamentEvents:
         with self._lock:
             return sum(len(subs) for subs in self._subscribers.values())
 
-    def subscribe(self, tournament_id: int, inbox: Inbox | None = None) -> Subscription:
-        """A stream of the tournament's events (``inbox``: not one of the limited threads)."""
+    def subscribe(self, tournament_id: int, inbox: Inbox | None = None,
+                  table: int | None = None) -> Subscription:
+        """A stream of the tournament's events (``inbox``: not one of the limited threads;
+        ``table``: and of that table's)."""
         self.start_feed()
-        sub = Subscription(tournament_id, inbox=inbox)
+        sub = Subscription(tournament_id, inbox=inbox, table=table)
         with self._lock:
             threads = sum(1 for s in self._subscribers.values() for one in s if one.inbox is None)
             if inbox is None and threads >= self.max_streams:
@@ -202,6 +256,8 @@ class TournamentEvents:
     def _fan_out(self, tournament_id: int, event: str, data: dict[str, Any],
                  version: int | None) -> int:
         payload = encode(event, data, version)
+        if event == "dealer" and isinstance(data.get("table_id"), int):
+            payload = TableEvent.of(payload, data["table_id"])
         with self._lock:
             if version is not None:
                 known = self._versions.get(tournament_id)
@@ -209,7 +265,10 @@ class TournamentEvents:
                     self._versions[tournament_id] = version
             subs = list(self._subscribers.get(tournament_id, ()))
         for sub in subs:
-            (sub.inbox or sub.queue).put(payload)
+            if sub.inbox is not None:
+                sub.inbox.put(payload)
+            elif sent_to(payload, sub.table):
+                sub.queue.put(payload)
         return len(subs)
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import queue
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from director.db import db
 from director.services import read_model
@@ -24,6 +24,7 @@ from director.services.events import (
     TournamentEvents,
     encode,
     events,
+    table_asked,
 )
 
 bp = Blueprint("clock", __name__)
@@ -35,11 +36,14 @@ def index() -> str:
 
 
 @bp.app_template_global()
-def stream_url(tournament_id: int) -> str:
+def stream_url(tournament_id: int, table: int | None = None) -> str:
     """The URL a page opens its live stream at: on the page's own origin, where the
     server answers it without a thread (``director.streams``; ``stream`` below is the
-    same stream through Flask, for its test client)."""
-    return url_for("clock.stream", tournament_id=tournament_id)
+    same stream through Flask, for its test client).  ``table``: a tablet's, which is
+    also sent its table's hand events."""
+    if table is None:
+        return url_for("clock.stream", tournament_id=tournament_id)
+    return url_for("clock.stream", tournament_id=tournament_id, table=table)
 
 
 @bp.get("/clock/<int:tournament_id>")
@@ -51,8 +55,11 @@ def projector(tournament_id: int) -> str:
 @bp.get("/clock/<int:tournament_id>/events")
 def stream(tournament_id: int) -> Response:
     broker = events()
+    table = table_asked(request.query_string)
+    if isinstance(table, str):
+        return Response(f"{table}\n", status=400, mimetype="text/plain")
     try:
-        subscription = broker.subscribe(tournament_id)
+        subscription = broker.subscribe(tournament_id, table=table)
     except TooManyStreams as exc:
         response = Response(f"{exc}\n", status=503, mimetype="text/plain")
         response.headers["Retry-After"] = "10"

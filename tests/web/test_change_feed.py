@@ -57,11 +57,12 @@ class Screen(Stream):
 
 
 @pytest.fixture
-def screen_on(request: pytest.FixtureRequest) -> Iterator[Callable[[Flask, int], Screen]]:
+def screen_on(request: pytest.FixtureRequest) -> Iterator[Callable[..., Screen]]:
     screens: list[tuple[Flask, Screen]] = []
 
-    def open_(app: Flask, tournament_id: int) -> Screen:
-        response = app.test_client().get(f"/clock/{tournament_id}/events", buffered=False)
+    def open_(app: Flask, tournament_id: int, table: int | None = None) -> Screen:
+        asked = "" if table is None else f"?table={table}"
+        response = app.test_client().get(f"/clock/{tournament_id}/events{asked}", buffered=False)
         assert response.status_code == 200
         screen = Screen(response)
         screens.append((app, screen))
@@ -96,7 +97,7 @@ def test_an_unknown_backend_is_refused_with_the_setting_named(make_app: Callable
 
 def test_a_clock_change_through_one_process_reaches_the_screens_of_the_other(
         other: Flask, client: FlaskClient, auth: dict[str, str],
-        make_tournament: Callable[..., int], screen_on: Callable[[Flask, int], Screen]) -> None:
+        make_tournament: Callable[..., int], screen_on: Callable[..., Screen]) -> None:
     tid = make_tournament()
     screen = screen_on(other, tid)
     started = time.monotonic()
@@ -108,10 +109,11 @@ def test_a_clock_change_through_one_process_reaches_the_screens_of_the_other(
 
 def test_seating_money_and_a_dealer_action_reach_the_screens_of_the_other(
         other: Flask, client: FlaskClient, auth: dict[str, str],
-        make_tournament: Callable[..., int], screen_on: Callable[[Flask, int], Screen]) -> None:
+        make_tournament: Callable[..., int], screen_on: Callable[..., Screen]) -> None:
     table = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy", "Di"])
     tid = table["tournament_id"]
-    screen = screen_on(other, tid)
+    screen = screen_on(other, tid, table["id"])        # the table's tablet
+    clock = screen_on(other, tid)                       # a screen of no table
     # money: a buy-in seats a player (the seating screens and the players left)
     r = client.post(f"/api/tournaments/{tid}/money/entries", json={"kind": "buy-in", "name": "Eve"},
                     headers=auth)
@@ -127,6 +129,14 @@ def test_seating_money_and_a_dealer_action_reach_the_screens_of_the_other(
     assert r.status_code == 200, r.get_json()
     acted = screen.next_named("dealer")
     assert acted["version"] == r.get_json()["version"] > hand["version"]
+    # the screen of no table was told the buy-in and the clock, never the hand
+    assert client.post(f"/api/tournaments/{tid}/clock/start", headers=auth).status_code == 200
+    names: list[str] = []
+    while not names or names[-1] != "running":
+        block = clock.next_block(DEADLINE).decode()
+        names += [line[7:] for line in block.splitlines() if line.startswith("event: ")]
+        names += ["running"] if '"running":true' in block else []
+    assert "seating" in names and "dealer" not in names, names
 
 
 def test_a_tablet_revoked_through_one_process_is_refused_by_the_other_at_once(
@@ -160,7 +170,7 @@ print(answer.status_code)
 
 def test_a_change_made_by_another_os_process_reaches_the_screens(
         app: Flask, app_config: dict[str, Any], make_tournament: Callable[..., int],
-        screen_on: Callable[[Flask, int], Screen]) -> None:
+        screen_on: Callable[..., Screen]) -> None:
     tid = make_tournament()
     screen = screen_on(app, tid)
     config = {**app_config, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],

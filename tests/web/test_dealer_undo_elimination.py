@@ -262,7 +262,7 @@ def test_undoing_the_award_that_busted_a_player_brings_him_back(
     assert (cy["status"], cy["place"], cy["chips"], cy["seat"]) == ("eliminated", 3, 0, None)
     assert client.get(f"/api/tournaments/{tid}/clock").get_json()["players_left"] == 2
 
-    subscription = events(app).subscribe(tid)
+    subscription = events(app).subscribe(tid, table=t["id"])   # the table's tablet
     try:
         undo = client.post(f"{url}/hand/undo", json={}, headers=auth)
         received = [subscription.queue.get(timeout=1) for _ in range(3)]

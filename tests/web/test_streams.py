@@ -6,7 +6,9 @@ origin, and the stream's answers (404, its headers) are a stream's."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -106,6 +108,74 @@ def test_the_pages_open_their_stream_on_their_own_origin(server: tuple[Server, i
     assert refused.value.code == 404
 
 
+async def read_until(reader: asyncio.StreamReader, marker: bytes, seconds: float) -> bytes:
+    """What a stream sent until ``marker`` (or until ``seconds`` passed: all it sent)."""
+    buffer = b""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            while marker not in buffer:
+                chunk = await reader.read(65536)
+                assert chunk, "the stream was closed"
+                buffer += chunk
+    return buffer
+
+
+def test_a_tables_hand_events_go_to_its_tablet_alone_and_the_clock_to_every_screen(
+        server: tuple[Server, int]) -> None:
+    """300 tablets make about 100 hand events a second: a stream is sent a table's
+    hand events (``dealer``) only when it names that table (``?table=``, the tablet's
+    page), so the clock, the seating chart and the other tablets are not written a
+    byte per action.  The clock's events still reach them all."""
+    running, port = server
+    tid = api(running, "/api/tournaments", {"name": "Tables", "levels": [
+        {"game": "PO", "duration_seconds": 1200, "small_blind": 25, "big_blind": 50}]})["id"]
+    api(running, f"/api/tournaments/{tid}/money/settings",
+        {"buy_in": "100", "starting_stack": 5000, "late_registration_level": 6})
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        api(running, f"/api/tournaments/{tid}/seating/players", {"name": name, "chips": 5000})
+    api(running, f"/api/tournaments/{tid}/seating/draw", {})
+    table = api(running, f"/api/tournaments/{tid}/dealer/pairing")["tables"][0]["table_id"]
+
+    async def run() -> tuple[dict[str, bytes], dict]:
+        streams = {}
+        for name, asked in (("clock", ""), ("tablet", f"?table={table}"),
+                            ("other tablet", f"?table={table + 1000}")):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET /clock/{tid}/events{asked} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            await read_until(reader, b"event: clock", 10)
+            streams[name] = (reader, writer)
+        hand = await asyncio.to_thread(api, running, f"/api/tables/{table}/hands", {})
+        await asyncio.to_thread(api, running, f"/api/tables/{table}/hand/actions", {
+            "seat": hand["to_act"], "action": "fold", "version": hand["version"]})
+        await asyncio.to_thread(api, running, f"/api/tournaments/{tid}/clock/start", {})
+        heard = {name: await read_until(reader, b'"running":true', 10)
+                 for name, (reader, _writer) in streams.items()}
+        for _reader, writer in streams.values():
+            writer.close()
+        return heard, hand
+
+    with ThreadPoolExecutor(1) as thread:
+        heard, hand = thread.submit(asyncio.run, run()).result()
+    dealt = f'"table_id":{table},"hand_id":{hand["hand_id"]}'.encode()
+    assert heard["tablet"].count(b"event: dealer\n") == 2 and dealt in heard["tablet"]
+    for name in ("clock", "other tablet"):
+        assert b"event: dealer" not in heard[name], name
+    for name, sent in heard.items():                # and the clock reached every screen
+        assert b'"running":true' in sent, name
+
+
+def test_a_stream_that_names_no_table_by_its_id_is_answered_400_naming_the_field(
+        server: tuple[Server, int]) -> None:
+    running, _port = server
+    tid = api(running, "/api/tournaments", {"name": "x", "levels": [
+        {"game": "PO", "duration_seconds": 600, "small_blind": 25, "big_blind": 50}]})["id"]
+    for asked in ("table=seven", "table=-1", "table=" + "9" * 40, "table=%C3%A9"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{running.url}/clock/{tid}/events?{asked}", timeout=10)
+        assert refused.value.code == 400, asked
+        assert refused.value.read().decode().startswith("table: a table is named by its id"), asked
+
+
 def test_a_screen_gets_the_first_event_after_a_quiet_spell_at_once_and_a_burst_in_one_write() -> None:
     """The inbox's window (``COALESCE_SECONDS``): the first event is written to the
     screens without waiting for the window; those that follow within it go together,
@@ -115,7 +185,7 @@ def test_a_screen_gets_the_first_event_after_a_quiet_spell_at_once_and_a_burst_i
     async def run() -> list[tuple[float, bytes]]:
         loop = asyncio.get_running_loop()
         writes: list[tuple[float, bytes]] = []
-        inbox = _Inbox(loop, lambda payload: writes.append((loop.time(), payload)))
+        inbox = _Inbox(loop, lambda items: writes.append((loop.time(), b"".join(items))))
         started = loop.time()
         inbox.put(b"level;")                      # a quiet clock: goes at once
         await asyncio.sleep(COALESCE_SECONDS / 4)
