@@ -8,13 +8,18 @@ The tournament has 300 tables of 6 (1,800 players, each a paid buy-in, seated
 through the services in this process); 300 tablet threads in a process of their own (not the one
 that reads the screens), half on each server, write one action every
 ``--tablet-seconds`` (3 s): deal, fold, fold, ... (the director's token,
-``dealer_load.py`` measures the tablets themselves).  While they play, three
-changes are measured, each from just before its POST until every screen has
-read it:
+``dealer_load.py`` measures the tablets themselves).  Of the 2,000 screens, each
+table's tablet reads a stream that names its table (``?table=``: it is also sent
+that table's hand events), two for each probe table (one on each process); the
+others name no table (the clocks, seating charts and phones of the room).  While
+the tablets play, three changes are measured, each from just before its POST until
+every screen it is sent to has read it:
 
-* a level change (``clock/next``, through process 1),
-* a seating move (a late player seated, through process 2: ``players_left`` + 1),
-* a dealer action (a fold on a probe table, through process 2).
+* a level change (``clock/next``, through process 1): every screen,
+* a seating move (a late player seated, through process 2: ``players_left`` + 1):
+  every screen,
+* a dealer action (a fold on a probe table, through process 2): that table's two
+  streams.
 
 Each is measured ``ROUNDS`` (3) times, a level change, a seating move and a
 dealer action in turn; the figures take every screen of every round.  The first
@@ -24,14 +29,21 @@ tablets stop and the same three changes are measured again ("quiet": the quiet
 floor's conditions, on a probe table of its own).
 ``lost``: (screen, change) pairs not read within 10 s.  Goal: p99 <= 250 ms.
 
+"publication": the quiet changes again, each from the moment the change was told
+to the other processes (the ``NOTIFY`` after its commit, heard by a ``LISTEN`` of the
+benchmark's own) until every screen has it: the fan-out alone, apart from the
+request's own work (which ``dealer_load.py`` compares with a bare insert).  The
+floor's probes are measured the same way.  A screen of the process that made the
+change may have it before the ``NOTIFY`` is heard (a delay below zero).
+
 The floor, in the same run and on the same server: the same 2 processes, screens,
 tablets and probes through a bare SSE broadcaster of a few lines of starlette
 (``servers.py broadcast``: a queue per stream, PostgreSQL NOTIFY between the
 processes): first with no tablet publishing (the transport alone: the floor the
 ratio is taken against), then with the tablets each publishing a dealer-sized
 message every ``--tablet-seconds`` (the bare broadcaster writes each message to
-each screen: what the project's coalescing saves).  Goal: the project's p99
-within 1.5x the floor's.
+each screen: what the project's coalescing and its table streams save).  Goal:
+the project's p99 within 1.5x the floor's.
 
     .venv/bin/python benchmarks/fanout_cluster.py [--clients 2000] [--tablets 300]
 
@@ -43,7 +55,9 @@ playing), "quiet_p50_ms", "quiet_p99_ms" (stopped), "lost" (both phases),
 "floor_p50_ms", "floor_p99_ms", "floor_lost" (no tablets publishing),
 "floor_loaded_p50_ms", "floor_loaded_p99_ms", "floor_loaded_lost", "ratio_p99"
 (the project's p99, tablets playing, over the quiet floor's), "ratio_quiet_p99"
-(quiet over quiet), "ratio_loaded_p99" (tablets on both)}.
+(quiet over quiet), "ratio_loaded_p99" (tablets on both), "publication_p50_ms",
+"publication_p99_ms", "floor_publication_p50_ms", "floor_publication_p99_ms",
+"ratio_publication_p99" (the fan-out alone, quiet, over the floor's)}.
 A benchmark is not a test: it never fails on a time.
 """
 
@@ -136,14 +150,18 @@ class Screen(asyncio.Protocol):
 
 
 async def open_screens(ports: list[int], tournament_id: int, clients: int,
-                       seen: dict[bytes, list[float]]) -> list[Screen]:
+                       seen: dict[bytes, list[float]], tables: list[int]) -> list[Screen]:
+    """``clients`` streams: first a tablet's for each of ``tables`` (``?table=``: it is
+    also sent its table's hand events), the others screens of no table (clocks, seating
+    charts, phones)."""
     loop = asyncio.get_running_loop()
     screens: list[Screen] = []
     for i in range(clients):
         opened = asyncio.Event()
         transport, screen = await loop.create_connection(
             lambda o=opened: Screen(seen, o), "127.0.0.1", ports[i % len(ports)])
-        transport.write(f"GET /clock/{tournament_id}/events HTTP/1.1\r\nHost: bench\r\n\r\n"
+        asked = f"?table={tables[i]}" if i < len(tables) else ""
+        transport.write(f"GET /clock/{tournament_id}/events{asked} HTTP/1.1\r\nHost: bench\r\n\r\n"
                         .encode())
         screens.append(screen)
         if i % 100 == 99:
@@ -225,6 +243,58 @@ class Room:
         return counts
 
 
+# ---------------------------------------------------------------- the publication
+
+class Heard(threading.Thread):
+    """A ``LISTEN`` of the benchmark's own on a change-feed channel: when each change was
+    told to the other processes (the ``NOTIFY`` that follows its commit), so that the
+    fan-out alone (from there to the screens) is measured apart from the request that
+    made the change.  The project and the floor are measured the same way."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        super().__init__(daemon=True)
+        self.url, self.channel = url, channel
+        self.notes: list[tuple[float, str]] = []
+        self.ready = threading.Event()
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as connection:
+            connection.execute(f'LISTEN "{self.channel}"')
+            self.ready.set()
+            while not self.halt.is_set():
+                for note in connection.notifies(timeout=0.5):
+                    self.notes.append((time.perf_counter(), note.payload))
+
+    def start_listening(self) -> Heard:
+        self.start()
+        if not self.ready.wait(10):
+            raise SystemExit(f"could not LISTEN on {self.channel}")
+        return self
+
+    def stop(self) -> None:
+        self.halt.set()
+        self.join(5)
+
+    def first_after(self, started: float, marker: bytes | None = None) -> float | None:
+        """When the first change told after ``started`` (with ``marker`` in it) was heard."""
+        return next((moment for moment, payload in self.notes if moment >= started
+                     and (marker is None or marker.decode() in payload)), None)
+
+
+def from_publication(sent: list[tuple[float, bytes]], seen: dict[bytes, list[float]],
+                     heard: Heard, by_marker: bool) -> list[float]:
+    """Each screen's delay from its change's publication (heard), in ms."""
+    delays: list[float] = []
+    for started, marker in sent:
+        told = heard.first_after(started, marker if by_marker else None)
+        if told is not None:
+            delays.extend((moment - told) * 1000 for moment in seen[marker])
+    return delays
+
+
 # ---------------------------------------------------------------- the floor
 
 FLOOR_MESSAGE = json.dumps({"table_id": 0, "hand_id": 0, "seat": 3, "action": "fold",
@@ -272,11 +342,11 @@ def play_floor(ports: list[int], tablets: int, every: float, stop: Any, counts: 
     counts.put((writes[0], errors[0]))
 
 
-async def measure_floor(ports: list[int], clients: int, tablets: int,
-                        every: float) -> list[tuple[list[float], int]]:
+async def measure_floor(ports: list[int], clients: int, tablets: int, every: float,
+                        heard: Heard) -> list[tuple[list[float], int]]:
     """The same screens and probes through the bare broadcaster: first with no
     tablet publishing (the transport alone), then with the tablets; each (delays,
-    lost)."""
+    lost); last, the quiet probes' delays from their publication (``heard``)."""
     seen: dict[bytes, list[float]] = {}
     loop = asyncio.get_running_loop()
     screens: list[Screen] = []
@@ -325,6 +395,7 @@ async def measure_floor(ports: list[int], clients: int, tablets: int,
     for sent in (quiet, loaded):
         results.append(([(m - started) * 1000 for started, marker in sent for m in seen[marker]],
                          sum(clients - len(seen[marker]) for _, marker in sent)))
+    results.append((from_publication(quiet, seen, heard, by_marker=True), 0))
     return results
 
 
@@ -393,21 +464,28 @@ def serve(url: str, schema: str, folder: Path, port: int, server: str = "uvicorn
 
 
 async def measure(web: list[int], tid: int, table_ids: list[int],
-                  clients: int, tablets: int,
-                  every: float) -> tuple[dict[str, dict[str, list[list[float]]]], int, int]:
+                  clients: int, tablets: int, every: float,
+                  heard: Heard) -> tuple[dict[str, dict[str, list[list[float]]]], int, int]:
     """The three changes while the tablets play ("loaded"), then again once they have
-    stopped ("quiet": the same conditions as the quiet floor); each kind's delays."""
+    stopped ("quiet": the same conditions as the quiet floor); each kind's delays.
+    "publication": the quiet ones again, each from when its change was told to the
+    other processes (``heard``: nothing else is told then)."""
     seen: dict[bytes, list[float]] = {}
-    screens = await open_screens(web, tid, clients, seen)
     probe_tables, played = (table_ids[0], table_ids[-1]), table_ids[1:tablets + 1]
+    # every table's tablet reads its stream; a probe table's hand is read on both
+    # processes (a second device: the floor's phone), the change crossing between them
+    streams = [table for table in table_ids for _ in range(2 if table in probe_tables else 1)]
+    screens = await open_screens(web, tid, clients, seen, streams)
+    expected: dict[bytes, int] = {}      # how many screens are sent each change
     room = Room(web, played, every)
     await asyncio.sleep(every * 2)                         # the room is playing
     left = (await asyncio.to_thread(call, web[1], f"/api/tournaments/{tid}/clock"))["players_left"]
     answered: dict[bytes, float] = {}    # how long each POST took to answer
 
-    async def probe(marker: bytes, port: int, path: str,
-                    body: dict[str, Any]) -> tuple[float, bytes, Any]:
+    async def probe(marker: bytes, port: int, path: str, body: dict[str, Any],
+                    screens: int = clients) -> tuple[float, bytes, Any]:
         seen[marker] = []
+        expected[marker] = screens
         await asyncio.sleep(0.3)
         started = time.perf_counter()
         answer = await asyncio.to_thread(call, port, path, body)
@@ -429,7 +507,7 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
                       f'"version":{hand["version"] + 1}}}').encode()
             action = await probe(marker, web[1], f"/api/tables/{probe_table}/hand/actions",
                                  {"seat": hand["to_act"], "action": "fold",
-                                  "version": hand["version"]})
+                                  "version": hand["version"]}, screens=2)
             hand = action[2]
             for name, (started, marker_, _answer) in zip(KINDS, (level, seat, action),
                                                          strict=True):
@@ -451,8 +529,10 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
                   + ", ".join(f"{answered[marker]:.0f}" for _started, marker in probes) + " ms")
             for started, marker in probes:
                 moments = seen[marker]
-                lost += clients - len(moments)
+                lost += expected[marker] - len(moments)
                 results[phase][name].append([(m - started) * 1000 for m in moments])
+    results["publication"] = {name: [from_publication([probe], seen, heard, by_marker=False)
+                                     for probe in probes] for name, probes in quiet.items()}
     for screen in screens:
         if screen.transport is not None:
             screen.transport.close()
@@ -503,26 +583,33 @@ def main() -> None:
             pairing = every_page(lambda path: call(web[0], path),     # 20 tables a page
                                  f"/api/tournaments/{tid}/dealer/pairing")
             table_ids = [table["table_id"] for table in pairing]
+            listen_url = url.replace("postgresql+psycopg://", "postgresql://")
+            heard = Heard(listen_url, schema).start_listening()
             try:
                 results, lost, _ = asyncio.run(measure(web, tid, table_ids, args.clients,
-                                                       args.tablets, args.tablet_seconds))
+                                                       args.tablets, args.tablet_seconds, heard))
             except Exception:
                 for i in range(PROCESSES):   # what the servers said
                     print((Path(folder) / f"p{i}" / "server.log").read_text()[-20000:])
                 raise
+            finally:
+                heard.stop()
             stop_all(servers)
             floor: list[tuple[list[float], int]] | None = None
             if not args.no_floor:
                 ports = [free_port() for _ in range(PROCESSES)]
                 servers = [serve(url, schema, Path(folder) / f"floor{i}", ports[i], args.server,
                                  "broadcast") for i in range(PROCESSES)]
+                heard = Heard(listen_url, f"{schema}_floor").start_listening()
                 try:
                     floor = asyncio.run(measure_floor(ports, args.clients, args.tablets,
-                                                      args.tablet_seconds))
+                                                      args.tablet_seconds, heard))
                 except Exception:
                     for i in range(PROCESSES):
                         print((Path(folder) / f"floor{i}" / "server.log").read_text()[-20000:])
                     raise
+                finally:
+                    heard.stop()
                 stop_all(servers)
     finally:
         for server in servers:
@@ -544,27 +631,31 @@ def main() -> None:
                       f"max {max(delays):.1f} ms (p99 of each round: {firsts} ms)")
         p50 = percentile(every, 0.5) if every else None
         p99 = percentile(every, 0.99) if every else None
-        key = "" if phase == "loaded" else "quiet_"
+        key = {"loaded": "", "quiet": "quiet_", "publication": "publication_"}[phase]
         result[f"{key}p50_ms"] = None if p50 is None else round(p50, 1)
         result[f"{key}p99_ms"] = None if p99 is None else round(p99, 1)
         if p99 is not None:
-            what = (f"{args.tablets} tablets playing" if phase == "loaded"
-                    else "the tablets stopped")
+            what = {"loaded": f"{args.tablets} tablets playing", "quiet": "the tablets stopped",
+                    "publication": "the tablets stopped, from each change's NOTIFY"}[phase]
             print(f"{phase}: {args.clients} screens on {PROCESSES} processes, {what}: "
                   f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; p99 against the {GOAL_P99_MS:.0f} ms "
                   f"goal: {p99 / GOAL_P99_MS:.2f}x")
     print(f"lost {lost} (screen, change) pairs")
     if floor is not None:
-        for name, (delays, floor_lost) in zip(("quiet", "loaded"), floor, strict=True):
+        for name, (delays, floor_lost) in zip(("quiet", "loaded", "publication"), floor,
+                                              strict=True):
             if not delays:
                 continue
             floor_p50, floor_p99 = percentile(delays, 0.5), percentile(delays, 0.99)
-            key = "floor" if name == "quiet" else "floor_loaded"
-            result.update({f"{key}_p50_ms": round(floor_p50, 1), f"{key}_p99_ms": round(floor_p99, 1),
-                           f"{key}_lost": floor_lost})
-            what = ("no tablets publishing: the transport alone" if name == "quiet" else
-                    f"{args.tablets} tablets each publishing every {args.tablet_seconds:g} s, "
-                    "a write per message per screen")
+            key = {"quiet": "floor", "loaded": "floor_loaded",
+                   "publication": "floor_publication"}[name]
+            result.update({f"{key}_p50_ms": round(floor_p50, 1), f"{key}_p99_ms": round(floor_p99, 1)})
+            if name != "publication":
+                result[f"{key}_lost"] = floor_lost
+            what = {"quiet": "no tablets publishing: the transport alone",
+                    "loaded": f"{args.tablets} tablets each publishing every "
+                              f"{args.tablet_seconds:g} s, a write per message per screen",
+                    "publication": "no tablets publishing, from each probe's NOTIFY"}[name]
             print(f"floor, a bare starlette SSE broadcaster on {args.server} ({what}): "
                   f"p50 {floor_p50:.1f} ms, p99 {floor_p99:.1f} ms, lost {floor_lost}")
         if result.get("p99_ms") and result.get("floor_p99_ms"):
@@ -574,6 +665,11 @@ def main() -> None:
         if result.get("quiet_p99_ms") and result.get("floor_p99_ms"):
             result["ratio_quiet_p99"] = round(result["quiet_p99_ms"] / result["floor_p99_ms"], 2)
             print(f"quiet against quiet (no tablets on either): {result['ratio_quiet_p99']}x")
+        if result.get("publication_p99_ms") and result.get("floor_publication_p99_ms"):
+            result["ratio_publication_p99"] = round(
+                result["publication_p99_ms"] / result["floor_publication_p99_ms"], 2)
+            print("the fan-out alone, quiet, from the change's NOTIFY to the last screen: "
+                  f"{result['ratio_publication_p99']}x")
         if result.get("p99_ms") and result.get("floor_loaded_p99_ms"):
             result["ratio_loaded_p99"] = round(result["p99_ms"] / result["floor_loaded_p99_ms"], 3)
             print(f"loaded against loaded (the tablets on both): {result['ratio_loaded_p99']}x")
