@@ -2,7 +2,8 @@
 
 Shaped like CTFd's ``events`` module: every SSE stream owns a queue; a
 service publishes an event after its commit and every stream of that
-tournament gets the same pre-encoded bytes.
+tournament gets the same pre-encoded bytes (a table's hand events, ``TableEvent``:
+only the streams that name the table).
 
 Several server processes (issue 18): ``publish`` also hands the change to the
 change feed (``services.change_feed``: in memory, PostgreSQL LISTEN/NOTIFY, or a
