@@ -104,6 +104,13 @@ class Player(Base):
         return f"<Player {self.id} {self.name!r} {self.status}>"
 
 
+# The chip leaders (``banners.chip_leaders``, in every clock state the screens are told):
+# the biggest stacks of the event in the order they are shown, read from the top of the
+# index instead of sorting the whole field at every change (revision 0014).
+Index("ix_player_chip_leaders", Player.tournament_id, Player.chips.desc(), Player.name,
+      Player.id)
+
+
 class SeatingSettings(Base):
     __tablename__ = "seating_settings"
 

@@ -63,6 +63,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0011": {},    # player.search_name: each name folded (REWRITTEN), not a default
     "0012": {},    # person.csv_cells: each record's CSV cells (REWRITTEN), not a default
     "0013": {},    # an index (the seating plans by status): no column, no row changed
+    "0014": {},    # an index (the chip leaders): no column, no row changed
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
