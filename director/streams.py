@@ -6,7 +6,8 @@ pages (``director.asgi``).
 ``SSE_PING_SECONDS``, the full clock state first, then every event of the
 tournament (the same stream as ``views.clock``'s, which the Flask test client
 still uses); ``?table=<table id>``: and that table's hand events (``dealer``,
-``events.TableEvent``), which the other screens are not sent.  An open stream costs a socket and a few hundred bytes: no thread.
+``events.TableEvent``), which the other screens are not sent.  An open stream
+costs a socket and a few hundred bytes: no thread.
 
 The broker (``services.events``) hands each event once to the event loop (one
 subscription per tournament and process, whatever the number of screens); a

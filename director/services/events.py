@@ -68,6 +68,7 @@ def sent_to(item: bytes, table: int | None) -> bool:
     told = table_of(item)
     return told is None or told == table
 
+
 # What the watcher asks the clock service, handed over by the app factory (the clock
 # publishes through this broker, so the broker does not import the clock):
 Versions = Callable[[list[int]], dict[int, int]]   # tournament id -> its version column
@@ -100,7 +101,6 @@ def table_asked(query: bytes) -> int | None | str:
     if not value.isascii() or not value.isdigit() or len(value) > 18:
         return f"table: a table is named by its id, a whole number (not {value[:40]})"
     return int(value)
-
 
 
 @dataclass(eq=False)
