@@ -41,8 +41,9 @@ tablets and probes through a bare SSE broadcaster of a few lines of starlette
 (``servers.py broadcast``: a queue per stream, PostgreSQL NOTIFY between the
 processes): first with no tablet publishing (the transport alone: the floor the
 ratio is taken against), then with the tablets each publishing a dealer-sized
-message every ``--tablet-seconds`` (the bare broadcaster writes each message to
-each screen: what the project's coalescing and its table streams save).  Goal:
+message for its table every ``--tablet-seconds`` (the floor has table streams as
+the project has: each message goes to its table's stream alone; the third probe
+of each round, the dealer action's, to its probe table's two streams).  Goal:
 the project's p99 within 1.5x the floor's.
 
     .venv/bin/python benchmarks/fanout_cluster.py [--clients 2000] [--tablets 300]
@@ -303,9 +304,11 @@ FLOOR_MESSAGE = json.dumps({"table_id": 0, "hand_id": 0, "seat": 3, "action": "f
                             "buttons": ["fold", "call", "raise"] * 10})
 
 
-def publish(port: int, body: str, connection: http.client.HTTPConnection | None = None) -> None:
+def publish(port: int, body: str, connection: http.client.HTTPConnection | None = None,
+            table: int | None = None) -> None:
     own = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    own.request("POST", "/publish", body=body.encode(), headers=HEADERS)
+    own.request("POST", "/publish" if table is None else f"/publish?table={table}",
+                body=body.encode(), headers=HEADERS)
     answer = own.getresponse()
     answer.read()
     if connection is None:
@@ -315,17 +318,18 @@ def publish(port: int, body: str, connection: http.client.HTTPConnection | None 
 
 
 def play_floor(ports: list[int], tablets: int, every: float, stop: Any, counts: Any) -> None:
-    """The floor's tablets: each publishes a dealer-sized message every ``every`` s."""
+    """The floor's tablets: each publishes a dealer-sized message for its table (1 to
+    ``tablets``) every ``every`` s."""
     halt = threading.Event()
     writes = [0]
     errors = [0]
 
-    def tablet(port: int) -> None:
+    def tablet(port: int, table: int) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         halt.wait(random.uniform(0, every))
         while not halt.is_set():
             try:
-                publish(port, FLOOR_MESSAGE, connection)
+                publish(port, FLOOR_MESSAGE, connection, table)
                 writes[0] += 1
             except Exception:  # noqa: BLE001 - counted
                 errors[0] += 1
@@ -333,7 +337,7 @@ def play_floor(ports: list[int], tablets: int, every: float, stop: Any, counts: 
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             halt.wait(every)
 
-    threads = [threading.Thread(target=tablet, args=(ports[i % len(ports)],), daemon=True)
+    threads = [threading.Thread(target=tablet, args=(ports[i % len(ports)], i + 1), daemon=True)
                for i in range(tablets)]
     for thread in threads:
         thread.start()
@@ -346,15 +350,22 @@ async def measure_floor(ports: list[int], clients: int, tablets: int, every: flo
                         heard: Heard) -> list[tuple[list[float], int]]:
     """The same screens and probes through the bare broadcaster: first with no
     tablet publishing (the transport alone), then with the tablets; each (delays,
-    lost); last, the quiet probes' delays from their publication (``heard``)."""
+    lost); last, the quiet probes' delays from their publication (``heard``).  As
+    the project's: a stream per table (0 to ``tablets`` + 1; two for each probe
+    table, 0 and the last), the third probe of each round published for a probe
+    table, its two streams waiting for it."""
     seen: dict[bytes, list[float]] = {}
     loop = asyncio.get_running_loop()
     screens: list[Screen] = []
+    probe_tables = (0, tablets + 1)
+    streams = [table for table in range(tablets + 2)
+               for _ in range(2 if table in probe_tables else 1)]
     for i in range(clients):
         opened = asyncio.Event()
         transport, screen = await loop.create_connection(
             lambda o=opened: Screen(seen, o), "127.0.0.1", ports[i % len(ports)])
-        transport.write(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
+        asked = f"?table={streams[i]}" if i < len(streams) else ""
+        transport.write(f"GET /events{asked} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
         screens.append(screen)
         if i % 100 == 99:
             await asyncio.sleep(0.02)
@@ -363,15 +374,20 @@ async def measure_floor(ports: list[int], clients: int, tablets: int, every: flo
         if time.monotonic() > deadline:
             raise SystemExit("the floor's screens did not all connect")
         await asyncio.sleep(0.1)
+    expected: dict[bytes, int] = {}
+
     async def probes(name: str) -> list[tuple[float, bytes]]:
         sent: list[tuple[float, bytes]] = []
+        table = probe_tables[0] if name == "loaded" else probe_tables[1]
         for round_ in range(ROUNDS):
             for k, port in enumerate((ports[0], ports[1], ports[1])):
                 marker = f"probe-{name}-{round_}-{k}-{uuid.uuid4().hex[:8]}".encode()
                 seen[marker] = []
+                expected[marker] = 2 if k == 2 else clients
                 await asyncio.sleep(0.3)
                 started = time.perf_counter()
-                await asyncio.to_thread(publish, port, json.dumps({"probe": marker.decode()}))
+                await asyncio.to_thread(publish, port, json.dumps({"probe": marker.decode()}),
+                                        None, table if k == 2 else None)
                 sent.append((started, marker))
         await asyncio.sleep(3 if name == "quiet" else 10)
         return sent
@@ -394,7 +410,7 @@ async def measure_floor(ports: list[int], clients: int, tablets: int, every: flo
     results = []
     for sent in (quiet, loaded):
         results.append(([(m - started) * 1000 for started, marker in sent for m in seen[marker]],
-                         sum(clients - len(seen[marker]) for _, marker in sent)))
+                         sum(expected[marker] - len(seen[marker]) for _, marker in sent)))
     results.append((from_publication(quiet, seen, heard, by_marker=True), 0))
     return results
 
@@ -654,7 +670,7 @@ def main() -> None:
                 result[f"{key}_lost"] = floor_lost
             what = {"quiet": "no tablets publishing: the transport alone",
                     "loaded": f"{args.tablets} tablets each publishing every "
-                              f"{args.tablet_seconds:g} s, a write per message per screen",
+                              f"{args.tablet_seconds:g} s to its table's stream",
                     "publication": "no tablets publishing, from each probe's NOTIFY"}[name]
             print(f"floor, a bare starlette SSE broadcaster on {args.server} ({what}): "
                   f"p50 {floor_p50:.1f} ms, p99 {floor_p99:.1f} ms, lost {floor_lost}")

@@ -20,6 +20,9 @@ APP:
   processes through PostgreSQL LISTEN/NOTIFY (``FLOOR_DATABASE_URL``,
   ``FLOOR_CHANNEL``): ``GET /events`` streams every message, ``POST /publish``
   sends its body to every stream of every process: the floor of the fan-out.
+  A stream that names a table (``/events?table=7``) is also sent the messages
+  published for it (``/publish?table=7``), which no other stream is: the
+  project's table streams, in a few lines more.
 """
 
 from __future__ import annotations
@@ -93,16 +96,18 @@ def broadcast_floor() -> Any:
 
     url = os.environ["FLOOR_DATABASE_URL"]
     channel = os.environ.get("FLOOR_CHANNEL", "floor")
-    queues: set[asyncio.Queue[bytes]] = set()
+    queues: dict[asyncio.Queue[bytes], str] = {}    # each stream's table ("": none)
     sender: list[Any] = []
 
     async def listen() -> None:
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             await conn.execute(f'LISTEN "{channel}"')
             async for note in conn.notifies():
-                data = f"event: message\ndata: {note.payload}\n\n".encode()
-                for queue in list(queues):
-                    queue.put_nowait(data)
+                table, _, body = note.payload.partition(" ")
+                data = f"event: message\ndata: {body}\n\n".encode()
+                for queue, wanted in list(queues.items()):
+                    if not table or table == wanted:
+                        queue.put_nowait(data)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -114,7 +119,7 @@ def broadcast_floor() -> Any:
 
     async def events(request: Request) -> StreamingResponse:
         queue: asyncio.Queue[bytes] = asyncio.Queue()
-        queues.add(queue)
+        queues[queue] = request.query_params.get("table", "")
 
         async def stream() -> AsyncIterator[bytes]:
             try:
@@ -122,13 +127,14 @@ def broadcast_floor() -> Any:
                 while True:
                     yield await queue.get()
             finally:
-                queues.discard(queue)
+                queues.pop(queue, None)
 
         return StreamingResponse(stream(), media_type="text/event-stream")
 
     async def publish(request: Request) -> Response:
         body = (await request.body()).decode()
-        await sender[0].execute("SELECT pg_notify(%s, %s)", (channel, body))
+        table = request.query_params.get("table", "")
+        await sender[0].execute("SELECT pg_notify(%s, %s)", (channel, f"{table} {body}"))
         return Response(b'{"sent":true}', media_type="application/json")
 
     return Starlette(routes=[Route("/events", events), Route("/publish", publish, methods=["POST"])],
