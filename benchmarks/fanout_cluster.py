@@ -150,11 +150,18 @@ class Screen(asyncio.Protocol):
         self.tail = text[-200:]
 
 
-async def open_screens(ports: list[int], tournament_id: int, clients: int,
+def table_streams(tables: list[int], probe_tables: tuple[int, int]) -> list[int]:
+    """The table of each tablet's stream: one a table, two for each probe table (its
+    hand read on both processes: a second device, the floor's phone, the change
+    crossing between them)."""
+    return [table for table in tables for _ in range(2 if table in probe_tables else 1)]
+
+
+async def open_screens(ports: list[int], path: str, clients: int,
                        seen: dict[bytes, list[float]], tables: list[int]) -> list[Screen]:
-    """``clients`` streams: first a tablet's for each of ``tables`` (``?table=``: it is
-    also sent its table's hand events), the others screens of no table (clocks, seating
-    charts, phones)."""
+    """``clients`` streams of ``path``: first a tablet's for each of ``tables``
+    (``?table=``: it is also sent its table's hand events), the others screens of no
+    table (clocks, seating charts, phones); once each has its first event."""
     loop = asyncio.get_running_loop()
     screens: list[Screen] = []
     for i in range(clients):
@@ -162,8 +169,7 @@ async def open_screens(ports: list[int], tournament_id: int, clients: int,
         transport, screen = await loop.create_connection(
             lambda o=opened: Screen(seen, o), "127.0.0.1", ports[i % len(ports)])
         asked = f"?table={tables[i]}" if i < len(tables) else ""
-        transport.write(f"GET /clock/{tournament_id}/events{asked} HTTP/1.1\r\nHost: bench\r\n\r\n"
-                        .encode())
+        transport.write(f"GET {path}{asked} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
         screens.append(screen)
         if i % 100 == 99:
             await asyncio.sleep(0.02)
@@ -355,25 +361,9 @@ async def measure_floor(ports: list[int], clients: int, tablets: int, every: flo
     table, 0 and the last), the third probe of each round published for a probe
     table, its two streams waiting for it."""
     seen: dict[bytes, list[float]] = {}
-    loop = asyncio.get_running_loop()
-    screens: list[Screen] = []
     probe_tables = (0, tablets + 1)
-    streams = [table for table in range(tablets + 2)
-               for _ in range(2 if table in probe_tables else 1)]
-    for i in range(clients):
-        opened = asyncio.Event()
-        transport, screen = await loop.create_connection(
-            lambda o=opened: Screen(seen, o), "127.0.0.1", ports[i % len(ports)])
-        asked = f"?table={streams[i]}" if i < len(streams) else ""
-        transport.write(f"GET /events{asked} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
-        screens.append(screen)
-        if i % 100 == 99:
-            await asyncio.sleep(0.02)
-    deadline = time.monotonic() + 60
-    while not all(s.connected for s in screens):
-        if time.monotonic() > deadline:
-            raise SystemExit("the floor's screens did not all connect")
-        await asyncio.sleep(0.1)
+    screens = await open_screens(ports, "/events", clients, seen,
+                                 table_streams(list(range(tablets + 2)), probe_tables))
     expected: dict[bytes, int] = {}
 
     async def probes(name: str) -> list[tuple[float, bytes]]:
@@ -488,10 +478,8 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
     other processes (``heard``: nothing else is told then)."""
     seen: dict[bytes, list[float]] = {}
     probe_tables, played = (table_ids[0], table_ids[-1]), table_ids[1:tablets + 1]
-    # every table's tablet reads its stream; a probe table's hand is read on both
-    # processes (a second device: the floor's phone), the change crossing between them
-    streams = [table for table in table_ids for _ in range(2 if table in probe_tables else 1)]
-    screens = await open_screens(web, tid, clients, seen, streams)
+    screens = await open_screens(web, f"/clock/{tid}/events", clients, seen,
+                                 table_streams(table_ids, probe_tables))
     expected: dict[bytes, int] = {}      # how many screens are sent each change
     room = Room(web, played, every)
     await asyncio.sleep(every * 2)                         # the room is playing

@@ -41,9 +41,9 @@ from director.services.events import (
     encode,
     events,
     sent_to,
-    table_asked,
     table_of,
 )
+from director.views.clock import table_asked
 
 log = logging.getLogger("director.streams")
 

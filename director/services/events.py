@@ -25,7 +25,6 @@ import contextlib
 import json
 import queue
 import threading
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -85,22 +84,6 @@ class TooManyStreams(RuntimeError):
 
 class Inbox(Protocol):
     def put(self, item: bytes) -> None: ...
-
-
-def table_asked(query: bytes) -> int | None | str:
-    """The table a stream asks for (``?table=12``): its id, None when it names none,
-    or what is wrong with it (the 400's sentence).
-
-    >>> table_asked(b"table=12"), table_asked(b""), table_asked(b"table=x")
-    (12, None, 'table: a table is named by its id, a whole number (not x)')
-    """
-    values = urllib.parse.parse_qs(query.decode("latin-1")).get("table")
-    if not values:
-        return None
-    value = values[-1]
-    if not value.isascii() or not value.isdigit() or len(value) > 18:
-        return f"table: a table is named by its id, a whole number (not {value[:40]})"
-    return int(value)
 
 
 @dataclass(eq=False)

@@ -10,6 +10,7 @@ everything from its first event.
 from __future__ import annotations
 
 import queue
+import urllib.parse
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
@@ -24,10 +25,25 @@ from director.services.events import (
     TournamentEvents,
     encode,
     events,
-    table_asked,
 )
 
 bp = Blueprint("clock", __name__)
+
+
+def table_asked(query: bytes) -> int | None | str:
+    """The table a stream asks for (``?table=12``): its id, None when it names none,
+    or what is wrong with it (the 400's sentence).
+
+    >>> table_asked(b"table=12"), table_asked(b""), table_asked(b"table=x")
+    (12, None, 'table: a table is named by its id, a whole number (not x)')
+    """
+    values = urllib.parse.parse_qs(query.decode("latin-1")).get("table")
+    if not values:
+        return None
+    value = values[-1]
+    if not value.isascii() or not value.isdigit() or len(value) > 18:
+        return f"table: a table is named by its id, a whole number (not {value[:40]})"
+    return int(value)
 
 
 @bp.get("/")
@@ -41,9 +57,7 @@ def stream_url(tournament_id: int, table: int | None = None) -> str:
     server answers it without a thread (``director.streams``; ``stream`` below is the
     same stream through Flask, for its test client).  ``table``: a tablet's, which is
     also sent its table's hand events."""
-    if table is None:
-        return url_for("clock.stream", tournament_id=tournament_id)
-    return url_for("clock.stream", tournament_id=tournament_id, table=table)
+    return url_for("clock.stream", tournament_id=tournament_id, table=table)  # None: left out
 
 
 @bp.get("/clock/<int:tournament_id>")
