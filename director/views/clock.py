@@ -42,7 +42,8 @@ def table_asked(query: bytes) -> int | None | str:
         return None
     value = values[-1]
     if not value.isascii() or not value.isdigit() or len(value) > 18:
-        return f"table: a table is named by its id, a whole number (not {value[:40]})"
+        shown = "".join(ch if ch.isprintable() else "?" for ch in value[:40])
+        return f"table: a table is named by its id, a whole number (not {shown})"
     return int(value)
 
 
