@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 
 
 def dispatch(changes: uow.Changes) -> None:
+    # Before any step reads an event: a read begun earlier is not kept (read_model.changed).
+    began = {tournament_id: read_model.changed(tournament_id)
+             for tournament_id, screens in changes.screens.items() if screens.clock}
     for line in changes.log:
         _safely(audit.write_change, line)
     for forget in changes.after:
@@ -37,7 +40,7 @@ def dispatch(changes: uow.Changes) -> None:
     for tournament_id in changes.reschedule:
         _safely(_reschedule, tournament_id)
     for tournament_id, screens in changes.screens.items():
-        _safely(_tell_screens, tournament_id, screens)
+        _safely(_tell_screens, tournament_id, screens, began.get(tournament_id))
     broker = events()
     for made in changes.events:
         if not made.name:                       # uow.notify: the other processes only
@@ -56,7 +59,8 @@ def _reschedule(tournament_id: int) -> None:
     scheduler.reschedule(tournament_id, when)
 
 
-def _tell_screens(tournament_id: int, screens: uow.Screens) -> None:
+def _tell_screens(tournament_id: int, screens: uow.Screens,
+                  began: read_model.Began | None = None) -> None:
     """The seating screens' figures, then the clock state, each read once."""
     if db.session.get(Tournament, tournament_id) is None:      # deleted
         read_model.forget(tournament_id)
@@ -68,7 +72,7 @@ def _tell_screens(tournament_id: int, screens: uow.Screens) -> None:
         broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats},
                        kind=kind)
     if screens.clock:
-        state = read_model.refresh(tournament_id)
+        state = read_model.refresh(tournament_id, began)
         broker.publish(tournament_id, "clock", state, state["version"], kind=kind)
     for other in screens.kinds[1:]:     # the other processes' handlers of each kind hear it
         broker.notify(tournament_id, other, {})

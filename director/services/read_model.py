@@ -13,7 +13,7 @@ Read once, kept right: screens that find no fresh state read it one at a time pe
 event (the second finds the first's), and a read that began before a change is
 not kept over that change's state (each change and each ``forget`` starts a new
 generation of the event's state; a read keeps its state only in the generation
-it began in).
+it began in, and a change's generation begins before its dispatch reads anything).
 
 Read-only: nothing here writes or commits.
 """
@@ -42,6 +42,7 @@ FRESH_SECONDS = 1.0   # the live screens' watcher looks at the versions as often
 ROOM_MAX = 6
 
 Key = tuple[str, int]                                   # (app, event)
+Began = tuple[int, int]                                 # (epoch, generation) a read began in
 _lock = threading.Lock()
 _kept: dict[Key, tuple[float, dict[str, Any]]] = {}     # -> (when, state)
 _generations: dict[Key, int] = {}                       # -> changes and forgets so far
@@ -108,12 +109,29 @@ def clock_state(tournament_id: int) -> dict[str, Any]:
         aged = _fresh(key)              # another screen read it meanwhile
         if aged is not None:
             return aged
-        return _read(key, changed=False)
+        with _lock:
+            began = (_epoch[0], _generations.get(key, 0))
+        return _read(key, began=began)
 
 
-def refresh(tournament_id: int) -> dict[str, Any]:
-    """Read the event's clock state from the database and keep it (after a change)."""
-    return _read((app_key(), tournament_id), changed=True)
+def changed(tournament_id: int) -> Began:
+    """A change to the event is committed: reads that began before it are not kept.
+
+    The dispatcher calls it first, before any of its steps reads the event: the
+    session's identity map keeps the event's row from the first read after the
+    commit, so a read model computed later from that row is as old as that read,
+    not as the moment it is computed.  Pass what it returns to :func:`refresh`."""
+    key = (app_key(), tournament_id)
+    with _lock:
+        _generations[key] = _generations.get(key, 0) + 1
+        return (_epoch[0], _generations[key])
+
+
+def refresh(tournament_id: int, began: Began | None = None) -> dict[str, Any]:
+    """Read the event's clock state from the database and keep it (after a change:
+    ``began`` is what :func:`changed` returned for it; without it, the change is now)."""
+    return _read((app_key(), tournament_id),
+                 began=changed(tournament_id) if began is None else began)
 
 
 def forget(tournament_id: int | None = None) -> None:
@@ -134,12 +152,8 @@ def _fresh(key: Key) -> dict[str, Any] | None:
     return None if kept is None else _aged(kept[1], time.monotonic() - kept[0])
 
 
-def _read(key: Key, *, changed: bool) -> dict[str, Any]:
-    """Read the state; keep it unless a change (or a forget) came while it was read."""
-    with _lock:
-        if changed:
-            _generations[key] = _generations.get(key, 0) + 1
-        began = (_epoch[0], _generations.get(key, 0))
+def _read(key: Key, *, began: Began) -> dict[str, Any]:
+    """Read the state; keep it unless a change (or a forget) came since ``began``."""
     state = clock_json(get_tournament(key[1]), utcnow())
     with _lock:
         if (_epoch[0], _generations.get(key, 0)) == began:

@@ -135,6 +135,43 @@ def test_a_read_begun_before_a_change_is_not_kept_over_it(
     assert client.get(f"/api/tournaments/{tid}/clock").get_json()["running"] is True  # ... not kept
 
 
+def test_of_two_changes_told_out_of_order_the_later_one_is_kept(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two directors add time at once.  The first change's dispatch has read the event
+    (its session keeps that row) when the second commits and is told in full; the
+    first then computes its screens' state from the row it read: that older state is
+    what its screens are sent, never what is kept over the second's.  (Once in a CI
+    run, eight parallel adjustments left one out of the projector's clock.)"""
+    tid = make_tournament()
+    url = f"/api/tournaments/{tid}/clock"
+    assert client.post(f"{url}/start", headers=auth).status_code == 200
+    assert client.post(f"{url}/pause", headers=auth).status_code == 200
+    monkeypatch.setattr(read_model, "FRESH_SECONDS", 60.0)
+    refresh = read_model.refresh
+    first_read, second_told = threading.Event(), threading.Event()
+
+    def held(*args: Any) -> dict[str, Any]:
+        if threading.current_thread().name == "first":
+            first_read.set()                  # its dispatch has read the event ...
+            second_told.wait(DEADLINE)        # ... and the second change comes now
+        return refresh(*args)
+
+    monkeypatch.setattr(read_model, "refresh", held)
+    answers: list[int] = []
+    first = threading.Thread(name="first", target=lambda: answers.append(
+        app.test_client().post(f"{url}/adjust", json={"seconds": 10}, headers=auth).status_code))
+    first.start()
+    assert first_read.wait(DEADLINE)
+    second = client.post(f"{url}/adjust", json={"seconds": 10}, headers=auth)
+    second_told.set()
+    first.join(DEADLINE)
+    assert second.status_code == 200 and answers == [200]
+    kept = client.get(url).get_json()
+    assert kept["version"] == second.get_json()["version"]
+    assert kept["seconds_remaining"] == pytest.approx(1200 + 20, abs=0.5)
+
+
 def test_a_change_made_by_another_process_is_seen(
         make_app: Callable[..., Flask], auth: dict[str, str],
         monkeypatch: pytest.MonkeyPatch) -> None:

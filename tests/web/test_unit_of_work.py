@@ -87,7 +87,8 @@ def test_the_dispatch_tells_in_one_order(app: Flask, make_tournament: Callable[.
     monkeypatch.setattr(audit, "write_change", lambda line, **kw: (order.append("log"),
                                                                   write(line, **kw)))
     monkeypatch.setattr(scheduler, "reschedule", lambda *args: order.append("reschedule"))
-    monkeypatch.setattr(read_model, "refresh", lambda t: (order.append("read"), refresh(t))[1])
+    monkeypatch.setattr(read_model, "refresh",
+                        lambda *args: (order.append("read"), refresh(*args))[1])
     monkeypatch.setattr(broker, "publish", lambda t, name, *args, **kw: (
         order.append(f"publish {name}"), publish(t, name, *args, **kw))[1])
     with app.app_context():
@@ -110,7 +111,7 @@ def test_a_failure_while_telling_does_not_undo_the_commit(
     broker = events(app)
     publish = broker.publish
 
-    def broken(tournament_id: int) -> dict[str, Any]:
+    def broken(*args: Any) -> dict[str, Any]:
         raise RuntimeError("the screens' read failed")
 
     monkeypatch.setattr(read_model, "refresh", broken)
