@@ -1,0 +1,97 @@
+"""The group commit (``db.GroupCommit``): many threads' writes, each committed once
+and answered only after the commit that holds it; a refused or failed write is
+taken back alone."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import text
+
+from director.db import GroupCommit, db, driver_sql, group_commit
+
+WRITERS = 16
+WRITES_EACH = 25
+
+
+@pytest.fixture
+def committer(app: Flask) -> GroupCommit:
+    with app.app_context():
+        with db.engine.begin() as connection:
+            connection.execute(text("CREATE TABLE written (n INTEGER PRIMARY KEY, by TEXT)"))
+        return group_commit()
+
+
+def insert(committer: GroupCommit, n: int, by: str) -> Any:
+    sql = driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
+    return committer.submit(lambda cursor: (cursor.execute(sql, (n, by)), n)[1])
+
+
+def stored(app: Flask) -> dict[int, str]:
+    with app.app_context(), db.engine.connect() as connection:
+        return dict(connection.execute(text("SELECT n, by FROM written")).all())
+
+
+def test_many_threads_writes_are_each_committed_once_and_answered_after_it(
+        app: Flask, committer: GroupCommit) -> None:
+    answers: dict[int, Any] = {}
+    seen_at_answer: dict[int, bool] = {}
+    start = threading.Barrier(WRITERS)
+
+    def writer(w: int) -> None:
+        start.wait()
+        for i in range(WRITES_EACH):
+            n = w * WRITES_EACH + i
+            answers[n] = insert(committer, n, f"writer {w}")
+            with app.app_context(), db.engine.connect() as connection:   # another connection
+                seen_at_answer[n] = connection.execute(
+                    text("SELECT count(*) FROM written WHERE n = :n"), {"n": n}).scalar() == 1
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    everything = range(WRITERS * WRITES_EACH)
+    assert answers == {n: n for n in everything}
+    assert all(seen_at_answer[n] for n in everything)
+    rows = stored(app)
+    assert sorted(rows) == list(everything)
+    assert all(rows[n] == f"writer {n // WRITES_EACH}" for n in everything)
+
+
+def test_a_refused_write_is_rolled_back_alone_and_the_others_of_its_group_commit(
+        app: Flask, committer: GroupCommit) -> None:
+    insert(committer, 7, "first")
+    start = threading.Barrier(8)
+    answers: dict[str, Any] = {}
+
+    def writer(name: str, n: int) -> None:
+        start.wait()
+        answers[name] = insert(committer, n, name)
+
+    threads = [threading.Thread(target=writer, args=(f"w{i}", 7 if i == 3 else 100 + i))
+               for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert answers["w3"] is None                          # the duplicate key: nothing of it
+    assert {name: n for name, n in answers.items() if name != "w3"} == {
+        f"w{i}": 100 + i for i in range(8) if i != 3}
+    assert stored(app)[7] == "first"
+    assert len(stored(app)) == 8
+
+
+def test_a_write_that_fails_tells_its_own_thread_and_the_next_ones_still_commit(
+        app: Flask, committer: GroupCommit) -> None:
+    def broken(cursor: Any) -> None:
+        raise ValueError("this write's own mistake")
+
+    with pytest.raises(ValueError, match="own mistake"):
+        committer.submit(broken)
+    assert insert(committer, 1, "after") == 1
+    assert stored(app) == {1: "after"}
