@@ -13,7 +13,8 @@ Read once, kept right: screens that find no fresh state read it one at a time pe
 event (the second finds the first's), and a read that began before a change is
 not kept over that change's state (each change and each ``forget`` starts a new
 generation of the event's state; a read keeps its state only in the generation
-it began in, and a change's generation begins before its dispatch reads anything).
+it began in; a change's generation begins before its dispatch reads anything, and
+a screen's read is made in a session of its own, which has read nothing before).
 
 Read-only: nothing here writes or commits.
 """
@@ -25,6 +26,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -111,7 +113,11 @@ def clock_state(tournament_id: int) -> dict[str, Any]:
             return aged
         with _lock:
             began = (_epoch[0], _generations.get(key, 0))
-        return _read(key, began=began)
+        # A session of its own: the request's may hold the event's row from before a
+        # change (a page that read the event first), and a state computed from that
+        # row would be kept as this generation's.
+        with current_app.app_context():
+            return _read(key, began=began)
 
 
 def changed(tournament_id: int) -> Began:

@@ -172,6 +172,34 @@ def test_of_two_changes_told_out_of_order_the_later_one_is_kept(
     assert kept["seconds_remaining"] == pytest.approx(1200 + 20, abs=0.5)
 
 
+def test_a_page_that_read_the_event_before_a_change_does_not_keep_its_old_state(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request (a director's page) reads the event, another director's change commits
+    meanwhile, and the kept state is gone (another process's change forgot it): the
+    page's read of the clock state does not compute it from the row it read before the
+    change, nor keep that for every screen that opens next."""
+    tid = make_tournament()
+    url = f"/api/tournaments/{tid}/clock"
+    assert client.post(f"{url}/start", headers=auth).status_code == 200
+    assert client.post(f"{url}/pause", headers=auth).status_code == 200
+    monkeypatch.setattr(read_model, "FRESH_SECONDS", 60.0)
+    with app.test_request_context():
+        assert db.session.get(Tournament, tid) is not None         # the page read the event
+        answers: list[Any] = []                                     # another director's
+        other = threading.Thread(target=lambda: answers.append(app.test_client().post(
+            f"{url}/adjust", json={"seconds": 10}, headers=auth)))
+        other.start()
+        other.join(DEADLINE)
+        added = answers[0]
+        assert added.status_code == 200
+        read_model.forget(tid)
+        state = read_model.clock_state(tid)
+    assert state["version"] == added.get_json()["version"]
+    assert state["seconds_remaining"] == pytest.approx(1210, abs=0.5)
+    assert client.get(url).get_json()["seconds_remaining"] == pytest.approx(1210, abs=0.5)
+
+
 def test_a_change_made_by_another_process_is_seen(
         make_app: Callable[..., Flask], auth: dict[str, str],
         monkeypatch: pytest.MonkeyPatch) -> None:
