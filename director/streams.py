@@ -253,7 +253,7 @@ class LiveScreens:
     def close(self) -> None:
         """End every stream (the server is stopping); call on the loop."""
         for tournament_id in list(self.tournaments):
-            self._fan_out(tournament_id, CLOSE)
+            self._fan_out(tournament_id, [CLOSE])
         if self._pinger is not None:
             self._pinger.cancel()
 

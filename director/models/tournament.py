@@ -20,6 +20,7 @@ from sqlalchemy import JSON, Boolean, Float, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from director.db import Base, UTCDateTime, utcnow
+from director.tournament import clock as clock_rules
 from director.tournament.clock import ClockState
 from director.tournament.lifecycle import Status, status_of
 from director.tournament.structure import (
@@ -112,10 +113,11 @@ class Tournament(Base):
 
     @property
     def started(self) -> bool:
-        """Has the clock ever been started (it runs, ran, or moved past the first level)?"""
-        state = self.clock
-        return state.running or state.started_at is not None or state.elapsed_before > 0 \
-            or state.level_index > 0
+        """Has the clock ever been started?  Its first start stores the status
+        "running" (``services.clock``), which time added back to a paused first level
+        does not undo; events whose clock started before that was stored (and
+        finished or cancelled ones) are read from the clock itself."""
+        return self.status == Status.RUNNING.value or clock_rules.has_run(self.clock)
 
     @property
     def lifecycle(self) -> Status:

@@ -101,6 +101,9 @@ def _control(tournament_id: int, change: Change, key: str, **params: Any) -> Tou
         except RuleViolation as exc:  # "This is the last level: there is no next level"
             db.session.rollback()
             raise Invalid({"level_index": translate_violation(exc)}) from None
+        if tournament.status == Status.REGISTERING.value and clock.has_run(tournament.clock):
+            # Kept: time added back to a paused first level leaves the event started.
+            tournament.status = Status.RUNNING.value
         _log_level(key, tournament, now, **params)
         uow.clock_moved(tournament_id)
         uow.commit()

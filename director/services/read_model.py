@@ -70,7 +70,7 @@ def clock_json(tournament: Tournament, now: datetime) -> dict[str, Any]:
         to_break = remaining + sum(
             level.duration_seconds for level in structure.levels[index + 1 : next_break]
         )
-    started = state.running or state.started_at is not None or state.elapsed_before > 0 or index > 0
+    started = tournament.started
     status = tournament.lifecycle
     data = {
         "tournament_id": tournament.id,

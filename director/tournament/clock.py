@@ -49,6 +49,7 @@ __all__ = [
     "elapsed",
     "ends_at",
     "hand_for_hand_deduction",
+    "has_run",
     "jump",
     "next_change_at",
     "next_level",
@@ -162,6 +163,23 @@ def ends_at(state: ClockState, structure: Structure, now: datetime) -> datetime 
         return None
     left = _duration(state, structure) - state.elapsed_before
     return state.started_at + timedelta(seconds=left)
+
+
+def has_run(state: ClockState) -> bool:
+    """Does the clock itself show that it was started: it runs, it ran some of this
+    level, or it is past the first level?
+
+    Not when time added back has used up what the first level ran (a paused first
+    level with as much time added as it ran shows 0 s run): the event keeps that it
+    started apart (``Tournament.started``, its stored status).
+
+    >>> from datetime import UTC, datetime
+    >>> t0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+    >>> has_run(ClockState()), has_run(start(ClockState(), t0))
+    (False, True)
+    """
+    return state.running or state.started_at is not None or state.elapsed_before > 0 \
+        or state.level_index > 0
 
 
 def start(state: ClockState, now: datetime) -> ClockState:

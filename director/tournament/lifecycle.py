@@ -14,9 +14,10 @@ Only the director's explicit *reopen* brings it back (to running, or to
 registering if the clock never started).  Paying the prizes already won is
 not a change to the event: it stays allowed once it is finished.
 
-Only ``finished`` and ``cancelled`` are stored as such; a stored
-``registering`` whose clock has started reads as ``running`` (events created
-before the status existed, and clocks started by any path).
+The clock's first start stores ``running`` (``services.clock``): time added back
+to a paused first level shows no time run, and the event has started all the same.
+A stored ``registering`` whose clock shows it has run reads as ``running`` (events
+created before the status existed, and clocks started by any path).
 
 >>> status_of("registering", started=True)
 <Status.RUNNING: 'running'>

@@ -42,6 +42,30 @@ def test_status_is_registering_then_running(event):
     assert event.clock()["status"] == "running" and event.clock()["winner"] is None
 
 
+def test_time_added_back_to_a_paused_first_level_leaves_the_event_started(event):
+    """Started, paused, and the minutes it ran given back: the first level shows no time
+    run, but the event started (the projector says paused, not "not started"; rebuys
+    stay open, and the event stays running, not registering)."""
+    event.buy_in("Ann Berg")
+    assert event.post("clock/start").status_code == 200
+    assert event.post("clock/pause").status_code == 200
+    assert event.post("clock/adjust", seconds=60).status_code == 200
+    state = event.clock()
+    assert state["status"] == "running"
+    assert state["started"] is True and state["running"] is False
+    assert state["seconds_remaining"] > state["level"]["duration_seconds"]
+    assert state["open"]["rebuy"] is True
+
+
+def test_time_added_before_the_clock_starts_leaves_the_event_registering(event):
+    assert event.post("clock/adjust", seconds=300).status_code == 200
+    state = event.clock()
+    assert state["status"] == "registering" and state["started"] is False
+    assert state["open"]["rebuy"] is False
+    assert event.post("clock/start").status_code == 200
+    assert event.clock()["status"] == "running"
+
+
 def test_event_finishes_when_one_player_is_left_clock_stops(event):
     play_to_the_end(event)
     state = event.clock()

@@ -30,9 +30,7 @@ def moment(tournament: Tournament, now: datetime) -> Moment:
     structure = tournament.structure
     state = clock_rules.advance_due(tournament.clock, structure, now)
     index = min(state.level_index, len(structure.levels) - 1)
-    started = state.running or state.started_at is not None or state.elapsed_before > 0 \
-        or index > 0
-    if not started:
+    if not tournament.started:
         return Moment(0, False, False)
     played = sum(1 for level in structure.levels[: index + 1] if not level.is_break)
     return Moment(played, structure.levels[index].is_break, True, state.running)
