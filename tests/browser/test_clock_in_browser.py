@@ -154,3 +154,52 @@ def test_the_projector_reconnects_after_a_server_restart(chromium, restartable_s
     expect(page.locator("#p-stakes")).to_have_text("Blinds 50/100", timeout=10000)
     assert page.locator("#p-level-number").inner_text() == "Level 2"
     page.close()
+
+
+def test_time_given_back_to_a_paused_first_level_the_projector_says_paused(
+        chromium, live_server, artifacts):
+    """The director starts the first level, pauses it and gives the minute back
+    (+1 min): the projector says the clock is paused, not that the event has not
+    started, and the director's page offers Resume, not Start."""
+    import requests
+
+    from tests.browser.conftest import director_page
+    from tests.browser.test_layout import CHECK
+
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    tournament_id = requests.post(f"{live_server.url}/api/tournaments", headers=auth, timeout=5,
+                                  json={"name": "Given back", "levels": [
+                                      {"game": "PO", "duration_seconds": 600, "small_blind": 25,
+                                       "big_blind": 50}]}).json()["id"]
+    director = director_page(chromium, live_server, 1366, 768)
+    director.goto(f"{live_server.url}/director/{tournament_id}")
+    projector = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{live_server.url}/clock/{tournament_id}")
+    expect(projector.locator("#p-connection")).to_have_class(re.compile(r"\blive\b"))
+    expect(projector.locator("#p-status")).to_have_text("Not started")
+    director.click("#btn-start")
+    expect(director.locator("#btn-pause")).to_be_visible(timeout=15_000)
+    director.click("#btn-pause")
+    expect(director.locator("#btn-resume")).to_be_visible(timeout=15_000)
+    director.click("button[data-adjust='60']")
+    expect(projector.locator("#p-time")).to_have_text(re.compile(r"^10:5\d$|^11:00$"),
+                                                     timeout=15_000)
+    expect(projector.locator("#p-status")).to_have_text("Paused")
+    expect(director.locator("#panel-status")).to_have_text("paused")
+    expect(director.locator("#btn-resume")).to_be_visible()
+    expect(director.locator("#btn-start")).to_be_hidden()
+    director.reload()                                       # the page as the server renders it
+    expect(director.locator("#btn-resume")).to_be_visible()
+    projector.screenshot(path=str(artifacts / "projector-time-given-back.png"))
+    # The time's digits are drawn inside its box (line-height 1: the em box); the text
+    # rect the layout check measures is the font's whole content area, which reaches
+    # into the line below where digits draw nothing.  So the time is checked by its box,
+    # and everything else by the layout check.
+    time_text = projector.locator("#p-time").inner_text()
+    status, clock = projector.locator("#p-status").bounding_box(), \
+        projector.locator("#p-time").bounding_box()
+    assert status and clock and status["y"] >= clock["y"] + clock["height"] - 1   # below the time
+    assert status["x"] >= 0 and status["x"] + status["width"] <= 1920
+    shown = projector.evaluate(CHECK)
+    others = [pair for pair in shown["overlaps"] if time_text not in pair]
+    assert not others and shown["width"] <= shown["inner"], shown
