@@ -155,8 +155,9 @@
     i18n.renderStakes($("p-stakes"), level.is_break ? null : level);
     renderNext(state.next_level);
     $("p-status").textContent = state.running ? "" : (state.started ? t("paused") : t("not_started"));
-    $("p-players").textContent = i18n.number(state.players_left);
-    $("p-average").textContent = i18n.number(state.average_stack);
+    // a figure the event does not have yet (nobody registered): a dash, as "Next break in"
+    $("p-players").textContent = i18n.number(state.players_left) || "—";
+    $("p-average").textContent = i18n.number(state.average_stack) || "—";
     $("p-average-bb").textContent = averageInBlinds(state);
     $("p-prize").textContent = i18n.money(state.prize_pool, state.currency);
     renderBanners(state);
@@ -227,8 +228,8 @@
   var payoutPage = 0, payoutItems = [];
   function renderMoney(state) {
     moneyBox.classList.toggle("hidden", state.entries === null || state.entries === undefined);
-    $("p-entries").textContent = i18n.number(state.entries);
-    $("p-chips").textContent = i18n.number(state.chips_in_play);
+    $("p-entries").textContent = i18n.number(state.entries) || "—";
+    $("p-chips").textContent = i18n.number(state.chips_in_play) || "—";
     var sat = state.satellite;
     if (sat) {        // a satellite: the seats as one line, then the remainder for the next place
       payoutItems = sat.seats ? [[(sat.seats > 1 ? "1–" + sat.seats : "1") + ".",

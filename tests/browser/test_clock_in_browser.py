@@ -160,7 +160,8 @@ def test_time_given_back_to_a_paused_first_level_the_projector_says_paused(
         chromium, live_server, artifacts):
     """The director starts the first level, pauses it and gives the minute back
     (+1 min): the projector says the clock is paused, not that the event has not
-    started, and the director's page offers Resume, not Start."""
+    started, and the director's page offers Resume, not Start.  (An event nobody has
+    registered for yet: its field's figures are a dash, not left blank.)"""
     import requests
 
     from tests.browser.conftest import director_page
@@ -177,6 +178,9 @@ def test_time_given_back_to_a_paused_first_level_the_projector_says_paused(
     projector.goto(f"{live_server.url}/clock/{tournament_id}")
     expect(projector.locator("#p-connection")).to_have_class(re.compile(r"\blive\b"))
     expect(projector.locator("#p-status")).to_have_text("Not started")
+    # nobody registered yet: the field's figures are a dash, as the next break is
+    for figure in ("#p-players", "#p-average", "#p-entries", "#p-chips"):
+        expect(projector.locator(figure)).to_have_text("—")
     director.click("#btn-start")
     expect(director.locator("#btn-pause")).to_be_visible(timeout=15_000)
     director.click("#btn-pause")
