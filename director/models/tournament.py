@@ -117,7 +117,12 @@ class Tournament(Base):
         "running" (``services.clock``), which time added back to a paused first level
         does not undo; events whose clock started before that was stored (and
         finished or cancelled ones) are read from the clock itself."""
-        return self.status == Status.RUNNING.value or clock_rules.has_run(self.clock)
+        return self.was_started(self.status, self.clock)
+
+    @staticmethod
+    def was_started(status: str | None, state: ClockState) -> bool:
+        """``started`` of a stored status and clock (read as columns, not as a row)."""
+        return status == Status.RUNNING.value or clock_rules.has_run(state)
 
     @property
     def lifecycle(self) -> Status:

@@ -27,6 +27,7 @@ from director.poker.events import Action, event_from_json
 from director.poker.rulings import RulingPolicy
 from director.poker.state import Hand, HandConfig
 from director.services import audit
+from director.tournament.clock import ClockState
 
 AnyRow = Any       # a DealerHand row or the dealer service's HandRow: the same fields
 
@@ -82,12 +83,15 @@ def clock_paused(row: AnyRow, started: datetime) -> tuple[bool, datetime]:
     """Whether the tournament clock stands still (it ran before and is stopped: the shot
     clock stands still with it), and ``started`` (his turn's start, unchanged: the time
     the clock stood still is counted by ``pauses``)."""
-    found = db.session.execute(select(Tournament.running, Tournament.started_at, Tournament.elapsed_before)
-                               .where(Tournament.id == row.tournament_id)).first()
+    found = db.session.execute(select(
+        Tournament.status, Tournament.level_index, Tournament.started_at,
+        Tournament.elapsed_before, Tournament.running)
+        .where(Tournament.id == row.tournament_id)).first()
     if found is None:
         return False, started
-    running, resumed, before = found
-    return not running and (resumed is not None or bool(before)), started
+    status, index, resumed, before, running = found
+    state = ClockState(index or 0, resumed, before or 0.0, bool(running))
+    return not running and Tournament.was_started(status, state), started
 
 
 _PAUSED = audit.SENTENCES["clock paused"][1]

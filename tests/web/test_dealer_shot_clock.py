@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from director.db import db, utcnow
+from director.models import Tournament
 from director.models.audit import AuditEntry
 from director.models.hands import DealerHand, HandEvent
 from director.services import dealer
@@ -155,6 +156,28 @@ def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_and_ru
     r = client.post(f"{url}/hand/shot-clock", json={"seat": hand["to_act"], "use": "expired",
                                                      "version": hand["version"]}, headers=auth)
     assert r.status_code == 422 and "still has" in r.get_json()["error"]
+
+
+def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_with_the_level_given_back(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    """Paused in the first level with exactly the time it ran given back: the level shows
+    no time run, and the tournament clock still stands still (it was started)."""
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    clock = f"/api/tournaments/{t['tournament_id']}/clock"
+    assert client.post(f"{clock}/start", headers=auth).status_code == 200
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert client.post(f"{clock}/pause", headers=auth).status_code == 200
+    with app.app_context():
+        tournament = db.session.get(Tournament, t["tournament_id"])
+        assert tournament is not None and not tournament.running
+        tournament.elapsed_before = 0.0             # what it ran, given back to the second
+        db.session.commit()
+        dealer.forget_cached_hands()
+    state = client.get(f"{url}/hand").get_json()
+    assert state["version"] == hand["version"]
+    assert state["shot_clock"]["paused"] is True
+    assert client.get(clock).get_json()["started"] is True
 
 
 def _timeline(app: Flask, tournament_id: int, hand_id: int, reached: int, clock: dict[str, int]) -> None:
