@@ -30,6 +30,19 @@ def _shot_clock_table(client: FlaskClient, make_tournament: Callable[..., int], 
     return t
 
 
+def _paused_hand(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]
+                 ) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
+    """A shot-clock table's hand dealt with the tournament clock running, then the clock
+    paused: the table, its URL, the clock's URL and the hand."""
+    t = _shot_clock_table(client, make_tournament, auth)
+    url = f"/api/tables/{t['id']}"
+    clock = f"/api/tournaments/{t['tournament_id']}/clock"
+    assert client.post(f"{clock}/start", headers=auth).status_code == 200
+    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
+    assert client.post(f"{clock}/pause", headers=auth).status_code == 200
+    return t, url, clock, hand
+
+
 def _age(app: Flask, hand_id: int, seconds: int) -> None:
     """The hand's writes moved ``seconds`` into the past (time has passed at the table)."""
     with app.app_context():
@@ -162,12 +175,7 @@ def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_with_t
         app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
     """Paused in the first level with exactly the time it ran given back: the level shows
     no time run, and the tournament clock still stands still (it was started)."""
-    t = _shot_clock_table(client, make_tournament, auth)
-    url = f"/api/tables/{t['id']}"
-    clock = f"/api/tournaments/{t['tournament_id']}/clock"
-    assert client.post(f"{clock}/start", headers=auth).status_code == 200
-    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    assert client.post(f"{clock}/pause", headers=auth).status_code == 200
+    t, url, clock, hand = _paused_hand(client, make_tournament, auth)
     with app.app_context():
         tournament = db.session.get(Tournament, t["tournament_id"])
         assert tournament is not None and not tournament.running
@@ -225,12 +233,7 @@ def test_a_pause_of_the_tournament_clock_keeps_the_time_the_player_had_left(
 
 def test_while_the_tournament_clock_is_paused_the_time_left_is_what_he_had_when_it_stopped(
         app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
-    t = _shot_clock_table(client, make_tournament, auth)
-    url = f"/api/tables/{t['id']}"
-    clock = f"/api/tournaments/{t['tournament_id']}/clock"
-    assert client.post(f"{clock}/start", headers=auth).status_code == 200
-    hand = client.post(f"{url}/hands", json={}, headers=auth).get_json()
-    assert client.post(f"{clock}/pause", headers=auth).status_code == 200
+    t, url, clock, hand = _paused_hand(client, make_tournament, auth)
     _timeline(app, t["tournament_id"], hand["hand_id"], 300, {"paused": 288})   # 12 s used
     shot = client.get(f"{url}/hand").get_json()["shot_clock"]
     assert shot["paused"] is True
