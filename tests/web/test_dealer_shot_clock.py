@@ -22,19 +22,21 @@ from tests.web.test_dealer_helpers import play, seat_table
 
 
 def _shot_clock_table(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str],
-                      **rules: Any) -> dict[str, Any]:
-    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"], levels=[level(100, 200)])
+                      levels: list[dict[str, Any]] | None = None, **rules: Any) -> dict[str, Any]:
+    t = seat_table(client, make_tournament, auth, ["Ann", "Bo", "Cy"],
+                   levels=levels or [level(100, 200)])
     r = client.post(f"/api/tournaments/{t['tournament_id']}/house-rules",
                     json={"shot_clock": "30", "time_bank_cards": "1", **rules}, headers=auth)
     assert r.status_code == 200, r.get_json()
     return t
 
 
-def _paused_hand(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]
+def _paused_hand(client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str],
+                 levels: list[dict[str, Any]] | None = None
                  ) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
     """A shot-clock table's hand dealt with the tournament clock running, then the clock
     paused: the table, its URL, the clock's URL and the hand."""
-    t = _shot_clock_table(client, make_tournament, auth)
+    t = _shot_clock_table(client, make_tournament, auth, levels)
     url = f"/api/tables/{t['id']}"
     clock = f"/api/tournaments/{t['tournament_id']}/clock"
     assert client.post(f"{clock}/start", headers=auth).status_code == 200
@@ -186,6 +188,18 @@ def test_the_shot_clock_stands_still_while_the_tournament_clock_is_paused_with_t
     assert state["version"] == hand["version"]
     assert state["shot_clock"]["paused"] is True
     assert client.get(clock).get_json()["started"] is True
+
+
+def test_the_shot_clock_stands_still_while_the_paused_tournament_clock_is_moved_to_the_next_level(
+        app: Flask, client: FlaskClient, make_tournament: Callable[..., int], auth: dict[str, str]) -> None:
+    """The director pauses and moves to the next level (its blinds go up when play
+    resumes): the new level has run nothing yet, and the clock still stands still."""
+    t, url, clock, hand = _paused_hand(client, make_tournament, auth,
+                                       levels=[level(100, 200), level(200, 400)])
+    assert client.post(f"{clock}/next", headers=auth).status_code == 200
+    state = client.get(clock).get_json()
+    assert state["level_index"] == 1 and state["running"] is False
+    assert client.get(f"{url}/hand").get_json()["shot_clock"]["paused"] is True
 
 
 def _timeline(app: Flask, tournament_id: int, hand_id: int, reached: int, clock: dict[str, int]) -> None:
