@@ -112,7 +112,7 @@ def clock_state(tournament_id: int) -> dict[str, Any]:
         if aged is not None:
             return aged
         with _lock:
-            began = (_epoch[0], _generations.get(key, 0))
+            began = _generation(key)
         # A session of its own: the request's may hold the event's row from before a
         # change (a page that read the event first), and a state computed from that
         # row would be kept as this generation's.
@@ -130,7 +130,7 @@ def changed(tournament_id: int) -> Began:
     key = (app_key(), tournament_id)
     with _lock:
         _generations[key] = _generations.get(key, 0) + 1
-        return (_epoch[0], _generations[key])
+        return _generation(key)
 
 
 def refresh(tournament_id: int, began: Began | None = None) -> dict[str, Any]:
@@ -152,6 +152,11 @@ def forget(tournament_id: int | None = None) -> None:
         _generations[key] = _generations.get(key, 0) + 1
 
 
+def _generation(key: Key) -> Began:
+    """The event's generation now (``_lock`` held)."""
+    return (_epoch[0], _generations.get(key, 0))
+
+
 def _fresh(key: Key) -> dict[str, Any] | None:
     with _lock:
         kept = _kept.get(key)
@@ -162,7 +167,7 @@ def _read(key: Key, *, began: Began) -> dict[str, Any]:
     """Read the state; keep it unless a change (or a forget) came since ``began``."""
     state = clock_json(get_tournament(key[1]), utcnow())
     with _lock:
-        if (_epoch[0], _generations.get(key, 0)) == began:
+        if _generation(key) == began:
             _kept[key] = (time.monotonic(), state)
     return state
 
