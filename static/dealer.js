@@ -227,12 +227,22 @@
       || (data.hand_id === hand.hand_id && data.version > hand.version);
   }
 
+  /* The hand on screen read again later, its version the same: the tournament clock
+   * paused or resumed (no write to the hand), so only its shot clock stands still or runs
+   * on.  The later read by the server's time wins. */
+  function shotClockMoved(data) {
+    var was = hand && hand.shot_clock, now = data.shot_clock;
+    return !!(was && now && data.hand_id === hand.hand_id && data.version === hand.version
+      && Date.parse(now.now) > Date.parse(was.now)
+      && (now.paused !== was.paused || now.ends_at !== was.ends_at));
+  }
+
   function refresh() {
     return request("GET", "/hand").then(function (res) {
       net(T.online, false);
       if (res.status === 200) {
         if (res.data.hand_id === dismissed) { loadNext(); return; }   // idle: the next hand, or why it holds
-        if (newer(res.data)) { render(res.data); }
+        if (newer(res.data) || shotClockMoved(res.data)) { render(res.data); }
       } else if (res.status === 404 && !hand) {
         loadNext();
       }

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from director.services.dealer import utc as dealer_utc
 from tests.browser.conftest import Server
@@ -382,3 +383,46 @@ def test_the_time_a_tablet_is_offline_does_not_count_against_the_shot_clock_of_t
     assert 4 <= given <= 8, dealt["log"]                        # the time offline, given back
     page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts / "tablet-offline-given-back.png"))
+
+
+def test_an_open_tablet_shows_its_shot_clock_standing_still_while_the_director_pauses_the_clock(
+        chromium: Any, live_server: Server, artifacts: Path) -> None:
+    """The tablet is open with a player to act; the director pauses the tournament clock
+    (and moves it to the next level), then resumes it.  The hand's version does not
+    move, and the tablet shows the shot clock standing still, then running again, from
+    its stream alone (nothing tapped, nothing reloaded)."""
+    status, made = call(live_server, "POST", "/api/tournaments", {"name": "Paused at a table",
+                        "levels": [{"kind": "level", "duration_seconds": 1200, "game": "PO",
+                                    "small_blind": 100, "big_blind": 200},
+                                   {"kind": "level", "duration_seconds": 1200, "game": "PO",
+                                    "small_blind": 200, "big_blind": 400}]})
+    assert status == 201, made
+    tid = made["id"]
+    assert call(live_server, "POST", f"/api/tournaments/{tid}/money/settings",
+                {"buy_in": "100", "starting_stack": 10_000})[0] == 200
+    for name in ("Ann", "Bo", "Cy"):
+        assert call(live_server, "POST", f"/api/tournaments/{tid}/seating/players",
+                    {"name": name, "chips": 10_000})[0] == 201
+    assert call(live_server, "POST", f"/api/tournaments/{tid}/seating/draw")[0] == 200
+    assert call(live_server, "POST", f"/api/tournaments/{tid}/house-rules",
+                {"shot_clock": "30"})[0] == 200
+    table = call(live_server, "GET", f"/api/tournaments/{tid}/dealer/pairing")[1]["tables"][0]
+    clock = f"/api/tournaments/{tid}/clock"
+    assert call(live_server, "POST", f"{clock}/start")[0] == 200
+    page = tablet(chromium, live_server, table["code"])
+    page.click("#deal-button")
+    page.wait_for_selector("#shot-clock:not([hidden])")
+    version = hand(live_server, table["table_id"])["version"]
+    assert call(live_server, "POST", f"{clock}/pause")[0] == 200
+    assert call(live_server, "POST", f"{clock}/next")[0] == 200
+    expect(page.locator("#shot-clock .shot-unit")).to_have_text("paused with the tournament clock",
+                                                                timeout=5_000)
+    stood = page.locator("#shot-left").inner_text()
+    page.wait_for_timeout(2_100)
+    assert page.locator("#shot-left").inner_text() == stood              # it stands still
+    page.screenshot(path=str(artifacts / "tablet-shot-clock-paused.png"))
+    assert call(live_server, "POST", f"{clock}/resume")[0] == 200
+    expect(page.locator("#shot-clock .shot-unit")).to_have_text("seconds left", timeout=5_000)
+    page.wait_for_timeout(2_100)
+    assert int(page.locator("#shot-left").inner_text()) < int(stood)    # it runs on
+    assert hand(live_server, table["table_id"])["version"] == version    # no write to the hand
