@@ -635,7 +635,7 @@ def ui_strings() -> dict[str, str]:
         "running": gettext("running"),
         "paused_lower": gettext("paused"),
         "not_started_lower": gettext("not started"),
-        "no_answer": gettext("The server did not answer. Check the connection and try again."),
+        "no_answer": gettext("No answer from the server yet: sending it again…"),
         "live": gettext("Live connection"),
         "reconnecting": gettext("Reconnecting…"),
         "polling": gettext("Updating every 2 seconds"),

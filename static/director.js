@@ -34,35 +34,57 @@
   live.connect();
   live.fetchOnce();
 
-  function send(path, body) {
+  /* A click on a clock control: one key a click, and the same request sent again with
+   * it until the server answers (no answer, or a 5xx), so that a lost answer on the
+   * room's Wi-Fi neither loses the click nor applies it twice (the server keeps the
+   * key).  A click on the same button while its request is on its way is not taken. */
+  var onTheWay = {};
+  function key() {
+    var r = "";
+    for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
+    return Date.now().toString(16) + "-" + r;
+  }
+  function send(name, path, body) {
+    if (onTheWay[name]) return;
+    onTheWay[name] = true;
+    body = Object.assign({ idempotency_key: key() }, body || {});
     var error = $("control-error");
     error.classList.add("hidden");
-    return fetch(panel.dataset.api + "/" + path, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": panel.dataset.csrf },
-      body: JSON.stringify(body || {})
-    }).then(function (response) {
-      return response.json().then(function (data) {
-        if (!response.ok) {
-          var messages = data.errors ? Object.values(data.errors) : [data.error || response.statusText];
-          error.textContent = messages.join(" ");
-          error.classList.remove("hidden");
-          return;
-        }
-        live.accept(data);
+    var attempt = function (delay) {
+      fetch(panel.dataset.api + "/" + path, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": panel.dataset.csrf },
+        body: JSON.stringify(body)
+      }).then(function (response) {
+        if (response.status >= 500) throw new Error("HTTP " + response.status);
+        return response.json().catch(function () { return {}; }).then(function (data) {
+          delete onTheWay[name];
+          error.classList.add("hidden");
+          if (!response.ok) {
+            var messages = data.errors ? Object.values(data.errors) : [data.error || response.statusText];
+            error.textContent = messages.join(" ");
+            error.classList.remove("hidden");
+            return;
+          }
+          live.accept(data);
+        });
+      }).catch(function () {
+        error.textContent = t("no_answer");
+        error.classList.remove("hidden");
+        setTimeout(function () { attempt(Math.min(delay * 2, 4000)); }, delay);
       });
-    }).catch(function () {
-      error.textContent = t("no_answer");
-      error.classList.remove("hidden");
-    });
+    };
+    attempt(500);
   }
   panel.querySelectorAll("[data-control]").forEach(function (button) {
-    button.addEventListener("click", function () { send(button.dataset.control); });
+    button.addEventListener("click", function () {
+      send(button.dataset.control, button.dataset.control);
+    });
   });
   panel.querySelectorAll("[data-adjust]").forEach(function (button) {
     button.addEventListener("click", function () {
-      send("adjust", { seconds: parseInt(button.dataset.adjust, 10) });
+      send("adjust" + button.dataset.adjust, "adjust", { seconds: parseInt(button.dataset.adjust, 10) });
     });
   });
 

@@ -124,7 +124,7 @@
     ante: "Ante %(ante)s", bb_ante: "Big-blind ante %(ante)s", limits: "Limits %(small)s/%(big)s",
     bring_in: "Bring-in %(amount)s", separator: " · ", paused: "Paused", not_started: "Not started",
     running: "running", paused_lower: "paused", not_started_lower: "not started",
-    no_answer: "The server did not answer. Check the connection and try again.",
+    no_answer: "No answer from the server yet: sending it again…",
     live: "Live connection", reconnecting: "Reconnecting…", polling: "Updating every 2 seconds",
     offline: "No connection to the server"
   };

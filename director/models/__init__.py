@@ -20,6 +20,7 @@ from director.models import (
     house,  # noqa: F401  (house rules: the policy flags of RULES.md §11.1)
     money,  # noqa: F401  (money settings, the payment ledger)
     people,  # noqa: F401  (the room's player list across events, leagues)
+    requests,  # noqa: F401  (the director's writes a retry must not apply twice)
     seating,  # noqa: F401  (players, tables, seats)
     security,  # noqa: F401  (guess limits, director sessions)
     waiting_list,  # noqa: F401  (the waiting list of a full room)

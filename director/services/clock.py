@@ -23,7 +23,7 @@ from director.i18n import translate_violation
 from director.models import Tournament
 from director.models.seating import Player
 from director.poker.errors import RuleViolation
-from director.services import Invalid, audit, get_tournament, retry_on_conflict, uow
+from director.services import Invalid, audit, get_tournament, once, retry_on_conflict, uow
 from director.tournament import clock
 from director.tournament.clock import ClockState
 from director.tournament.lifecycle import EventClosed, Status, verify_open
@@ -81,13 +81,17 @@ def next_change(tournament: Tournament, now: datetime) -> datetime | None:
 
 # ---------------------------------------------------------------- writing
 
-def _control(tournament_id: int, change: Change, key: str, **params: Any) -> Tournament:
+def _control(tournament_id: int, change: Change, key: str, idempotency_key: str | None,
+             **params: Any) -> Tournament:
     """Catch up, apply ``change``; record the moved clock (its screens, its level-end
     job) and the log line ``key`` ("Level 5 started"); commit (again if another
-    writer won)."""
+    writer won).  A request sent again with its ``idempotency_key`` changes nothing
+    (``services.once``): the event as it is now."""
 
     def unit() -> Tournament:
         tournament = get_tournament(tournament_id)
+        if once.applied(tournament_id, idempotency_key):
+            return tournament
         now = utcnow()
         try:
             verify_open(tournament.lifecycle)     # a finished event's clock stays stopped
@@ -105,11 +109,12 @@ def _control(tournament_id: int, change: Change, key: str, **params: Any) -> Tou
             # Kept: time added back to a paused first level leaves the event started.
             tournament.status = Status.RUNNING.value
         _log_level(key, tournament, now, **params)
+        once.remember(tournament_id, idempotency_key, key)
         uow.clock_moved(tournament_id)
         uow.commit()
         return tournament
 
-    return retry_on_conflict(unit)
+    return retry_on_conflict(unit, lost=once.LOST)
 
 
 def _log_level(key: str, tournament: Tournament, now: datetime, **params: Any) -> None:
@@ -121,30 +126,30 @@ def _log_level(key: str, tournament: Tournament, now: datetime, **params: Any) -
              left={"seconds": int(clock.remaining(state, structure, now))}, **params)
 
 
-def start(tournament_id: int) -> Tournament:
+def start(tournament_id: int, idempotency_key: str | None = None) -> Tournament:
     return _control(tournament_id, lambda state, structure, now: clock.start(state, now),
-                    "clock started")
+                    "clock started", idempotency_key)
 
 
-def pause(tournament_id: int) -> Tournament:
+def pause(tournament_id: int, idempotency_key: str | None = None) -> Tournament:
     return _control(tournament_id, lambda state, structure, now: clock.pause(state, now),
-                    "clock paused")
+                    "clock paused", idempotency_key)
 
 
-def resume(tournament_id: int) -> Tournament:
+def resume(tournament_id: int, idempotency_key: str | None = None) -> Tournament:
     return _control(tournament_id, lambda state, structure, now: clock.resume(state, now),
-                    "clock resumed")
+                    "clock resumed", idempotency_key)
 
 
-def next_level(tournament_id: int) -> Tournament:
-    return _control(tournament_id, clock.next_level, "level started")
+def next_level(tournament_id: int, idempotency_key: str | None = None) -> Tournament:
+    return _control(tournament_id, clock.next_level, "level started", idempotency_key)
 
 
-def previous_level(tournament_id: int) -> Tournament:
-    return _control(tournament_id, clock.previous_level, "level back")
+def previous_level(tournament_id: int, idempotency_key: str | None = None) -> Tournament:
+    return _control(tournament_id, clock.previous_level, "level back", idempotency_key)
 
 
-def adjust(tournament_id: int, seconds: Any) -> Tournament:
+def adjust(tournament_id: int, seconds: Any, idempotency_key: str | None = None) -> Tournament:
     """Add (``seconds`` > 0) or remove time from the current level."""
     if not isinstance(seconds, int) or isinstance(seconds, bool):
         raise Invalid({"seconds": _("The adjustment must be a whole number of seconds")})
@@ -153,7 +158,7 @@ def adjust(tournament_id: int, seconds: Any) -> Tournament:
                                     "seconds", limit=ADJUST_LIMIT)})
     return _control(tournament_id,
                     lambda state, structure, now: clock.adjust(state, structure, seconds, now),
-                    "time added" if seconds > 0 else "time removed",
+                    "time added" if seconds > 0 else "time removed", idempotency_key,
                     time={"seconds": abs(seconds)})
 
 

@@ -44,6 +44,7 @@ from director.services import (
     backup,
     deleted_event,
     get_tournament,
+    once,
     retry_on_conflict,
     uow,
 )
@@ -297,9 +298,12 @@ def finish_event(tournament_id: int, now: datetime | None = None) -> str:
     return audit.Said(N_("The event is finished: the clock is stopped"))
 
 
-def _change_status(tournament_id: int, change: str) -> Tournament:
-    def work() -> tuple[Tournament, datetime, str]:
+def _change_status(tournament_id: int, change: str,
+                   idempotency_key: str | None) -> Tournament:
+    def work() -> tuple[Tournament, datetime, str] | None:
         tournament = get_tournament(tournament_id)
+        if once.applied(tournament_id, idempotency_key):
+            return None                     # sent again: applied already
         now = utcnow()
         before = tournament.lifecycle
         try:
@@ -317,28 +321,33 @@ def _change_status(tournament_id: int, change: str) -> Tournament:
         else:
             tournament.finished_at = None
         uow.log("event reopened" if change == "reopen" else "event cancelled", tournament.id)
+        once.remember(tournament_id, idempotency_key, change)
         uow.clock_moved(tournament_id)
         uow.commit()
         return tournament, now, before.value
 
-    tournament, _now, before = retry_on_conflict(work)
+    done = retry_on_conflict(work, lost=once.LOST)
+    if done is None:
+        return get_tournament(tournament_id)
+    tournament, _now, before = done
     audit.record(f"tournament {change}", f"tournament {tournament.id}: {tournament.name}",
                  details={"tournament_id": tournament.id, "from": before,
                           "to": tournament.status})
     return tournament
 
 
-def reopen(tournament_id: int) -> Tournament:
+def reopen(tournament_id: int, idempotency_key: str | None = None) -> Tournament:
     """The director reopens a finished or cancelled event: it may change again (logged).
 
-    The clock stays paused where it stopped; the director resumes it.
+    The clock stays paused where it stopped; the director resumes it.  Sent again
+    with its ``idempotency_key``, it changes nothing (``services.once``).
     """
-    return _change_status(tournament_id, "reopen")
+    return _change_status(tournament_id, "reopen", idempotency_key)
 
 
-def cancel(tournament_id: int) -> Tournament:
+def cancel(tournament_id: int, idempotency_key: str | None = None) -> Tournament:
     """The director calls the event off: frozen like a finished one, clock stopped (logged)."""
-    return _change_status(tournament_id, "cancel")
+    return _change_status(tournament_id, "cancel", idempotency_key)
 
 
 def export_structure(tournament_id: int) -> dict[str, Any]:

@@ -22,6 +22,12 @@
 =======================================================  ===================
 
 Errors are JSON: 400 ``{"errors": {field: message}}``, 401, 404, 405.
+
+The clock's controls and reopen/cancel take an ``idempotency_key`` (optional, at
+most 100 characters) in their JSON body, as the dealer's writes do: the request
+sent again with the same key (its answer was lost) changes nothing and answers
+the clock as it is now (``services.once``).  The director's page puts one on
+every click and sends it again when no answer comes.
 Every body is declared below as a ``director.schemas.Schema``; the services
 then check what only they can (a structure's rules, a name's uniqueness).
 """
@@ -33,7 +39,7 @@ from werkzeug.wrappers import Response
 
 from director.schemas import N_, Any_, Int, List, Schema, Str, json_body, no_body
 from director.services import clock as clock_service
-from director.services import event_file, read_model
+from director.services import event_file, once, read_model
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
 from director.views.auth import director_required
@@ -57,7 +63,16 @@ DUPLICATE = Schema({"name": Str(required=False, max_len=1000)})
 ADJUST = Schema({
     "seconds": Int(min=-clock_service.ADJUST_LIMIT, max=clock_service.ADJUST_LIMIT,
                    missing_message=N_("Say how many seconds to add (or remove, with a minus sign)")),
+    "idempotency_key": once.KEY,
 })
+
+
+def idempotency_key() -> str | None:
+    """The ``idempotency_key`` of a route that takes no other body (checked: a 400
+    names it), None without one."""
+    if not request.get_data(cache=True).strip():
+        return None
+    return json_body(once.BODY)["idempotency_key"]
 
 
 @bp.post("/tournaments")
@@ -114,14 +129,15 @@ CONTROLS = {
 @director_required
 @no_body()
 def clock_control(tournament_id: int, control: str) -> Response:
-    CONTROLS[control](tournament_id)
+    CONTROLS[control](tournament_id, idempotency_key())
     return jsonify(read_model.clock_state(tournament_id))
 
 
 @bp.post("/tournaments/<int:tournament_id>/clock/adjust")
 @director_required
 def clock_adjust(tournament_id: int) -> Response:
-    clock_service.adjust(tournament_id, json_body(ADJUST)["seconds"])
+    data = json_body(ADJUST)
+    clock_service.adjust(tournament_id, data["seconds"], data["idempotency_key"])
     return jsonify(read_model.clock_state(tournament_id))
 
 
@@ -131,7 +147,7 @@ def clock_adjust(tournament_id: int) -> Response:
 def lifecycle(tournament_id: int, change: str) -> Response:
     """Reopen a finished or cancelled event, or cancel one (both logged)."""
     service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
-    service(tournament_id)
+    service(tournament_id, idempotency_key())
     return jsonify(read_model.clock_state(tournament_id))
 
 

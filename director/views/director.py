@@ -26,7 +26,7 @@ from director.i18n import number_filter
 from director.local_time import event_zone_name, zone
 from director.poker.games import Game
 from director.schemas import Choice, Int, Schema, Str, form_body, form_fields, no_body
-from director.services import Invalid, audit, event_file, read_model
+from director.services import Invalid, audit, event_file, once, read_model
 from director.services import backup as backup_service
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
@@ -280,12 +280,12 @@ def export_structure(tournament_id: int) -> Response:
 
 @bp.post("/<int:tournament_id>/<any(reopen, cancel):change>")
 @director_required
-@no_body()
+@form_fields(once.BODY)
 def lifecycle(tournament_id: int, change: str) -> Any:
     """The tournament page's Reopen / Cancel the event buttons (logged by the service)."""
     service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
     try:
-        service(tournament_id)
+        service(tournament_id, form_body(once.BODY)["idempotency_key"])
     except Invalid as exc:
         flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())))
     else:

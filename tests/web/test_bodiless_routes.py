@@ -94,7 +94,7 @@ def test_every_write_route_reads_a_body_or_refuses_one(app: Flask) -> None:
     assert not silent, ("write routes that neither read a body nor refuse one (declare them "
                         "with director.schemas.no_body):\n" + "\n".join(silent))
     assert not both, f"marked as taking no body, yet they read one: {both}"
-    assert len(marked_rules(app)) >= 30      # the map really was walked, the marks really seen
+    assert len(marked_rules(app)) >= 25      # the map really was walked, the marks really seen
 
 
 @pytest.mark.parametrize(("body", "field"), BAD_BODIES)
@@ -111,7 +111,7 @@ def test_every_bodiless_route_refuses_a_body_naming_it_and_changes_nothing(
             assert response.status_code == 400, f"{method} {url}: {response.status_code}"
             assert named(response, field), f"{method} {url}: {response.get_data(as_text=True)}"
             checked += 1
-    assert checked >= 30
+    assert checked >= 25
     assert snapshot(app) == before
 
 

@@ -64,6 +64,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0012": {},    # person.csv_cells: each record's CSV cells (REWRITTEN), not a default
     "0013": {},    # an index (the seating plans by status): no column, no row changed
     "0014": {},    # an index (the chip leaders): no column, no row changed
+    "0015": {},    # a new table (the director's applied request keys, empty)
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {

@@ -1,0 +1,32 @@
+"""The director's writes that a retry must not apply twice.
+
+A clock control or a change of the event's status sent from the director's page
+(or by an API client) may carry an ``idempotency_key``: the page puts one on
+each click and sends the same request again, with the same key, when the answer
+is lost on the room's Wi-Fi.  The key is kept here in the transaction of the
+change it made, so that the request sent again finds it and changes nothing
+(``services.once``).  Kept per event (deleted with it).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from director.db import Base, UTCDateTime, utcnow
+
+KEY_MAX = 100      # as the dealer's writes (``dealer_bodies.KEY_MAX``)
+ACTION_MAX = 40
+
+
+class DirectorRequest(Base):
+    __tablename__ = "director_request"
+    __table_args__ = (UniqueConstraint("tournament_id", "idempotency_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"))
+    idempotency_key: Mapped[str] = mapped_column(String(KEY_MAX))
+    action: Mapped[str] = mapped_column(String(ACTION_MAX))      # "clock adjust", "cancel"
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

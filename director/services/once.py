@@ -1,0 +1,42 @@
+"""A director's write sent again is applied once (``models.requests``).
+
+A service that takes a request's ``idempotency_key`` asks :func:`applied` before
+it changes anything (the request was applied already: it changes nothing and
+answers the event as it is now) and :func:`remember` in the change's own
+transaction.  Two copies of one request racing each other both find no key; the
+second to commit breaks the unique key (or the event's version) and is redone by
+``retry_on_conflict`` with :data:`LOST`, and then finds the key.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from director.db import db
+from director.models.requests import KEY_MAX, DirectorRequest
+from director.schemas import Schema, Str
+
+KEY = Str(min_len=1, max_len=KEY_MAX, required=False, nullable=True)
+BODY = Schema({"idempotency_key": KEY})
+"""The body of a write that takes nothing but its key (a clock control, a cancel)."""
+
+LOST = (StaleDataError, IntegrityError)
+"""The errors that mean another copy of the request won (``retry_on_conflict(lost=)``)."""
+
+
+def applied(tournament_id: int, key: str | None) -> bool:
+    """Was the request of ``key`` applied to this event already?"""
+    if key is None:
+        return False
+    return db.session.scalar(select(DirectorRequest.id).where(
+        DirectorRequest.tournament_id == tournament_id,
+        DirectorRequest.idempotency_key == key)) is not None
+
+
+def remember(tournament_id: int, key: str | None, action: str) -> None:
+    """Keep ``key`` in the open transaction (nothing without a key)."""
+    if key is not None:
+        db.session.add(DirectorRequest(tournament_id=tournament_id, idempotency_key=key,
+                                       action=action[:40]))

@@ -1,0 +1,100 @@
+"""The director's clock controls on the room's Wi-Fi: an answer that is lost does not
+lose the click, and the click sent again is applied once; a second tap on a button
+whose request is on its way is not taken.  Seen on the phone page, as the director
+holds it at the floor, in each language."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.browser.conftest import director_page
+from tests.browser.test_layout import CHECK
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SENDING_AGAIN = {"en": "No answer from the server yet: sending it again…",
+                 "sv": "Inget svar från servern än: skickar igen…",
+                 "id": "Belum ada jawaban dari server: mengirim ulang…"}
+
+
+def _event(live_server: Any) -> tuple[int, dict[str, str]]:
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    tid = requests.post(f"{live_server.url}/api/tournaments", headers=auth, timeout=5, json={
+        "name": "Lost answers", "levels": [
+            {"game": "PO", "duration_seconds": 600, "small_blind": 25, "big_blind": 50},
+            {"game": "PO", "duration_seconds": 600, "small_blind": 50, "big_blind": 100},
+            {"game": "PO", "duration_seconds": 600, "small_blind": 75, "big_blind": 150}]}).json()["id"]
+    for control in ("start", "pause"):
+        assert requests.post(f"{live_server.url}/api/tournaments/{tid}/clock/{control}",
+                             headers=auth, timeout=5).status_code == 200
+    return tid, auth
+
+
+def _clock(live_server: Any, tid: int) -> dict[str, Any]:
+    return requests.get(f"{live_server.url}/api/tournaments/{tid}/clock", timeout=5).json()
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "id"])
+def test_a_lost_answer_is_sent_again_and_the_minute_is_added_once(
+        chromium, live_server, artifacts, language):
+    tid, _auth = _event(live_server)
+    before = _clock(live_server, tid)
+    phone = director_page(chromium, live_server, 390, 844)
+    phone.goto(f"{live_server.url}/director/{tid}/phone")
+    if language != "en":
+        phone.click(f".language-switch a[hreflang={language}]")
+        phone.wait_for_selector(f'html[lang="{language}"]')
+    expect(phone.locator("#btn-resume")).to_be_visible()
+
+    keys: list[str] = []
+    lose = {"answers": 2}         # the server applies the first; its answer and the next are lost
+
+    def on_the_wifi(route: Any) -> None:
+        keys.append(route.request.post_data_json["idempotency_key"])
+        if lose["answers"]:
+            lose["answers"] -= 1
+            route.fetch()                       # the server has it ...
+            route.abort("connectionreset")      # ... and the phone never hears back
+            return
+        route.continue_()
+
+    phone.route(re.compile(r".*/clock/adjust$"), on_the_wifi)
+    phone.click("button[data-adjust='60']")
+    expect(phone.locator("#control-error")).to_have_text(SENDING_AGAIN[language])
+    shown = phone.evaluate(CHECK)               # the message fits the phone, over nothing
+    assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
+    phone.screenshot(path=str(artifacts / f"phone-sending-again-{language}.png"))
+    expect(phone.locator("#control-error")).to_be_hidden(timeout=15_000)   # answered at last
+
+    assert len(keys) == 3 and len(set(keys)) == 1, keys       # one click, sent three times
+    after = _clock(live_server, tid)
+    assert after["seconds_remaining"] == pytest.approx(before["seconds_remaining"] + 60, abs=2)
+    assert after["version"] == before["version"] + 1            # applied once
+    expect(phone.locator("#panel-time")).to_have_text(
+        re.compile(r"^1[01]:[0-5]\d$"))                        # about 10:59 + 1:00 shown
+
+
+def test_a_second_tap_on_next_level_while_the_first_is_on_its_way_is_not_taken(
+        chromium, live_server):
+    tid, _auth = _event(live_server)
+    director = director_page(chromium, live_server, 1366, 768)
+    director.goto(f"{live_server.url}/director/{tid}")
+    expect(director.locator("#btn-resume")).to_be_visible()
+    sent: list[str] = []
+    director.on("request", lambda request: sent.append(request.url)
+                if request.url.endswith("/clock/next") else None)
+    # two taps in one turn of the page's loop: the first request is surely on its way
+    director.locator("button[data-control='next']").evaluate("b => { b.click(); b.click(); }")
+    expect(director.locator("#panel-level")).to_have_text("Blinds 50/100", timeout=15_000)
+    director.wait_for_timeout(500)
+    assert len(sent) == 1
+    assert _clock(live_server, tid)["level_index"] == 1
+    # once answered, the next tap is a new change
+    director.click("button[data-control='next']")
+    expect(director.locator("#panel-level")).to_have_text("Blinds 75/150", timeout=15_000)
+    assert _clock(live_server, tid)["level_index"] == 2

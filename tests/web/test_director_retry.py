@@ -1,0 +1,189 @@
+"""A director's clock control or status change sent again is applied once.
+
+On the room's Wi-Fi an answer gets lost: the director's page (or an API client)
+sends the same request again with the same ``idempotency_key``.  Sent again, it
+changes nothing and answers the clock as it is now; a new click (a new key) is a
+new change.  Without a key a request is applied each time it is sent, as before.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from director.db import db
+from director.models.requests import DirectorRequest
+from director.services import audit
+from tests.conftest import level
+
+LEVELS = [level(25, 50, seconds=1200), level(50, 100, seconds=1200), level(100, 200, seconds=1200)]
+
+
+@pytest.fixture
+def clock(client: FlaskClient, auth: dict[str, str],
+          make_tournament: Callable[..., int]) -> Callable[..., Any]:
+    """``clock(path, **body)``: POST to the event's clock API, the answer."""
+    tid = make_tournament(levels=LEVELS)
+
+    def post(path: str, **body: Any) -> Any:
+        return client.post(f"/api/tournaments/{tid}/clock/{path}", json=body, headers=auth)
+
+    post.tid = tid  # type: ignore[attr-defined]
+    return post
+
+
+def log_lines(app: Flask, tid: int, key: str) -> int:
+    """How many lines ``key`` ("time added") the event's log has."""
+    with app.app_context():
+        message = audit.SENTENCES[key][1]
+        return sum(1 for entry in audit.recent(limit=1000)
+                   if entry.message == message and (entry.details or {}).get("tournament_id") == tid)
+
+
+def test_time_added_sent_again_with_its_key_is_added_once(clock, app):
+    assert clock("start", idempotency_key="start-1").status_code == 200
+    assert clock("pause", idempotency_key="pause-1").status_code == 200
+    first = clock("adjust", seconds=60, idempotency_key="plus-1")
+    again = clock("adjust", seconds=60, idempotency_key="plus-1")
+    assert first.status_code == again.status_code == 200, again.get_json()
+    assert first.get_json()["seconds_remaining"] == pytest.approx(1260, abs=1)
+    assert again.get_json()["seconds_remaining"] == pytest.approx(1260, abs=1)
+    assert again.get_json()["version"] == first.get_json()["version"]
+    assert log_lines(app, clock.tid, "time added") == 1
+    # A new click is a new change.
+    third = clock("adjust", seconds=60, idempotency_key="plus-2")
+    assert third.get_json()["seconds_remaining"] == pytest.approx(1320, abs=1)
+    assert log_lines(app, clock.tid, "time added") == 2
+
+
+def test_next_level_sent_again_with_its_key_moves_one_level(clock, app):
+    clock("start")
+    moved = clock("next", idempotency_key="next-1")
+    again = clock("next", idempotency_key="next-1")
+    assert moved.get_json()["level_index"] == again.get_json()["level_index"] == 1
+    assert log_lines(app, clock.tid, "level started") == 1
+    back = clock("previous", idempotency_key="back-1")
+    assert clock("previous", idempotency_key="back-1").get_json()["level_index"] == 0
+    assert back.get_json()["level_index"] == 0
+
+
+def test_pause_and_resume_sent_again_answer_as_the_first_time(clock, app):
+    clock("start")
+    for _ in range(2):
+        paused = clock("pause", idempotency_key="pause-1")
+        assert paused.status_code == 200 and paused.get_json()["running"] is False
+    for _ in range(2):
+        resumed = clock("resume", idempotency_key="resume-1")
+        assert resumed.status_code == 200 and resumed.get_json()["running"] is True
+    assert log_lines(app, clock.tid, "clock paused") == 1
+    assert log_lines(app, clock.tid, "clock resumed") == 1
+
+
+def test_without_a_key_each_request_is_applied(clock):
+    clock("start")
+    clock("pause")
+    clock("adjust", seconds=60)
+    assert clock("adjust", seconds=60).get_json()["seconds_remaining"] == pytest.approx(1320, abs=1)
+
+
+def test_copies_of_one_request_racing_each_other_are_applied_once(app, auth, clock):
+    """Eight copies of one "+10 s" at once (a page and its retries): each answered 200,
+    the time added once, one key kept."""
+    clock("start")
+    clock("pause")
+    url = f"/api/tournaments/{clock.tid}/clock/adjust"
+    statuses: list[int] = []
+
+    def send() -> None:
+        answer = app.test_client().post(url, json={"seconds": 10, "idempotency_key": "race-1"},
+                                        headers=auth)
+        statuses.append(answer.status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert statuses == [200] * 8
+    state = app.test_client().get(f"/api/tournaments/{clock.tid}/clock").get_json()
+    assert state["seconds_remaining"] == pytest.approx(1210, abs=1)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(DirectorRequest).where(
+            DirectorRequest.tournament_id == clock.tid)) == 1
+
+
+def test_a_key_is_kept_per_event(client, auth, make_tournament):
+    one, two = make_tournament(levels=LEVELS), make_tournament(levels=LEVELS)
+    for tid in (one, two):
+        client.post(f"/api/tournaments/{tid}/clock/start", headers=auth)
+        answer = client.post(f"/api/tournaments/{tid}/clock/next", json={"idempotency_key": "k"},
+                             headers=auth)
+        assert answer.get_json()["level_index"] == 1
+
+
+def test_a_refused_request_keeps_no_key_and_changes_nothing(clock):
+    """"Next" on the last level is refused, and sent again it is refused again."""
+    clock("start")
+    clock("next")
+    clock("next")
+    for _ in range(2):
+        refused = clock("next", idempotency_key="past-the-end")
+        assert refused.status_code == 400 and "level_index" in refused.get_json()["errors"]
+
+
+@pytest.mark.parametrize("key", ["", "x" * 101, 7, True, ["k"], {"k": 1}])
+@pytest.mark.parametrize("path", ["start", "adjust"])
+def test_a_bad_key_is_a_400_naming_it_and_changes_nothing(clock, client, key, path):
+    body = {"seconds": 60} if path == "adjust" else {}
+    before = client.get(f"/api/tournaments/{clock.tid}/clock").get_json()
+    refused = clock(path, idempotency_key=key, **body)
+    assert refused.status_code == 400
+    assert list(refused.get_json()["errors"]) == ["idempotency_key"]
+    after = client.get(f"/api/tournaments/{clock.tid}/clock").get_json()
+    assert after["version"] == before["version"] and after["running"] is False
+
+
+def test_cancel_and_reopen_sent_again_with_their_keys_answer_as_the_first_time(
+        client, auth, make_tournament, app):
+    tid = make_tournament(levels=LEVELS)
+    url = f"/api/tournaments/{tid}"
+    for _ in range(2):
+        cancelled = client.post(f"{url}/cancel", json={"idempotency_key": "cancel-1"},
+                                headers=auth)
+        assert cancelled.status_code == 200 and cancelled.get_json()["status"] == "cancelled"
+    for _ in range(2):
+        reopened = client.post(f"{url}/reopen", json={"idempotency_key": "reopen-1"},
+                               headers=auth)
+        assert reopened.status_code == 200 and reopened.get_json()["status"] == "registering"
+    assert log_lines(app, tid, "event cancelled") == 1
+    assert log_lines(app, tid, "event reopened") == 1
+    # Without a key the second cancel is refused, as before.
+    assert client.post(f"{url}/cancel", headers=auth).status_code == 200
+    assert client.post(f"{url}/cancel", headers=auth).status_code == 400
+
+
+def test_the_pages_cancel_form_sent_twice_cancels_once(client, auth, make_tournament, login,
+                                                       csrf, app):
+    """The browser sends the form again (its answer was lost): the same key, one change,
+    and the director reads that the event is cancelled, not an error."""
+    tid = make_tournament(levels=LEVELS)
+    login()
+    page = client.get(f"/director/{tid}").get_data(as_text=True)
+    form = page[page.index('change=\'cancel\'') if "change='cancel'" in page else
+                page.index(f"/director/{tid}/cancel"):]
+    key = form.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    assert len(key) >= 16
+    for _ in range(2):
+        done = client.post(f"/director/{tid}/cancel",
+                           data={"csrf_token": csrf(), "idempotency_key": key},
+                           follow_redirects=True)
+        assert done.status_code == 200
+        text = done.get_data(as_text=True)
+        assert "The event is cancelled." in text and "Not changed" not in text
+    assert log_lines(app, tid, "event cancelled") == 1
