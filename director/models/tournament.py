@@ -16,7 +16,7 @@ import copy
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, Integer, String
+from sqlalchemy import JSON, Boolean, Float, Integer, String, false
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from director.db import Base, UTCDateTime, utcnow
@@ -82,6 +82,10 @@ class Tournament(Base):
     status: Mapped[str] = mapped_column(String(12), default="registering",
                                         server_default="registering")
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Has the clock ever been started?  Set by its first start (``services.clock``) and
+    # kept through a cancel, which stores another status, and through time added back to
+    # a paused first level, after which the clock itself shows no time run.
+    clock_started: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     # Issue 17: the announcement the projector's ticker shows (None: none), and the
     # event's chip denominations, smallest first (None: not given; colour-ups need it).
@@ -113,16 +117,17 @@ class Tournament(Base):
 
     @property
     def started(self) -> bool:
-        """Has the clock ever been started?  Its first start stores the status
-        "running" (``services.clock``), which time added back to a paused first level
-        does not undo; events whose clock started before that was stored (and
-        finished or cancelled ones) are read from the clock itself."""
-        return self.was_started(self.status, self.clock)
+        """Has the clock ever been started?  Its first start sets ``clock_started``
+        (``services.clock``), which neither time added back to a paused first level nor
+        a cancel undoes; the stored status and the clock itself say it too."""
+        return self.was_started(self.status, self.clock, self.clock_started)
 
     @staticmethod
-    def was_started(status: str | None, state: ClockState) -> bool:
-        """``started`` of a stored status and clock (read as columns, not as a row)."""
-        return status == Status.RUNNING.value or clock_rules.has_run(state)
+    def was_started(status: str | None, state: ClockState, clock_started: bool | None) -> bool:
+        """``started`` of a stored status, clock and ``clock_started`` (read as columns,
+        not as a row)."""
+        return bool(clock_started) or status == Status.RUNNING.value \
+            or clock_rules.has_run(state)
 
     @property
     def lifecycle(self) -> Status:

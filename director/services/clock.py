@@ -105,9 +105,12 @@ def _control(tournament_id: int, change: Change, key: str, idempotency_key: str 
         except RuleViolation as exc:  # "This is the last level: there is no next level"
             db.session.rollback()
             raise Invalid({"level_index": translate_violation(exc)}) from None
-        if tournament.status == Status.REGISTERING.value and clock.has_run(tournament.clock):
-            # Kept: time added back to a paused first level leaves the event started.
-            tournament.status = Status.RUNNING.value
+        if clock.has_run(tournament.clock):
+            # Kept: time added back to a paused first level, or a cancel, leaves the event
+            # started (``Tournament.started``).
+            tournament.clock_started = True
+            if tournament.status == Status.REGISTERING.value:
+                tournament.status = Status.RUNNING.value
         _log_level(key, tournament, now, **params)
         once.remember(tournament_id, idempotency_key, key)
         uow.clock_moved(tournament_id)

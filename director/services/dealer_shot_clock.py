@@ -85,13 +85,13 @@ def clock_paused(row: AnyRow, started: datetime) -> tuple[bool, datetime]:
     the clock stood still is counted by ``pauses``)."""
     found = db.session.execute(select(
         Tournament.status, Tournament.level_index, Tournament.started_at,
-        Tournament.elapsed_before, Tournament.running)
+        Tournament.elapsed_before, Tournament.running, Tournament.clock_started)
         .where(Tournament.id == row.tournament_id)).first()
     if found is None:
         return False, started
-    status, index, resumed, before, running = found
+    status, index, resumed, before, running, ever = found
     state = ClockState(index or 0, resumed, before or 0.0, bool(running))
-    return not running and Tournament.was_started(status, state), started
+    return not running and Tournament.was_started(status, state, ever), started
 
 
 _PAUSED = audit.SENTENCES["clock paused"][1]

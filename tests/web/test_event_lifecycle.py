@@ -151,6 +151,26 @@ def test_cancelled_event_refuses_writes_until_reopened(event):
     assert event.post("money/entries", kind="buy-in", name="Ann").status_code == 201
 
 
+def test_a_cancelled_event_whose_first_level_was_given_back_reopens_started(event):
+    """Started, paused, the minutes it ran given back (the clock shows no time run),
+    then cancelled: reopened, the event is running (paused), not registering again."""
+    event.buy_in("Ann Berg")
+    for step in ("clock/start", "clock/pause"):
+        assert event.post(step).status_code == 200
+    assert event.post("clock/adjust", seconds=60).status_code == 200
+    assert event.post("cancel").status_code == 200
+    reopened = event.post("reopen").get_json()
+    assert reopened["status"] == "running"
+    assert reopened["started"] is True and reopened["running"] is False
+    assert reopened["open"]["rebuy"] is True
+
+
+def test_a_cancelled_event_that_never_started_reopens_registering(event):
+    assert event.post("clock/adjust", seconds=60).status_code == 200   # before any start
+    assert event.post("cancel").status_code == 200
+    assert event.post("reopen").get_json()["status"] == "registering"
+
+
 def test_the_pages_show_the_status_and_reopen_from_the_tournament_page(event, client, login,
                                                                        csrf):
     play_to_the_end(event)

@@ -65,6 +65,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0013": {},    # an index (the seating plans by status): no column, no row changed
     "0014": {},    # an index (the chip leaders): no column, no row changed
     "0015": {},    # a new table (the director's applied request keys, empty)
+    "0016": {},    # tournament.clock_started: from the clock and status (REWRITTEN)
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
@@ -77,6 +78,7 @@ REWRITTEN: dict[str, dict[str, set[str]]] = {
     "0009": {"player": {"entries_when_out"}},     # a new column worked out from the rows
     "0011": {"player": {"search_name"}},          # a new column worked out from the names
     "0012": {"person": {"csv_cells"}},            # a new column worked out from the records
+    "0016": {"tournament": {"clock_started"}},    # worked out from the clock and the status
 }
 
 
@@ -536,6 +538,34 @@ def test_0012_keeps_each_records_csv_cells_and_the_export_writes_them(
 
 
 # ---------------------------------------------------------------- the event goes on
+
+def test_0016_keeps_which_events_started_and_a_cancelled_one_reopens_as_it_was(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]], auth: dict[str, str]) -> None:
+    """The release's event (its clock running) started; an event cancelled at its second
+    level started; a cancelled one whose clock never ran and one still registering did
+    not.  After the upgrade each reopens as the rule of before said."""
+    first = {**release["tournament"][0], "status": "running"}   # each row the same columns
+    never = {**first, "running": False, "started_at": None, "elapsed_before": 0.0,
+             "level_index": 0}
+    events = [first,
+              {**never, "id": 2, "status": "cancelled", "level_index": 1},
+              {**never, "id": 3, "status": "cancelled"},
+              {**never, "id": 4, "status": "registering"}]
+    at_revision(empty_app, "0015", {**release, "tournament": events})
+    migrations.migrate(empty_app, "0016", backup=False)
+    started = {row["id"]: row["clock_started"] for row in rows_of(empty_app)["tournament"]}
+    assert {tid: bool(value) for tid, value in started.items()} == \
+        {1: True, 2: True, 3: False, 4: False}
+    migrations.migrate(empty_app, "head", backup=False)
+    client: FlaskClient = empty_app.test_client()
+    for tid, status in ((2, "running"), (3, "registering")):
+        answer = client.post(f"/api/tournaments/{tid}/reopen", headers=auth)
+        assert answer.status_code == 200, answer.get_json()
+        assert answer.get_json()["status"] == status
+    migrations.migrate(empty_app, "0015", down=True, backup=False)
+    assert "clock_started" not in columns_of(empty_app)["tournament"]
+    assert len(rows_of(empty_app)["tournament"]) == 4
+
 
 def test_an_event_mid_level_goes_on_after_the_upgrade_to_the_head(
         empty_app: Flask, release: dict[str, list[dict[str, Any]]], auth: dict[str, str]) -> None:
