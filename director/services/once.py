@@ -1,9 +1,9 @@
 """A director's write sent again is applied once (``models.requests``).
 
-A service that takes a request's ``idempotency_key`` asks :func:`applied` before
-it changes anything (the request was applied already: it changes nothing and
-answers the event as it is now) and :func:`remember` in the change's own
-transaction.  Two copies of one request racing each other both find no key; the
+A service that takes a request's ``idempotency_key`` asks :func:`applied` (or
+:func:`verify_new`, which raises :class:`Applied`) before it changes anything
+(the request was applied already: it changes nothing, and the event is answered
+as it is now) and :func:`remember` in the change's own transaction.  Two copies of one request racing each other both find no key; the
 second to commit breaks the unique key (or the event's version) and is redone by
 ``retry_on_conflict`` with :data:`LOST`, and then finds the key.
 """
@@ -26,6 +26,11 @@ LOST = (StaleDataError, IntegrityError)
 """The errors that mean another copy of the request won (``retry_on_conflict(lost=)``)."""
 
 
+class Applied(Exception):  # noqa: N818 - a state, not a failure
+    """The request of this key was applied already: nothing more was done (the page
+    says so; the API answers the state as it is now)."""
+
+
 def applied(tournament_id: int, key: str | None) -> bool:
     """Was the request of ``key`` applied to this event already?"""
     if key is None:
@@ -33,6 +38,15 @@ def applied(tournament_id: int, key: str | None) -> bool:
     return db.session.scalar(select(DirectorRequest.id).where(
         DirectorRequest.tournament_id == tournament_id,
         DirectorRequest.idempotency_key == key)) is not None
+
+
+def verify_new(tournament_id: int, key: str | None) -> None:
+    """Raise :class:`Applied` (the transaction rolled back) if ``key`` was applied.
+    Call it once the event's lock is taken, so that a copy waiting for the lock
+    finds the key its twin committed."""
+    if applied(tournament_id, key):
+        db.session.rollback()
+        raise Applied(key)
 
 
 def remember(tournament_id: int, key: str | None, action: str) -> None:

@@ -43,6 +43,7 @@ from director.services import event_file, once, read_model
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
 from director.views.auth import director_required
+from director.views.bodies import idempotency_key
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -66,13 +67,6 @@ ADJUST = Schema({
     "idempotency_key": once.KEY,
 })
 
-
-def idempotency_key() -> str | None:
-    """The ``idempotency_key`` of a route that takes no other body (checked: a 400
-    names it), None without one."""
-    if not request.get_data(cache=True).strip():
-        return None
-    return json_body(once.BODY)["idempotency_key"]
 
 
 @bp.post("/tournaments")

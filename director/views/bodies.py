@@ -13,7 +13,8 @@ from __future__ import annotations
 from flask import request
 
 from director.models.tournament import MAX_CHIPS
-from director.schemas import Any_, Choice, Int, List, Schema, Str
+from director.schemas import FORM_TYPES, Any_, Choice, Int, List, Schema, Str
+from director.services import once
 from director.services.seating import HAND_FOR_HAND_ACTIONS
 
 TEXT = 1000  # long enough that the service's own length rule speaks first
@@ -38,6 +39,18 @@ BACK = Schema({"back": _opt_text(20)})
 def from_phone() -> bool:
     """Whether this form was sent from the director's phone page."""
     return BACK.load({"back": request.form.get("back")}, form=True)["back"] == "phone"
+
+
+def idempotency_key() -> str | None:
+    """The request's ``idempotency_key`` (``services.once``): a page's hidden field (empty:
+    none) or a JSON body's, checked (a 400 names it); None without one.  The route's
+    body was checked by its schema or ``no_body`` first (the key is the transport's)."""
+    if request.mimetype in FORM_TYPES:
+        value = request.form.get("idempotency_key") or None
+    else:
+        body = request.get_json(silent=True) if request.get_data(cache=True).strip() else None
+        value = body.get("idempotency_key") if isinstance(body, dict) else None
+    return once.BODY.load({"idempotency_key": value})["idempotency_key"]
 
 
 # ---------------------------------------------------------------- seating, JSON

@@ -26,13 +26,14 @@ from director.i18n import number_filter
 from director.local_time import event_zone_name, zone
 from director.poker.games import Game
 from director.schemas import Choice, Int, Schema, Str, form_body, form_fields, no_body
-from director.services import Invalid, audit, event_file, once, read_model
+from director.services import Invalid, audit, event_file, read_model
 from director.services import backup as backup_service
 from director.services import clock as clock_service
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
 from director.tournament.structure import AMOUNT_FIELDS, Kind, entry_numbers
 from director.views.auth import director_required
+from director.views.bodies import idempotency_key
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 
@@ -280,12 +281,12 @@ def export_structure(tournament_id: int) -> Response:
 
 @bp.post("/<int:tournament_id>/<any(reopen, cancel):change>")
 @director_required
-@form_fields(once.BODY)
+@no_body()      # the transport's idempotency_key alone
 def lifecycle(tournament_id: int, change: str) -> Any:
     """The tournament page's Reopen / Cancel the event buttons (logged by the service)."""
     service = tournament_service.reopen if change == "reopen" else tournament_service.cancel
     try:
-        service(tournament_id, form_body(once.BODY)["idempotency_key"])
+        service(tournament_id, idempotency_key())
     except Invalid as exc:
         flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())))
     else:

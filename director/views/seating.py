@@ -46,7 +46,15 @@ from director.schemas import (
     json_body,
     no_body,
 )
-from director.services import Invalid, NotFound, audit, busts, dealer_hold, get_tournament
+from director.services import (
+    Invalid,
+    NotFound,
+    audit,
+    busts,
+    dealer_hold,
+    get_tournament,
+    once,
+)
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -175,6 +183,8 @@ def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:
         message = action()
     except Invalid as exc:
         return _refused(exc, tournament_id)
+    except once.Applied:     # a double click, or the form sent again: applied once
+        message = _("Done already: the same request arrived twice and was applied once.")
     if message:
         flash(message)
     if phone:
@@ -284,7 +294,7 @@ def discard(tournament_id: int, plan_id: int) -> Any:
 @no_body("back", refused=_refused)
 def undo(tournament_id: int) -> Any:
     def do() -> str:
-        plan = seating_service.undo_last(tournament_id)
+        plan = seating_service.undo_last(tournament_id, bodies.idempotency_key())
         return _("Undone: %(plan)s. Everybody is back in the old seat.",
                  plan=seating_text(plan.note or plan.kind.value))
     return _act(tournament_id, do)
@@ -295,7 +305,8 @@ def undo(tournament_id: int) -> Any:
 @no_body("back", refused=_refused)
 def break_next(tournament_id: int) -> Any:
     def do() -> str:
-        record = seating_service.break_next_table(tournament_id)
+        record = seating_service.break_next_table(tournament_id,
+                                                  idempotency_key=bodies.idempotency_key())
         return _("%(plan)s: check the moves, then confirm.",
                  plan=seating_text(SeatingPlan.from_json(record.plan).note))
     return _act(tournament_id, do)
@@ -329,7 +340,7 @@ def chips(tournament_id: int) -> Any:
 @no_body("back", refused=_refused)
 def deal(tournament_id: int, number: int) -> Any:
     def do() -> None:
-        seating_service.hand_dealt(tournament_id, number)
+        seating_service.hand_dealt(tournament_id, number, bodies.idempotency_key())
     return _act(tournament_id, do)
 
 
@@ -339,7 +350,7 @@ def deal(tournament_id: int, number: int) -> Any:
 def hand_for_hand(tournament_id: int) -> Any:
     def do() -> str:
         action = form_body(bodies.SEATING_HAND_FOR_HAND_FORM)["action"]
-        result = seating_service.hand_for_hand(tournament_id, action)
+        result = seating_service.hand_for_hand(tournament_id, action, bodies.idempotency_key())
         if result["seconds_deducted"]:
             return ngettext("Hand finished: %(num)s second off the clock.",
                             "Hand finished: %(num)s seconds off the clock.",
@@ -636,7 +647,10 @@ def api_discard(tournament_id: int, plan_id: int) -> Any:
 @api_director
 @no_body()
 def api_undo(tournament_id: int) -> Any:
-    plan = seating_service.undo_last(tournament_id)
+    try:
+        plan = seating_service.undo_last(tournament_id, bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     tables, moved = _plan_tables(plan)
     return _answer(tournament_id, tables=tables, player_ids=moved, undone=plan_lines(plan))
 
@@ -645,7 +659,11 @@ def api_undo(tournament_id: int) -> Any:
 @api_director
 @no_body()
 def api_break(tournament_id: int) -> Any:
-    record = seating_service.break_next_table(tournament_id)
+    try:
+        record = seating_service.break_next_table(tournament_id,
+                                                  idempotency_key=bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     return _answer(tournament_id, pending_plan=_record_json(record))
 
 
@@ -671,13 +689,19 @@ def api_chips(tournament_id: int) -> Any:
 @api_director
 @no_body()
 def api_deal(tournament_id: int, number: int) -> Any:
-    table = seating_service.hand_dealt(tournament_id, number)
+    try:
+        table = seating_service.hand_dealt(tournament_id, number, bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     return _changed(tournament_id, {table.number}, [], next_hand=_positions(table))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/hand-for-hand")
 @api_director
 def api_hand_for_hand(tournament_id: int) -> Any:
-    result = seating_service.hand_for_hand(
-        tournament_id, json_body(bodies.SEATING_HAND_FOR_HAND)["action"])
+    action = json_body(bodies.SEATING_HAND_FOR_HAND)["action"]
+    try:
+        result = seating_service.hand_for_hand(tournament_id, action, bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     return _answer(tournament_id, **result)

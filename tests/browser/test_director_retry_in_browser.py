@@ -98,3 +98,59 @@ def test_a_second_tap_on_next_level_while_the_first_is_on_its_way_is_not_taken(
     director.click("button[data-control='next']")
     expect(director.locator("#panel-level")).to_have_text("Blinds 75/150", timeout=15_000)
     assert _clock(live_server, tid)["level_index"] == 2
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "id"])
+def test_hand_finished_double_clicked_on_the_seating_page_counts_one_hand(
+        chromium, live_server, artifacts, language):
+    """The bubble: hand-for-hand is on, the director clicks "Hand finished at every
+    table" and, its answer slow on the Wi-Fi, clicks again.  Both reach the server with
+    the form's one key: one hand is counted and its seconds come off once, and the page
+    says "Done already" in the director's language (before, the second click was refused
+    with the page of errors, the round not being over).  Nothing overlaps."""
+    from tests.browser.conftest import drawn_event
+
+    tid = drawn_event(live_server, [f"Player {n}" for n in range(1, 13)],
+                      hand_for_hand_seconds=120)
+    api = f"{live_server.url}/api/tournaments/{tid}"
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    for path, body in (("clock/start", None), ("seating/hand-for-hand", {"action": "start"})):
+        assert requests.post(f"{api}/{path}", headers=auth, json=body, timeout=5).ok
+    before = _clock(live_server, tid)["seconds_remaining"]
+    page = director_page(chromium, live_server, 1366, 768)
+    page.goto(f"{live_server.url}/director/{tid}/seating")
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+    held: list[Any] = []
+    sent: list[str] = []
+
+    def slow_wifi(route: Any) -> None:
+        sent.append(route.request.post_data or "")
+        if not held:
+            route.fetch()           # the server has the first click; its answer is slow ...
+            held.append(route)      # ... and the director clicks again meanwhile
+            return
+        route.continue_()
+
+    page.route(re.compile(r".*/seating/hand-for-hand$"), slow_wifi)
+    page.locator("#h4h-finish").scroll_into_view_if_needed()
+    box = page.locator("#h4h-finish").bounding_box()
+    assert box is not None
+    page.click("#h4h-finish", no_wait_after=True)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    # the page still shows the form (its answer is on its way): the second click
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    done_already = {"en": "Done already", "sv": "Redan gjort", "id": "Sudah dilakukan"}
+    expect(page.locator("body")).to_contain_text(done_already[language], timeout=15_000)
+    assert len(sent) == 2 and sent[0] == sent[1]          # the same form, its one key, twice
+    state = requests.get(f"{api}/seating", headers=auth, timeout=5).json()
+    assert state["hand_for_hand"]["hands_played"] == 1
+    after = _clock(live_server, tid)["seconds_remaining"]
+    assert round(before - after) == 120, (before, after)
+    shown = page.evaluate(CHECK)
+    assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
+    page.screenshot(path=str(artifacts / f"seating-h4h-double-{language}.png"))

@@ -187,3 +187,64 @@ def test_the_pages_cancel_form_sent_twice_cancels_once(client, auth, make_tourna
         text = done.get_data(as_text=True)
         assert "The event is cancelled." in text and "Not changed" not in text
     assert log_lines(app, tid, "event cancelled") == 1
+
+
+# ---------------------------------------------------------------- the seating page's clicks
+
+
+def _table_one_button(client: FlaskClient, auth: dict[str, str], tid: int) -> int:
+    seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    table = next(t for t in seating["tables"] if t["number"] == 1)
+    return int(table["next_hand"]["button"])
+
+
+def test_hand_finished_at_every_table_clicked_twice_takes_the_time_off_once(
+        client, auth, field, login, csrf, app):
+    """Hand-for-hand at the bubble: a double click on "Hand finished at every table" (one
+    form, one key) counts one hand and takes the house's seconds off once (TDA RP-8)."""
+    tid = field(12, table_size=6, hand_for_hand_seconds=120)
+    client.post(f"/api/tournaments/{tid}/clock/start", headers=auth)
+    assert client.post(f"/api/tournaments/{tid}/seating/hand-for-hand", headers=auth,
+                       json={"action": "start"}).status_code == 200
+    before = client.get(f"/api/tournaments/{tid}/clock").get_json()["seconds_remaining"]
+    login()
+    page = client.get(f"/director/{tid}/seating").get_data(as_text=True)
+    form = page[page.index('id="hand-for-hand"'):]
+    key = form.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    said = []
+    for _ in range(2):
+        done = client.post(f"/director/{tid}/seating/hand-for-hand", follow_redirects=True,
+                           data={"csrf_token": csrf(), "idempotency_key": key,
+                                 "action": "finish"})
+        assert done.status_code == 200
+        said.append(done.get_data(as_text=True))
+    assert "120 seconds off the clock" in said[0]
+    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    after = client.get(f"/api/tournaments/{tid}/clock").get_json()["seconds_remaining"]
+    assert round(before - after) == 120
+    state = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    assert state["hand_for_hand"]["hands_played"] == 1
+
+
+def test_a_hand_dealt_sent_again_with_its_key_moves_the_button_once(client, auth, field):
+    tid = field(12, table_size=6)
+    url = f"/api/tournaments/{tid}/seating/tables/1/deal"
+    first = client.post(url, json={"idempotency_key": "deal-1"}, headers=auth)
+    assert first.status_code == 200
+    moved = _table_one_button(client, auth, tid)
+    again = client.post(url, json={"idempotency_key": "deal-1"}, headers=auth)
+    assert again.status_code == 200 and again.get_json()["done_already"] is True
+    assert _table_one_button(client, auth, tid) == moved
+    assert client.post(url, json={"idempotency_key": "deal-2"}, headers=auth).status_code == 200
+    assert _table_one_button(client, auth, tid) != moved          # a new deal moves it on
+
+
+def test_an_undo_sent_again_with_its_key_takes_back_nothing_more(client, auth, field):
+    tid = field(12, table_size=6)                 # the draw: undoable until a hand is dealt
+    url = f"/api/tournaments/{tid}/seating/undo"
+    first = client.post(url, json={"idempotency_key": "undo-1"}, headers=auth)
+    assert first.status_code == 200 and first.get_json()["undone"]
+    again = client.post(url, json={"idempotency_key": "undo-1"}, headers=auth)
+    assert again.status_code == 200 and again.get_json()["done_already"] is True
+    refused = client.post(url, json={"idempotency_key": "undo-2"}, headers=auth)
+    assert refused.status_code == 400 and "undo" in refused.get_json()["errors"]

@@ -14,6 +14,7 @@ from director.i18n import (
 from director.services import (
     Invalid,
     get_tournament,
+    once,
     tournaments,
     uow,
 )
@@ -39,7 +40,8 @@ HAND_FOR_HAND_ACTIONS = ("announce", "start", "finish", "stop")
 
 
 @unit_of_work
-def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
+def hand_for_hand(tournament_id: int, action: Any,
+                  idempotency_key: str | None = None) -> dict[str, Any]:
     """Hand-for-hand (TDA RP-8): announce, start, a hand finished at every table, stop.
 
     The time comes off once (TDA RP-8, WSOP-T 126): "start" pauses a running
@@ -57,6 +59,7 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
         raise Invalid({"action": _("The action is one of: %(actions)s",
                                    actions=", ".join(HAND_FOR_HAND_ACTIONS))})
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)    # a double click: one round, once
     state = HandForHand.from_json(settings.hand_for_hand or {})
     policy = settings_policy(settings)
     seconds = 0
@@ -107,5 +110,6 @@ def hand_for_hand(tournament_id: int, action: Any) -> dict[str, Any]:
     if action != "finish":
         uow.log({"announce": "hand-for-hand announced", "start": "hand-for-hand started"}
                 .get(action, "hand-for-hand stopped"), tournament_id)
+    once.remember(tournament_id, idempotency_key, f"hand-for-hand {action}")
     commit_seating(tournament_id, settings)
     return {"hand_for_hand": state.to_json(), "seconds_deducted": seconds}

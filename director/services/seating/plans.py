@@ -18,6 +18,7 @@ from director.models.seating import (
 )
 from director.services import (
     Invalid,
+    once,
     tournaments,
     uow,
 )
@@ -154,14 +155,17 @@ def discard_plan(tournament_id: int, plan_id: Any) -> None:
 
 
 @unit_of_work
-def undo_last(tournament_id: int) -> SeatingPlan:
+def undo_last(tournament_id: int, idempotency_key: str | None = None) -> SeatingPlan:
     """Take back the last confirmed plan, if the seating has not changed since.
 
     The seats go back to where they were and the plan is pending again (the
-    draw simply goes away), so the director can confirm it once more.
+    draw simply goes away), so the director can confirm it once more.  Sent again
+    with its ``idempotency_key`` (a double click), it takes back nothing more
+    (``once.Applied``).
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     record = last_confirmed_record(tournament_id)
     if record is None:
         db.session.rollback()
@@ -184,15 +188,19 @@ def undo_last(tournament_id: int) -> SeatingPlan:
     seating_log(tournament_id, "undo", [Said(N_("Undone: %(plan)s"),
                                              plan={"seating": plan.note or plan.kind.value})])
     uow.log("seating undone", tournament_id)
+    once.remember(tournament_id, idempotency_key, "seating undo")
     commit_seating(tournament_id, settings)
     return plan
 
 
 @unit_of_work
-def break_next_table(tournament_id: int, rng: random.Random | None = None) -> SeatingPlanRecord:
-    """Propose breaking the next table in the pre-announced order (TDA 10-B)."""
+def break_next_table(tournament_id: int, rng: random.Random | None = None,
+                     idempotency_key: str | None = None) -> SeatingPlanRecord:
+    """Propose breaking the next table in the pre-announced order (TDA 10-B); sent
+    again with its ``idempotency_key``, nothing more (``once.Applied``)."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     policy = settings_policy(settings)
     layout = load_layout(tournament_id)
     if not layout.tables:
@@ -208,6 +216,7 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None) -> Se
     record = propose(tournament_id, layout, plan)
     assert record is not None
     seating_log(tournament_id, "break", [Said(N_("Proposed: break table %(table)s"), table=number)])
+    once.remember(tournament_id, idempotency_key, "seating break")
     commit_seating(tournament_id, settings)
     return record
 
@@ -258,9 +267,11 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
 
 
 @unit_of_work
-def hand_dealt(tournament_id: int, table: Any) -> TableState:
-    """A hand was dealt at ``table``: the button and blinds move on (TDA 32)."""
+def hand_dealt(tournament_id: int, table: Any, idempotency_key: str | None = None) -> TableState:
+    """A hand was dealt at ``table``: the button and blinds move on (TDA 32); sent again
+    with its ``idempotency_key``, they move no further (``once.Applied``)."""
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     number = required_whole({"table": table}, "table", low=1, high=10_000, label=_("Table"))
     stored = load_layout(tournament_id)
     if number not in stored.numbers:
@@ -271,6 +282,7 @@ def hand_dealt(tournament_id: int, table: Any) -> TableState:
     policy = settings_policy(settings)
     store_layout(tournament_id, layout, stored=stored)
     replan(tournament_id, layout, policy)   # the player due the big blind has changed
+    once.remember(tournament_id, idempotency_key, "hand dealt")
     commit_seating(tournament_id, settings)
     return dealt
 
