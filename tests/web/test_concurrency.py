@@ -4,8 +4,10 @@ lock and the loser of a race redoes its unit of work."""
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
+from flask import Flask
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.services import retry_on_conflict
@@ -25,22 +27,28 @@ def test_a_lost_race_is_retried_on_fresh_rows(app):
     assert len(calls) == 2
 
 
+def posted_at_once(app: Flask, url: str, body: dict[str, Any], headers: dict[str, str],
+                   copies: int = 8) -> list[int]:
+    """POST ``body`` to ``url`` from ``copies`` threads at once; their status codes."""
+    statuses: list[int] = []
+
+    def post() -> None:
+        statuses.append(app.test_client().post(url, json=body, headers=headers).status_code)
+
+    threads = [threading.Thread(target=post) for _ in range(copies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return statuses
+
+
 def test_parallel_adjustments_all_count(app, auth, make_tournament):
     tournament_id = make_tournament()
     url = f"/api/tournaments/{tournament_id}/clock"
     app.test_client().post(f"{url}/start", headers=auth)
     app.test_client().post(f"{url}/pause", headers=auth)
-    statuses: list[int] = []
-
-    def add_ten_seconds() -> None:
-        response = app.test_client().post(f"{url}/adjust", json={"seconds": 10}, headers=auth)
-        statuses.append(response.status_code)
-
-    threads = [threading.Thread(target=add_ten_seconds) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    statuses = posted_at_once(app, f"{url}/adjust", {"seconds": 10}, auth)
     assert statuses == [200] * 8
     clock = app.test_client().get(url).get_json()
     assert clock["seconds_remaining"] == pytest.approx(1200 + 80, abs=0.5)

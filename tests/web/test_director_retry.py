@@ -8,7 +8,6 @@ new change.  Without a key a request is applied each time it is sent, as before.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +20,7 @@ from director.db import db
 from director.models.requests import DirectorRequest
 from director.services import audit
 from tests.conftest import level
+from tests.web.test_concurrency import posted_at_once
 
 LEVELS = [level(25, 50, seconds=1200), level(50, 100, seconds=1200), level(100, 200, seconds=1200)]
 
@@ -97,19 +97,8 @@ def test_copies_of_one_request_racing_each_other_are_applied_once(app, auth, clo
     the time added once, one key kept."""
     clock("start")
     clock("pause")
-    url = f"/api/tournaments/{clock.tid}/clock/adjust"
-    statuses: list[int] = []
-
-    def send() -> None:
-        answer = app.test_client().post(url, json={"seconds": 10, "idempotency_key": "race-1"},
-                                        headers=auth)
-        statuses.append(answer.status_code)
-
-    threads = [threading.Thread(target=send) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    statuses = posted_at_once(app, f"/api/tournaments/{clock.tid}/clock/adjust",
+                              {"seconds": 10, "idempotency_key": "race-1"}, auth)
     assert statuses == [200] * 8
     state = app.test_client().get(f"/api/tournaments/{clock.tid}/clock").get_json()
     assert state["seconds_remaining"] == pytest.approx(1210, abs=1)
