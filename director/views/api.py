@@ -28,6 +28,7 @@ most 100 characters) in their JSON body, as the dealer's writes do: the request
 sent again with the same key (its answer was lost) changes nothing and answers
 the clock as it is now (``services.once``).  The director's page puts one on
 every click and sends it again when no answer comes.
+
 Every body is declared below as a ``director.schemas.Schema``; the services
 then check what only they can (a structure's rules, a name's uniqueness).
 """
@@ -66,7 +67,6 @@ ADJUST = Schema({
                    missing_message=N_("Say how many seconds to add (or remove, with a minus sign)")),
     "idempotency_key": once.KEY,
 })
-
 
 
 @bp.post("/tournaments")
