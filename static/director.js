@@ -37,19 +37,27 @@
   /* A click on a clock control: one key a click, and the same request sent again with
    * it until the server answers (no answer, or a 5xx), so that a lost answer on the
    * room's Wi-Fi neither loses the click nor applies it twice (the server keeps the
-   * key).  A click on the same button while its request is on its way is not taken. */
-  var onTheWay = {};
+   * key).  The button is disabled while its request is on its way, and a level's
+   * Next / Previous for ARM_MS more once answered: on a fast network the answer comes
+   * before a double click's second click, which must not skip a second level. */
+  var ARM_MS = 600;
   function key() {
     var r = "";
     for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
     return Date.now().toString(16) + "-" + r;
   }
-  function send(name, path, body) {
-    if (onTheWay[name]) return;
-    onTheWay[name] = true;
+  function send(button, path, body) {
+    if (button.disabled) return;
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
     body = Object.assign({ idempotency_key: key() }, body || {});
     var error = $("control-error");
     error.classList.add("hidden");
+    var answered = function () {
+      button.removeAttribute("aria-busy");
+      var arm = path === "next" || path === "previous";
+      setTimeout(function () { button.disabled = false; }, arm ? ARM_MS : 0);
+    };
     var attempt = function (delay) {
       fetch(panel.dataset.api + "/" + path, {
         method: "POST",
@@ -59,7 +67,7 @@
       }).then(function (response) {
         if (response.status >= 500) throw new Error("HTTP " + response.status);
         return response.json().catch(function () { return {}; }).then(function (data) {
-          delete onTheWay[name];
+          answered();
           error.classList.add("hidden");
           if (!response.ok) {
             var messages = data.errors ? Object.values(data.errors) : [data.error || response.statusText];
@@ -78,13 +86,11 @@
     attempt(500);
   }
   panel.querySelectorAll("[data-control]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      send(button.dataset.control, button.dataset.control);
-    });
+    button.addEventListener("click", function () { send(button, button.dataset.control); });
   });
   panel.querySelectorAll("[data-adjust]").forEach(function (button) {
     button.addEventListener("click", function () {
-      send("adjust" + button.dataset.adjust, "adjust", { seconds: parseInt(button.dataset.adjust, 10) });
+      send(button, "adjust", { seconds: parseInt(button.dataset.adjust, 10) });
     });
   });
 

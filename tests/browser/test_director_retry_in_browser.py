@@ -100,6 +100,31 @@ def test_a_second_tap_on_next_level_while_the_first_is_on_its_way_is_not_taken(
     assert _clock(live_server, tid)["level_index"] == 2
 
 
+def test_a_double_click_on_next_level_answered_at_once_moves_one_level(chromium, live_server):
+    """On a fast network the first click's answer is drawn before a double click's second
+    click: Next level waits a moment (600 ms) before it takes a click again."""
+    tid, _auth = _event(live_server)
+    director = director_page(chromium, live_server, 1366, 768)
+    director.clock.install()                      # the page's time, moved by the test
+    director.goto(f"{live_server.url}/director/{tid}")
+    expect(director.locator("#btn-resume")).to_be_visible()
+    button = director.locator("button[data-control='next']")
+    box = button.bounding_box()
+    assert box is not None
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    director.mouse.click(*middle)
+    expect(director.locator("#panel-level")).to_have_text("Blinds 50/100", timeout=15_000)
+    director.mouse.click(*middle)                 # the double click's second click
+    expect(button).to_be_disabled()
+    director.wait_for_timeout(500)                # (real time: a request would have come back)
+    assert _clock(live_server, tid)["level_index"] == 1
+    director.clock.run_for(700)
+    expect(button).to_be_enabled()
+    director.mouse.click(*middle)                 # a click of its own
+    expect(director.locator("#panel-level")).to_have_text("Blinds 75/150", timeout=15_000)
+    assert _clock(live_server, tid)["level_index"] == 2
+
+
 @pytest.mark.parametrize("language", ["en", "sv", "id"])
 def test_hand_finished_double_clicked_on_the_seating_page_counts_one_hand(
         chromium, live_server, artifacts, language):
