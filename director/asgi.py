@@ -49,14 +49,17 @@ from typing import Any
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import Body, WSGIResponder, build_environ
 from flask import Flask
+from sqlalchemy import select
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from director.db import start_checkpointer
-from director.services import change_feed
+from director.db import db, start_checkpointer
+from director.i18n import load_locale_data
+from director.models import Tournament
+from director.services import change_feed, read_model
 from director.services.audit import writer
 from director.services.events import events
 from director.streams import (
@@ -66,7 +69,10 @@ from director.streams import (
     connection_cap,
     raise_open_files_limit,
 )
+from director.tournament.lifecycle import Status
 from director.workers import SchedulerStandby
+
+IN_PLAY = (Status.REGISTERING.value, Status.RUNNING.value)
 
 log = logging.getLogger("director.server")
 
@@ -364,6 +370,7 @@ def _start(app: Flask) -> SchedulerStandby | None:
     else:
         _say("Scheduler: off (run `director scheduler`)")
     events(app).start_feed()
+    warm(app)
     settle_garbage_collector()
     return standby
 
@@ -385,6 +392,30 @@ async def _tell() -> None:
     while True:
         await asyncio.sleep(TALLY_SECONDS / 12)
         _tally.flush()
+
+
+WARM_EVENTS = 20
+
+
+def warm(app: Flask) -> None:
+    """Before serving: load what the first requests would otherwise load while the room
+    waits, each language's CLDR data (``i18n.load_locale_data``) and the clock state of
+    the events in play (newest first, at most ``WARM_EVENTS``): its SQL is compiled
+    and the read model holds it, so that the first level change or entry after a
+    restart is not the slowest of the day.  Reads only; a failure is said and
+    serving goes on."""
+    try:
+        load_locale_data()
+        with app.app_context():
+            try:
+                for tournament_id in db.session.scalars(
+                        select(Tournament.id).where(Tournament.status.in_(IN_PLAY))
+                        .order_by(Tournament.id.desc()).limit(WARM_EVENTS)):
+                    read_model.clock_state(tournament_id)
+            finally:
+                db.session.remove()
+    except Exception as exc:  # noqa: BLE001 - a warm-up never stops the server
+        _say(f"Warm-up skipped: {exc}")
 
 
 def settle_garbage_collector() -> None:
