@@ -66,10 +66,14 @@ def test_a_lost_answer_is_sent_again_and_the_minute_is_added_once(
     phone.route(re.compile(r".*/clock/adjust$"), on_the_wifi)
     phone.click("button[data-adjust='60']")
     expect(phone.locator("#control-error")).to_have_text(SENDING_AGAIN[language])
+    plus = phone.locator("button[data-adjust='60']")
+    expect(plus).to_be_disabled()                # its click is on its way: not taken again
+    assert float(plus.evaluate("b => getComputedStyle(b).opacity")) < 0.75   # and looks it
     shown = phone.evaluate(CHECK)               # the message fits the phone, over nothing
     assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
     phone.screenshot(path=str(artifacts / f"phone-sending-again-{language}.png"))
     expect(phone.locator("#control-error")).to_be_hidden(timeout=15_000)   # answered at last
+    expect(plus).to_be_enabled()
 
     assert len(keys) == 3 and len(set(keys)) == 1, keys       # one click, sent three times
     after = _clock(live_server, tid)
