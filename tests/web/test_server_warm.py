@@ -18,7 +18,7 @@ def test_warm_loads_each_language_and_reads_the_events_in_play_only(
     assert client.post(f"/api/tournaments/{finished}/cancel", headers=auth).status_code == 200
     read_model.forget()
     # As a fresh process finds Babel: no locale's data read yet (a newer Babel
-    # also keep a wrapper over each locale's data, apart).
+    # also keeps a wrapper over each locale's data, apart).
     monkeypatch.setattr(localedata, "_cache", {})
     monkeypatch.setattr(localedata, "_dict_cache", {}, raising=False)
     asgi.warm(app)
