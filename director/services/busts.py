@@ -28,7 +28,7 @@ from director.models.money import MoneySettings, Payment
 from director.models.seating import Player, SeatingPlanRecord, SeatingSettings, SeatingTable
 from director.models.tournament import MAX_CHIPS
 from director.schemas import whole_in
-from director.services import Invalid, seating, tournaments, uow
+from director.services import Invalid, once, seating, tournaments, uow
 from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.services.audit import Said
@@ -61,7 +61,8 @@ def _player_ids(value: Any) -> list[Any]:
 @unit_of_work
 def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
               rng: random.Random | None = None, by: Any = None,
-              commit: bool = True) -> tuple[list[Finish], SeatingPlanRecord | None]:
+              commit: bool = True, idempotency_key: str | None = None,
+              ) -> tuple[list[Finish], SeatingPlanRecord | None]:
     """Players eliminated in one hand: finishing places, then the next seating step.
 
     Places follow ``place_busts``: the bigger starting stack finishes higher
@@ -90,9 +91,12 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     ``commit`` false: flushed, not committed, and the screens not told: part of the
     caller's unit of work (the dealer's finish of the hand that busted them commits
     both at once and records the screens' change).  A refusal rolls the session back.
+    Sent again with its ``idempotency_key`` (a double click), nothing more is done
+    (``once.Applied``).
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = seating.locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     ids = _player_ids(player_ids)
     players = [seating.player_in(tournament_id, pid, "player_ids") for pid in ids]
     stacks: Mapping[Any, Any] = starting_chips if isinstance(starting_chips, Mapping) else {}
@@ -162,6 +166,7 @@ def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
     seating.seating_log(tournament_id, "eliminate", lines)
     for player in players:
         uow.log("eliminated", tournament_id, name=player.name, place=place_label(player))
+    once.remember(tournament_id, idempotency_key, "eliminate")
     seating.commit_seating(tournament_id, settings, commit=commit)
     return [f for f in finishes if any(pid in by_id for pid in f.player_ids)], record
 

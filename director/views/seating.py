@@ -259,7 +259,8 @@ def eliminate(tournament_id: int) -> Any:
     def do() -> str:
         form = form_body(bodies.SEATING_ELIMINATE_FORM)
         finishes, record = busts.eliminate(tournament_id, form["player_ids"] or None,
-                                           by=form["by"])
+                                           by=form["by"],
+                                           idempotency_key=bodies.idempotency_key())
         text = "; ".join(
             _("place %(first)s–%(last)s shared", first=f.first, last=f.last) if f.tied
             else _("place %(place)s", place=f.first) for f in finishes)
@@ -617,8 +618,11 @@ def api_draw(tournament_id: int) -> Any:
 def api_eliminate(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_ELIMINATE)
     ids = body["player_ids"] if body["player_ids"] is not None else body["player_id"]
-    finishes, record = busts.eliminate(tournament_id, ids, body["starting_chips"],
-                                       by=body["by"])
+    try:
+        finishes, record = busts.eliminate(tournament_id, ids, body["starting_chips"],
+                                           by=body["by"], idempotency_key=bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     out = [pid for f in finishes for pid in f.player_ids]
     tables = seating_service.out_tables(tournament_id, out)
     return _changed(tournament_id, tables, out, finishes=[f.to_json() for f in finishes],

@@ -237,3 +237,35 @@ def test_an_undo_sent_again_with_its_key_takes_back_nothing_more(client, auth, f
     assert again.status_code == 200 and again.get_json()["done_already"] is True
     refused = client.post(url, json={"idempotency_key": "undo-2"}, headers=auth)
     assert refused.status_code == 400 and "undo" in refused.get_json()["errors"]
+
+
+def test_a_bust_sent_again_with_its_key_is_done_already_not_refused(
+        client, auth, field, login, csrf):
+    """The phone's *Bust a player* tapped twice (one form, one key): one bust, and the
+    second tap reads "Done already", not "already out"."""
+    tid = field(12, table_size=6)
+    seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    out = seating["players"][0]["id"]
+    login()
+    page = client.get(f"/director/{tid}/phone").get_data(as_text=True)
+    form = page[page.index('id="phone-bust"'):]
+    key = form.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    said = []
+    for _ in range(2):
+        done = client.post(f"/director/{tid}/seating/eliminate", follow_redirects=True,
+                           data={"csrf_token": csrf(), "idempotency_key": key,
+                                 "back": "phone", "player_ids": str(out), "by": ""})
+        assert done.status_code == 200
+        said.append(done.get_data(as_text=True))
+    assert "Eliminated (place 12)." in said[0]
+    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    assert after["players_left"] == 11
+    api = f"/api/tournaments/{tid}/seating/eliminate"
+    other = next(p["id"] for p in after["players"] if p["id"] != out)
+    first = client.post(api, json={"player_id": other, "idempotency_key": "bust-2"}, headers=auth)
+    again = client.post(api, json={"player_id": other, "idempotency_key": "bust-2"}, headers=auth)
+    assert first.status_code == 200, first.get_json()
+    assert again.status_code == 200 and again.get_json()["done_already"] is True
+    assert client.get(f"/api/tournaments/{tid}/seating",
+                      headers=auth).get_json()["players_left"] == 10
