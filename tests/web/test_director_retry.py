@@ -181,6 +181,22 @@ def test_the_pages_cancel_form_sent_twice_cancels_once(client, auth, make_tourna
 # ---------------------------------------------------------------- the seating page's clicks
 
 
+def sent_twice(client: FlaskClient, csrf: Callable[[], str], page: str, section: str,
+               action: str, fields: dict[str, str]) -> list[str]:
+    """A page's form (the first after ``section``) sent twice with the key it was drawn
+    with, as a double click or a browser's resend does: the two pages shown after."""
+    text = client.get(page).get_data(as_text=True)
+    key = text[text.index(section):].split('name="idempotency_key" value="', 1)[1]
+    key = key.split('"', 1)[0]
+    said = []
+    for _ in range(2):
+        done = client.post(action, follow_redirects=True,
+                           data={"csrf_token": csrf(), "idempotency_key": key, **fields})
+        assert done.status_code == 200
+        said.append(done.get_data(as_text=True))
+    return said
+
+
 def _table_one_button(client: FlaskClient, auth: dict[str, str], tid: int) -> int:
     seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     table = next(t for t in seating["tables"] if t["number"] == 1)
@@ -197,16 +213,8 @@ def test_hand_finished_at_every_table_clicked_twice_takes_the_time_off_once(
                        json={"action": "start"}).status_code == 200
     before = client.get(f"/api/tournaments/{tid}/clock").get_json()["seconds_remaining"]
     login()
-    page = client.get(f"/director/{tid}/seating").get_data(as_text=True)
-    form = page[page.index('id="hand-for-hand"'):]
-    key = form.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
-    said = []
-    for _ in range(2):
-        done = client.post(f"/director/{tid}/seating/hand-for-hand", follow_redirects=True,
-                           data={"csrf_token": csrf(), "idempotency_key": key,
-                                 "action": "finish"})
-        assert done.status_code == 200
-        said.append(done.get_data(as_text=True))
+    said = sent_twice(client, csrf, f"/director/{tid}/seating", 'id="hand-for-hand"',
+                      f"/director/{tid}/seating/hand-for-hand", {"action": "finish"})
     assert "120 seconds off the clock" in said[0]
     assert "Done already: the same request arrived twice and was applied once." in said[1]
     after = client.get(f"/api/tournaments/{tid}/clock").get_json()["seconds_remaining"]
@@ -247,16 +255,9 @@ def test_a_bust_sent_again_with_its_key_is_done_already_not_refused(
     seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     out = seating["players"][0]["id"]
     login()
-    page = client.get(f"/director/{tid}/phone").get_data(as_text=True)
-    form = page[page.index('id="phone-bust"'):]
-    key = form.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
-    said = []
-    for _ in range(2):
-        done = client.post(f"/director/{tid}/seating/eliminate", follow_redirects=True,
-                           data={"csrf_token": csrf(), "idempotency_key": key,
-                                 "back": "phone", "player_ids": str(out), "by": ""})
-        assert done.status_code == 200
-        said.append(done.get_data(as_text=True))
+    said = sent_twice(client, csrf, f"/director/{tid}/phone", 'id="phone-bust"',
+                      f"/director/{tid}/seating/eliminate",
+                      {"back": "phone", "player_ids": str(out), "by": ""})
     assert "Eliminated (place 12)." in said[0]
     assert "Done already: the same request arrived twice and was applied once." in said[1]
     after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
