@@ -836,6 +836,11 @@ def json_body(schema: Schema | None = None, *,
 
 TRANSPORT_FIELDS = frozenset({"csrf_token", "idempotency_key"})
 
+IDEMPOTENCY_KEY_MAX = 100
+IDEMPOTENCY_KEY = Str(min_len=1, max_len=IDEMPOTENCY_KEY_MAX, required=False, nullable=True)
+"""A write's ``idempotency_key`` (optional): the same key again is the same request sent
+again (the dealer's writes, the director's clock and seating clicks: ``services.once``)."""
+
 
 def unknown_fields(data: Mapping[str, Any], known: Iterable[str]) -> None:
     """Refuse a request body's fields that its route does not know, naming each (a 400):

@@ -73,11 +73,7 @@
     return text === undefined ? String(value).replace("_", "-") : text;
   }
   function potName(index) { return index === 0 ? T.main_pot : fill(T.side_pot, {n: index}); }
-  function key() {
-    var r = "";
-    for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
-    return Date.now().toString(16) + "-" + r;
-  }
+  var key = window.DirectorLive.requestKey;
   /* The refusal goes where the dealer is looking: inside the open keypad or card
    * picker (under its title), else under the prompt; and it is scrolled into view. */
   function showError(text) {

@@ -41,16 +41,11 @@
    * Next / Previous for ARM_MS more once answered: on a fast network the answer comes
    * before a double click's second click, which must not skip a second level. */
   var ARM_MS = 600;
-  function key() {
-    var r = "";
-    for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
-    return Date.now().toString(16) + "-" + r;
-  }
   function send(button, path, body) {
     if (button.disabled) return;
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
-    body = Object.assign({ idempotency_key: key() }, body || {});
+    body = Object.assign({ idempotency_key: DirectorLive.requestKey() }, body || {});
     var error = $("control-error");
     error.classList.add("hidden");
     var answered = function () {

@@ -210,8 +210,16 @@
     });
   }
 
+  /* A write's idempotency key: one per tap or click, sent again with the write until
+   * the server answers, which applies it once (the dealer's tablet, the clock buttons). */
+  function requestKey() {
+    var r = "";
+    for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
+    return Date.now().toString(16) + "-" + r;
+  }
+
   global.DirectorLive = {
-    Live: Live, formatSeconds: formatSeconds, openStream: openStream,
+    Live: Live, formatSeconds: formatSeconds, openStream: openStream, requestKey: requestKey,
     i18n: { locale: i18nData.locale, t: t, number: formatNumber, money: formatMoney,
             gameName: gameName, levelTitle: levelTitle, stakes: stakes, card: card, ranks: ranks,
             renderStakes: renderStakes }

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from director.db import Base, UTCDateTime, utcnow
 
-KEY_MAX = 100      # as the dealer's writes (``dealer_bodies.KEY_MAX``)
+KEY_MAX = 100      # ``schemas.IDEMPOTENCY_KEY_MAX``, as the dealer's requests' column
 ACTION_MAX = 40
 
 

@@ -30,6 +30,7 @@ from director.poker import rulings as R
 from director.poker.errors import RuleViolation
 from director.poker.events import ActionKind
 from director.schemas import (
+    IDEMPOTENCY_KEY,
     Bool,
     Cards,
     Choice,
@@ -49,7 +50,6 @@ from director.schemas import (
 from director.services import Invalid
 
 MAX_CHIPS = 10**12
-KEY_MAX = 100
 ACTIONS = tuple(k.value for k in ActionKind)
 
 
@@ -59,7 +59,7 @@ def _no_seat_twice(seats: list[int]) -> str | None:
 
 VERSION = Int(min=0, max=2**31, required=False, nullable=True)
 """The hand version the tablet saw (optional: without it, no conflict check)."""
-KEY = Str(min_len=1, max_len=KEY_MAX, required=False, nullable=True)
+KEY = IDEMPOTENCY_KEY
 SEAT = Int(min=1, max=10)
 
 WRITE = Schema({"version": VERSION, "idempotency_key": KEY})

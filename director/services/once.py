@@ -3,9 +3,10 @@
 A service that takes a request's ``idempotency_key`` asks :func:`applied` (or
 :func:`verify_new`, which raises :class:`Applied`) before it changes anything
 (the request was applied already: it changes nothing, and the event is answered
-as it is now) and :func:`remember` in the change's own transaction.  Two copies of one request racing each other both find no key; the
-second to commit breaks the unique key (or the event's version) and is redone by
-``retry_on_conflict`` with :data:`LOST`, and then finds the key.
+as it is now) and :func:`remember` in the change's own transaction.  Two copies of
+one request racing each other both find no key; the second to commit breaks the
+unique key (or the event's version) and is redone by ``retry_on_conflict`` with
+:data:`LOST`, and then finds the key.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db
-from director.models.requests import KEY_MAX, DirectorRequest
-from director.schemas import Schema, Str
+from director.models.requests import DirectorRequest
+from director.schemas import IDEMPOTENCY_KEY, Schema
 
-KEY = Str(min_len=1, max_len=KEY_MAX, required=False, nullable=True)
-BODY = Schema({"idempotency_key": KEY})
+BODY = Schema({"idempotency_key": IDEMPOTENCY_KEY})
 """The body of a write that takes nothing but its key (a clock control, a cancel)."""
 
 LOST = (StaleDataError, IntegrityError)

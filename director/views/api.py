@@ -38,9 +38,19 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from werkzeug.wrappers import Response
 
-from director.schemas import N_, Any_, Int, List, Schema, Str, json_body, no_body
+from director.schemas import (
+    IDEMPOTENCY_KEY,
+    N_,
+    Any_,
+    Int,
+    List,
+    Schema,
+    Str,
+    json_body,
+    no_body,
+)
 from director.services import clock as clock_service
-from director.services import event_file, once, read_model
+from director.services import event_file, read_model
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
 from director.views.auth import director_required
@@ -65,7 +75,7 @@ DUPLICATE = Schema({"name": Str(required=False, max_len=1000)})
 ADJUST = Schema({
     "seconds": Int(min=-clock_service.ADJUST_LIMIT, max=clock_service.ADJUST_LIMIT,
                    missing_message=N_("Say how many seconds to add (or remove, with a minus sign)")),
-    "idempotency_key": once.KEY,
+    "idempotency_key": IDEMPOTENCY_KEY,
 })
 
 
