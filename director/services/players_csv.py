@@ -130,9 +130,12 @@ def export_csv_chunks() -> Iterator[str]:
         "SELECT id, csv_cells, key FROM person WHERE key > ? ORDER BY key LIMIT ?"))
     page: list[Any] = []
     while not page or len(page) == EXPORT_READ_ROWS:
-        page = db.session.connection().exec_driver_sql(
-            *((after, (page[-1][2], EXPORT_READ_ROWS)) if page
-              else (first, (EXPORT_READ_ROWS,)))).all()
+        result = db.session.connection().exec_driver_sql(
+            *((after, (page[-1][2], EXPORT_READ_ROWS)) if page else (first, (EXPORT_READ_ROWS,))))
+        try:        # the driver's own rows: making a Row of each took a fifth of the export
+            page = result.cursor.fetchall()
+        finally:
+            result.close()
         if any(cells is None for _id, cells, _key in page):
             unmade = _cells_of([person_id for person_id, cells, _key in page if cells is None])
             page = [(pid, unmade[pid] if cells is None else cells, key)

@@ -467,3 +467,47 @@ def test_a_late_entry_whose_payment_fails_leaves_no_player_no_seat_and_tells_no_
     assert db.session.scalar(select(func.count(Player.id)).where(
         Player.tournament_id == tid, Player.name == "Late Comer")) == 0
     assert db.session.scalar(select(func.count(Seat.id)).where(Seat.tournament_id == tid)) == 3
+
+
+def test_the_room_read_twice_from_the_same_rows_is_the_same_room_and_its_digest_is_kept(
+        ctx: Flask, field: Callable[..., int]) -> None:
+    """Reading the whole room again (every seating page and API answer does) gives the
+    room built from the same rows before, so its 1,080 seats are not built again and
+    its digest is not worked out again."""
+    from director.services.seating.proposals import layout_digest
+    tid = field(30)
+    first = seating.load_layout(tid)
+    digest = layout_digest(first)
+    db.session.commit()
+    again = seating.load_layout(tid)
+    assert again is first and layout_digest(again) == digest
+    assert seating.load_layout(tid, [1]).tables == first.tables[:1]     # some tables: read
+
+
+def test_the_room_is_read_anew_after_any_change_to_its_rows_even_a_rolled_back_one(
+        ctx: Flask, field: Callable[..., int]) -> None:
+    """The kept room is given only for equal rows: a bust, a button moved, a name
+    corrected change the room read next; a change read in a transaction that was
+    rolled back is not what the next read gives."""
+    from director.services.seating.proposals import layout_digest
+    tid = field(30)
+    before = seating.load_layout(tid)
+    digests = {layout_digest(before)}
+    db.session.commit()
+    moved = before.with_table(deal_hand(before.table(1)))       # the button moves on
+    seating.store_layout(tid, moved, stored=before)
+    assert seating.load_layout(tid) == moved                      # read in the transaction
+    db.session.rollback()
+    assert seating.load_layout(tid) == before                     # the rows as committed
+    seat, player = sorted(before.table(2).seats.items())[0]
+    db.session.get(Player, player.player_id).name = "Renamed Player"
+    db.session.commit()
+    renamed = seating.load_layout(tid)
+    assert renamed != before and renamed.table(2).seats[seat].name == "Renamed Player"
+    digests.add(layout_digest(renamed))
+    busts.eliminate(tid, [player.player_id])
+    db.session.commit()
+    after = seating.load_layout(tid)
+    assert player.player_id not in {p.player_id for t in after.tables for p in t.seats.values()}
+    digests.add(layout_digest(after))
+    assert len(digests) == 3

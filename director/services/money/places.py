@@ -208,8 +208,9 @@ def results_of_everyone(tournament_id: int) -> tuple[Money, list[ResultRow]]:
     entries out of the money of a 2,400-entry event)."""
     view = money(tournament_id)
     first, last = _final_sql(entries_made(tournament_id))
-    found = db.session.execute(select(Player.id, Player.name, Player.status, first, last)
-                               .where(Player.tournament_id == tournament_id)).all()
+    found = db.session.connection().execute(       # plain rows: every entry of the event
+        select(Player.id, Player.name, Player.status, first, last)
+        .where(Player.tournament_id == tournament_id)).all()
     prizes = len(view.amounts)
     may_win = {pid for pid, _name, _status, place, _last in found
                if place is not None and place <= prizes}
