@@ -47,7 +47,7 @@ from director.schemas import (
     no_body,
     unknown_fields,
 )
-from director.services import Invalid, get_tournament, page_of
+from director.services import Invalid, get_tournament, once, page_of
 from director.services import bounties as bounty_service
 from director.services import money as money_service
 from director.tournament.payouts import TEMPLATES
@@ -299,9 +299,12 @@ def deal(tournament_id: int) -> Any:
         body = _first_loadable(schema, data)
     if request.method == "POST" and body is not None and not errors:
         try:
-            saved = money_service.save_deal(tournament_id, body)
+            saved = money_service.save_deal(tournament_id, body, bodies.idempotency_key())
         except Invalid as exc:
             errors = exc.errors
+        except once.Applied:        # a double click on Save and pay: saved once
+            flash(_("Done already: the same request arrived twice and was applied once."))
+            return redirect(url_for("money.results", tournament_id=tournament_id))
         else:
             if saved["left_to_play"]:
                 view = money_service.money(tournament_id)
@@ -499,7 +502,13 @@ def api_deal_quote(tournament_id: int) -> Response:
 @bp.post("/api/tournaments/<int:tournament_id>/money/deal")
 @director_required
 def api_deal(tournament_id: int) -> Any:
-    deal = money_service.save_deal(tournament_id, json_body(money_service.deal_body(tournament_id)))
+    body = json_body(money_service.deal_body(tournament_id))
+    try:
+        deal = money_service.save_deal(tournament_id, body, bodies.idempotency_key())
+    except once.Applied:        # sent again: the deal as it was saved
+        deal = money_service.money(tournament_id).deal
+        return jsonify({"deal": deal, "status": get_tournament(tournament_id).lifecycle.value,
+                        "done_already": True}), 200
     return jsonify({"deal": deal, "status": get_tournament(tournament_id).lifecycle.value}), 201
 
 

@@ -274,7 +274,8 @@ def eliminate(tournament_id: int) -> Any:
 @no_body("back", refused=_refused)
 def confirm(tournament_id: int, plan_id: int) -> Any:
     def do() -> str:
-        plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
+        plan, nxt = seating_service.confirm_plan(tournament_id, plan_id,
+                                                 idempotency_key=bodies.idempotency_key())
         return _("Confirmed: %(plan)s.", plan=seating_text(plan.note or plan.kind.value)) + (
             " " + _("Next step proposed below.") if nxt else "")
     return _act(tournament_id, do)
@@ -285,7 +286,7 @@ def confirm(tournament_id: int, plan_id: int) -> Any:
 @no_body("back", refused=_refused)
 def discard(tournament_id: int, plan_id: int) -> Any:
     def do() -> str:
-        seating_service.discard_plan(tournament_id, plan_id)
+        seating_service.discard_plan(tournament_id, plan_id, bodies.idempotency_key())
         return _("The proposed moves were discarded.")
     return _act(tournament_id, do)
 
@@ -320,7 +321,7 @@ def reseat(tournament_id: int) -> Any:
     def do() -> str:
         body = form_body(bodies.SEATING_RESEAT_FORM)
         move = seating_service.reseat(tournament_id, body["player_id"], body["table"],
-                                      body["seat"])
+                                      body["seat"], bodies.idempotency_key())
         return _("Reseated: %(move)s.", move=move_text(move))
     return _act(tournament_id, do)
 
@@ -633,7 +634,11 @@ def api_eliminate(tournament_id: int) -> Any:
 @api_director
 @no_body()
 def api_confirm(tournament_id: int, plan_id: int) -> Any:
-    plan, nxt = seating_service.confirm_plan(tournament_id, plan_id)
+    try:
+        plan, nxt = seating_service.confirm_plan(tournament_id, plan_id,
+                                                 idempotency_key=bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     tables, moved = _plan_tables(plan)
     return _changed(tournament_id, tables, moved, confirmed=plan_lines(plan),
                     pending_plan=_record_json(nxt))
@@ -643,7 +648,10 @@ def api_confirm(tournament_id: int, plan_id: int) -> Any:
 @api_director
 @no_body()
 def api_discard(tournament_id: int, plan_id: int) -> Any:
-    seating_service.discard_plan(tournament_id, plan_id)
+    try:
+        seating_service.discard_plan(tournament_id, plan_id, bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     return _answer(tournament_id)
 
 
@@ -675,7 +683,11 @@ def api_break(tournament_id: int) -> Any:
 @api_director
 def api_reseat(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_RESEAT)
-    move = seating_service.reseat(tournament_id, body["player_id"], body["table"], body["seat"])
+    try:
+        move = seating_service.reseat(tournament_id, body["player_id"], body["table"],
+                                      body["seat"], bodies.idempotency_key())
+    except once.Applied:
+        return _answer(tournament_id, done_already=True)
     return _changed(tournament_id, {move.from_table, move.to_table}, [move.player_id],
                     move=_move_json(move))
 

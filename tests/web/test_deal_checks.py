@@ -126,3 +126,60 @@ def test_the_deal_page_asks_for_the_reason_and_the_amount_left_to_play_for(event
     saved = client.post(f"/director/{event.id}/deal",
                         data={**form, "stacks_reason": "Counted twice, confirmed"})
     assert saved.status_code == 302
+
+
+def test_save_and_pay_clicked_twice_pays_the_deal_once_and_says_done_already(
+        event, client, login, csrf, app):
+    """A double click on *Save and pay* (one form, one key): the deal is paid once, the
+    event finishes once, and the second click reads "Done already" where it said "the
+    event is finished" (the page the browser shows is the second click's)."""
+    login()
+    query = "&".join(f"{k}={v}" for k, v in stacks(event, 600_000, 400_000, 250_000).items())
+    text = client.get(f"/director/{event.id}/deal?method=chip-chop&{query}").get_data(as_text=True)
+    key = text[text.index('id="deal-save"'):].split('name="idempotency_key" value="', 1)[1]
+    form = {"csrf_token": csrf(), "method": "chip-chop", "idempotency_key": key.split('"')[0],
+            **{k: str(v) for k, v in stacks(event, 600_000, 400_000, 250_000).items()}}
+    said = []
+    for _ in range(2):
+        answer = client.post(f"/director/{event.id}/deal", data=form, follow_redirects=True)
+        assert answer.status_code == 200
+        said.append(answer.get_data(as_text=True))
+    assert "The deal is saved and paid, and the event is finished" in said[0]
+    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert event.clock()["status"] == "finished"
+    with app.app_context():
+        from sqlalchemy import func, select
+
+        from director.db import db
+        from director.models.money import Payment
+        payouts = db.session.scalar(select(func.count(Payment.id)).where(
+            Payment.tournament_id == event.id, Payment.kind == "payout"))
+    assert payouts == 3
+
+
+def test_a_deal_sent_again_through_the_api_with_its_key_answers_the_deal_saved(event, app):
+    body = {"method": "chip-chop", "idempotency_key": "deal-1",
+            **stacks(event, 600_000, 400_000, 250_000)}
+    first = event.post("money/deal", **body)
+    again = event.post("money/deal", **body)
+    assert first.status_code == 201, first.get_json()
+    assert again.status_code == 200 and again.get_json()["done_already"] is True
+    assert again.get_json()["deal"]["amounts"] == first.get_json()["deal"]["amounts"]
+    assert again.get_json()["status"] == "finished"
+    other = event.post("money/deal", **{**body, "idempotency_key": "deal-2"})
+    assert other.status_code == 400                       # a new request: the event is over
+
+
+def test_copies_of_one_deal_racing_each_other_pay_it_once(event, app, auth):
+    from tests.web.test_concurrency import posted_at_once
+    body = {"method": "chip-chop", "idempotency_key": "race-1",
+            **stacks(event, 600_000, 400_000, 250_000)}
+    statuses = posted_at_once(app, f"/api/tournaments/{event.id}/money/deal", body, auth, 4)
+    assert sorted(statuses) == [200, 200, 200, 201], statuses
+    with app.app_context():
+        from sqlalchemy import func, select
+
+        from director.db import db
+        from director.models.money import Payment
+        assert db.session.scalar(select(func.count(Payment.id)).where(
+            Payment.tournament_id == event.id, Payment.kind == "payout")) == 3

@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 
 from director.db import db
 from director.models.requests import DirectorRequest
+from director.models.seating import SeatingLogEntry
 from director.services import audit
 from tests.conftest import level
 from tests.web.test_concurrency import posted_at_once
@@ -270,3 +271,85 @@ def test_a_bust_sent_again_with_its_key_is_done_already_not_refused(
     assert again.status_code == 200 and again.get_json()["done_already"] is True
     assert client.get(f"/api/tournaments/{tid}/seating",
                       headers=auth).get_json()["players_left"] == 10
+
+
+def _pending_after_two_busts(client: FlaskClient, auth: dict[str, str], tid: int) -> int:
+    """Two busts at table 1 of two six-handed tables: the rules propose a balance."""
+    seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    table = next(t for t in seating["tables"] if t["number"] == 1)
+    for player_id in [s["player_id"] for s in table["seats"]][:2]:
+        assert client.post(f"/api/tournaments/{tid}/seating/eliminate", headers=auth,
+                           json={"player_id": player_id}).status_code == 200
+    pending = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["pending_plan"]
+    assert pending is not None and pending["moves"]
+    return int(pending["id"])
+
+
+def test_a_plan_confirmed_twice_from_the_page_moves_the_players_once_and_says_done_already(
+        client, auth, field, login, csrf):
+    """*Confirm these moves* double clicked (one form, one key): the balance is applied
+    once and the second click reads "Done already", not "This plan was already
+    confirmed"; a confirm sent again with the key through the API answers done_already."""
+    tid = field(12, table_size=6)
+    plan_id = _pending_after_two_busts(client, auth, tid)
+    login()
+    said = sent_twice(client, csrf, f"/director/{tid}/seating", 'id="pending-moves"',
+                      f"/director/{tid}/seating/plans/{plan_id}/confirm", {})
+    assert "Confirmed:" in said[0]
+    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert "already confirmed" not in said[1]
+    room = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    assert sorted(len(t["seats"]) for t in room["tables"]) == [5, 5]
+    assert room["can_undo"] is True
+    plan_id = _pending_after_two_busts(client, auth, tid)            # 3 and 5: a new balance
+    url = f"/api/tournaments/{tid}/seating/plans/{plan_id}/confirm"
+    first = client.post(url, json={"idempotency_key": "confirm-2"}, headers=auth)
+    again = client.post(url, json={"idempotency_key": "confirm-2"}, headers=auth)
+    assert first.status_code == 200 and first.get_json()["confirmed"]
+    assert again.status_code == 200 and again.get_json()["done_already"] is True
+    refused = client.post(url, json={"idempotency_key": "confirm-3"}, headers=auth)
+    assert refused.status_code == 400 and "already" in refused.get_json()["errors"]["plan_id"]
+
+
+def test_a_plan_discarded_twice_says_done_already(client, auth, field, login, csrf):
+    tid = field(12, table_size=6)
+    plan_id = _pending_after_two_busts(client, auth, tid)
+    login()
+    said = sent_twice(client, csrf, f"/director/{tid}/seating", 'id="confirm-plan"',
+                      f"/director/{tid}/seating/plans/{plan_id}/discard", {})
+    assert "The proposed moves were discarded." in said[0]
+    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    room = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    assert room["pending_plan"] is None
+    assert sorted(len(t["seats"]) for t in room["tables"]) == [4, 6]
+
+
+def test_a_reseat_sent_twice_moves_the_player_once_and_says_done_already(
+        app, client, auth, field, login, csrf):
+    """*Reseat* double clicked: the player moves once, and the second click reads "Done
+    already", not "seat 6 is taken" by the player himself."""
+    tid = field(10, table_size=6)
+    room = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    table = next(t for t in room["tables"] if len(t["seats"]) < 6)
+    free = min(set(range(1, 7)) - {s["seat"] for s in table["seats"]})
+    other = next(t for t in room["tables"] if t["number"] != table["number"])
+    mover = other["seats"][0]["player_id"]
+    login()
+    said = sent_twice(client, csrf, f"/director/{tid}/seating", 'id="reseat"',
+                      f"/director/{tid}/seating/reseat",
+                      {"player_id": str(mover), "table": str(table["number"]), "seat": str(free)})
+    assert "Reseated:" in said[0]
+    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert "is taken by" not in said[1]
+    after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    where = next(p for p in after["players"] if p["id"] == mover)
+    assert (where["table"], where["seat"]) == (table["number"], free)
+    with app.app_context():
+        assert db.session.scalar(select(func.count(SeatingLogEntry.id)).where(
+            SeatingLogEntry.tournament_id == tid, SeatingLogEntry.action == "reseat")) == 1
+    url = f"/api/tournaments/{tid}/seating/reseat"
+    body = {"player_id": mover, "table": other["number"], "seat": other["seats"][0]["seat"],
+            "idempotency_key": "reseat-2"}
+    assert client.post(url, json=body, headers=auth).status_code == 200
+    again = client.post(url, json=body, headers=auth)
+    assert again.status_code == 200 and again.get_json()["done_already"] is True

@@ -20,7 +20,7 @@ from director.models.seating import Player
 from director.poker.errors import RuleViolation
 from director.schemas import Amount, Schema, Str, Whole
 from director.schemas import deal_body as schemas_deal_body
-from director.services import Invalid, audit, uow
+from director.services import Invalid, audit, once, retry_on_conflict, uow
 from director.services import bounties as bounty_service
 from director.services import tournaments as lifecycle_service
 from director.services.amounts import minor_units
@@ -178,7 +178,29 @@ def stacks_refusal(quote: DealQuote) -> str | None:
 
 
 @unit_of_work
-def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
+def save_deal(tournament_id: int, data: Mapping[str, Any],
+              idempotency_key: str | None = None) -> dict[str, Any]:
+    """:func:`_save_deal`; sent again with its ``idempotency_key`` (a double click on *Save
+    and pay*), nothing more (``once.Applied``) where it would say a deal is saved
+    already or the event is finished.  Two copies racing each other: the second to
+    commit loses and is redone, or reads the event after its twin committed and is
+    refused; either way it then finds its twin's key."""
+    if idempotency_key is None:
+        return _save_deal(tournament_id, data, None)
+    try:
+        return retry_on_conflict(lambda: _save_deal(tournament_id, data, idempotency_key),
+                                 lost=once.LOST)
+    except Invalid:
+        # A copy that read the event after its twin committed is refused ("a deal is
+        # saved already", "the event is finished"): the twin's key says it is done.
+        db.session.rollback()
+        if once.applied(tournament_id, idempotency_key):
+            raise once.Applied(idempotency_key) from None
+        raise
+
+
+def _save_deal(tournament_id: int, data: Mapping[str, Any],
+               idempotency_key: str | None) -> dict[str, Any]:
     """Save the agreed amounts and pay them: one payout line per player in the deal.
 
     The amounts may differ from the calculation (players negotiate), but they
@@ -193,6 +215,7 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
     stops).  One that leaves an amount to play for does not: the event goes
     on, and that amount is the winner's when it finishes (:func:`results`).
     """
+    once.verify_new(tournament_id, idempotency_key)
     body = deal_body(tournament_id).load(data)
     lifecycle_service.verify_open(tournament_id)
     view, quote = _quote(tournament_id, body)
@@ -274,5 +297,6 @@ def save_deal(tournament_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
         lifecycle_service.finish_event(tournament_id, now)
         bounty_service.collected_at_the_end(tournament_id, quote.players)
     uow.screens(tournament_id, "money")
+    once.remember(tournament_id, idempotency_key, "deal saved")
     uow.commit()
     return deal

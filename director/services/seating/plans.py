@@ -95,11 +95,15 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
 
 
 @unit_of_work
-def confirm_plan(tournament_id: int, plan_id: Any,
-                 rng: random.Random | None = None) -> tuple[SeatingPlan, SeatingPlanRecord | None]:
-    """Apply the pending plan the director confirmed; returns it and the next proposal."""
+def confirm_plan(tournament_id: int, plan_id: Any, rng: random.Random | None = None,
+                 idempotency_key: str | None = None,
+                 ) -> tuple[SeatingPlan, SeatingPlanRecord | None]:
+    """Apply the pending plan the director confirmed; returns it and the next proposal.
+    Sent again with its ``idempotency_key`` (a double click), nothing more
+    (``once.Applied``) where it would say the plan was confirmed already."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
         db.session.rollback()
@@ -121,6 +125,7 @@ def confirm_plan(tournament_id: int, plan_id: Any,
                                            for line in said_plan(plan)])
     nxt = replan(tournament_id, after, policy, rng)
     _log_plan(tournament_id, plan, after)
+    once.remember(tournament_id, idempotency_key, "seating confirm")
     commit_seating(tournament_id, settings)
     return plan, nxt
 
@@ -139,9 +144,12 @@ def _log_plan(tournament_id: int, plan: SeatingPlan, after: Layout) -> None:
 
 
 @unit_of_work
-def discard_plan(tournament_id: int, plan_id: Any) -> None:
+def discard_plan(tournament_id: int, plan_id: Any, idempotency_key: str | None = None) -> None:
+    """Set the pending plan aside; sent again with its ``idempotency_key``, nothing more
+    (``once.Applied``)."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     record = _plan_row(tournament_id, plan_id)
     if record.status != "pending":
         db.session.rollback()
@@ -151,6 +159,7 @@ def discard_plan(tournament_id: int, plan_id: Any) -> None:
     record.decided_at = utcnow()
     seating_log(tournament_id, "discard", [Said(N_("Discarded: %(plan)s"), plan={
         "seating": SeatingPlan.from_json(record.plan).note or record.kind})])
+    once.remember(tournament_id, idempotency_key, "seating discard")
     commit_seating(tournament_id, settings)
 
 
@@ -222,10 +231,14 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None,
 
 
 @unit_of_work
-def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
-    """Move one player by hand to an open seat (wrong seat, TDA 7; a director's call)."""
+def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any,
+           idempotency_key: str | None = None) -> Move:
+    """Move one player by hand to an open seat (wrong seat, TDA 7; a director's call).
+    Sent again with its ``idempotency_key``, nothing more (``once.Applied``) where it
+    would say the seat is taken (by him)."""
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     player = player_in(tournament_id, player_id)
     data = {"table": table, "seat": seat}
     to_table = required_whole(data, "table", low=1, high=10_000, label=_("Table"))
@@ -262,6 +275,7 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any) -> Move:
     store_layout(tournament_id, layout)
     seating_log(tournament_id, "reseat", [Said(N_("Reseated: %(move)s"), move=said_move(move))])
     replan(tournament_id, layout, policy)
+    once.remember(tournament_id, idempotency_key, "reseat")
     commit_seating(tournament_id, settings)
     return move
 
