@@ -183,3 +183,64 @@ def test_hand_finished_double_clicked_on_the_seating_page_counts_one_hand(
     shown = page.evaluate(CHECK)
     assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
     page.screenshot(path=str(artifacts / f"seating-h4h-double-{language}.png"))
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "id"])
+def test_save_and_pay_double_clicked_pays_the_deal_once_and_says_done_already(
+        chromium, live_server, artifacts, language):
+    """Three players left agree a chip chop; the director clicks *Save and pay* and, its
+    answer slow, clicks again.  The browser shows the second click's answer: it says
+    "Done already" on the results (before: the deal page refused it, "the event is
+    finished", which reads as if the deal had failed).  Each player is paid once."""
+    from tests.browser.conftest import drawn_event
+
+    tid = drawn_event(live_server, ["Ann", "Bo", "Cia", "Dan", "Eve"])
+    api = f"{live_server.url}/api/tournaments/{tid}"
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    assert requests.post(f"{api}/clock/start", headers=auth, timeout=5).ok
+    seating = requests.get(f"{api}/seating", headers=auth, timeout=5).json()
+    ids = sorted(p["id"] for p in seating["players"])
+    for out in ids[3:]:
+        assert requests.post(f"{api}/seating/eliminate", headers=auth, timeout=5,
+                             json={"player_id": out}).ok
+    page = director_page(chromium, live_server, 1366, 768)
+    stacks = "&".join(f"stack_{pid}={chips}"
+                      for pid, chips in zip(ids[:3], (25_000, 15_000, 10_000), strict=True))
+    page.goto(f"{live_server.url}/director/{tid}/deal?method=chip-chop&{stacks}")
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+    held: list[Any] = []
+    sent: list[str] = []
+
+    def slow_wifi(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.post_data or "")
+        if not held:
+            route.fetch()           # the server has the first click; its answer is slow ...
+            held.append(route)      # ... and the director clicks again meanwhile
+            return
+        route.continue_()
+
+    page.route(re.compile(rf".*/director/{tid}/deal(\?.*)?$"), slow_wifi)
+    page.locator("#save-deal").scroll_into_view_if_needed()
+    box = page.locator("#save-deal").bounding_box()
+    assert box is not None
+    page.click("#save-deal", no_wait_after=True)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    done_already = {"en": "Done already", "sv": "Redan gjort", "id": "Sudah dilakukan"}
+    expect(page.locator("body")).to_contain_text(done_already[language], timeout=15_000)
+    assert len(sent) == 2 and sent[0] == sent[1]          # the same form, its one key, twice
+    assert requests.get(f"{api}/clock", timeout=5).json()["status"] == "finished"
+    results = requests.get(f"{api}/results", headers=auth, timeout=5).json()["results"]
+    paid = sorted(r["prize"] for r in results if r["prize"])
+    assert len(paid) == 3 and sum(paid) == 500_00, results     # five buy-ins of 100, once
+    shown = page.evaluate(CHECK)
+    assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
+    page.screenshot(path=str(artifacts / f"deal-double-{language}.png"))
