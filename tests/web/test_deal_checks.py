@@ -183,3 +183,13 @@ def test_copies_of_one_deal_racing_each_other_pay_it_once(event, app, auth):
         from director.models.money import Payment
         assert db.session.scalar(select(func.count(Payment.id)).where(
             Payment.tournament_id == event.id, Payment.kind == "payout")) == 3
+
+
+@pytest.mark.parametrize("key", ["", "x" * 101, 7, ["k"]])
+def test_a_deal_with_a_bad_key_is_a_400_naming_it_and_pays_nothing(event, key):
+    refused = event.post("money/deal", method="chip-chop", idempotency_key=key,
+                         **stacks(event, 600_000, 400_000, 250_000))
+    assert refused.status_code == 400
+    assert list(refused.get_json()["errors"]) == ["idempotency_key"]
+    assert event.clock()["status"] != "finished"
+    assert not any(r["prize"] for r in event.results().values())

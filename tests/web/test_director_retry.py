@@ -353,3 +353,21 @@ def test_a_reseat_sent_twice_moves_the_player_once_and_says_done_already(
     assert client.post(url, json=body, headers=auth).status_code == 200
     again = client.post(url, json=body, headers=auth)
     assert again.status_code == 200 and again.get_json()["done_already"] is True
+
+
+@pytest.mark.parametrize("key", ["", "x" * 101, 7, True, ["k"], {"k": 1}])
+def test_a_bad_key_on_confirm_discard_or_reseat_is_a_400_naming_it_and_changes_nothing(
+        client, auth, field, key):
+    tid = field(12, table_size=6)
+    plan_id = _pending_after_two_busts(client, auth, tid)
+    before = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    seated = before["tables"][0]["seats"][0]
+    url = f"/api/tournaments/{tid}/seating"
+    for path, body in ((f"plans/{plan_id}/confirm", {}), (f"plans/{plan_id}/discard", {}),
+                       ("reseat", {"player_id": seated["player_id"], "table": 2, "seat": 6})):
+        refused = client.post(f"{url}/{path}", json={**body, "idempotency_key": key},
+                              headers=auth)
+        assert refused.status_code == 400, (path, refused.get_json())
+        assert list(refused.get_json()["errors"]) == ["idempotency_key"], path
+    after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    assert after["pending_plan"]["id"] == plan_id and after["tables"] == before["tables"]
