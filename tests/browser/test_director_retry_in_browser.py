@@ -39,6 +39,48 @@ def _clock(live_server: Any, tid: int) -> dict[str, Any]:
     return requests.get(f"{live_server.url}/api/tournaments/{tid}/clock", timeout=5).json()
 
 
+DONE_ALREADY = {"en": "Done already", "sv": "Redan gjort", "id": "Sudah dilakukan"}
+
+
+def double_clicked_with_the_first_answer_slow(page: Any, url: str, button: str,
+                                              posted_to: str, language: str) -> None:
+    """The page at ``url`` in the director's ``language``: click ``button`` and, its POST
+    (to a URL matching ``posted_to``) reached the server but its answer held back as on
+    slow Wi-Fi, click it again where it was with a real mouse click.  Both POSTs are
+    the same form with its one key, and the page says "Done already"."""
+    page.goto(url)
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+    held: list[Any] = []
+    sent: list[str] = []
+
+    def slow_wifi(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.post_data or "")
+        if not held:
+            route.fetch()           # the server has the first click; its answer is slow ...
+            held.append(route)      # ... and the director clicks again meanwhile
+            return
+        route.continue_()
+
+    page.route(re.compile(posted_to), slow_wifi)
+    page.locator(button).scroll_into_view_if_needed()
+    box = page.locator(button).bounding_box()
+    assert box is not None
+    page.click(button, no_wait_after=True)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    # the page still shows the form (its answer is on its way): the second click
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("body")).to_contain_text(DONE_ALREADY[language], timeout=15_000)
+    assert len(sent) == 2 and sent[0] == sent[1]          # the same form, its one key, twice
+
+
 @pytest.mark.parametrize("language", ["en", "sv", "id"])
 def test_a_lost_answer_is_sent_again_and_the_minute_is_added_once(
         chromium, live_server, artifacts, language):
@@ -147,35 +189,9 @@ def test_hand_finished_double_clicked_on_the_seating_page_counts_one_hand(
         assert requests.post(f"{api}/{path}", headers=auth, json=body, timeout=5).ok
     before = _clock(live_server, tid)["seconds_remaining"]
     page = director_page(chromium, live_server, 1366, 768)
-    page.goto(f"{live_server.url}/director/{tid}/seating")
-    if language != "en":
-        page.click(f".language-switch a[hreflang={language}]")
-        page.wait_for_selector(f'html[lang="{language}"]')
-    held: list[Any] = []
-    sent: list[str] = []
-
-    def slow_wifi(route: Any) -> None:
-        sent.append(route.request.post_data or "")
-        if not held:
-            route.fetch()           # the server has the first click; its answer is slow ...
-            held.append(route)      # ... and the director clicks again meanwhile
-            return
-        route.continue_()
-
-    page.route(re.compile(r".*/seating/hand-for-hand$"), slow_wifi)
-    page.locator("#h4h-finish").scroll_into_view_if_needed()
-    box = page.locator("#h4h-finish").bounding_box()
-    assert box is not None
-    page.click("#h4h-finish", no_wait_after=True)
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    # the page still shows the form (its answer is on its way): the second click
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    done_already = {"en": "Done already", "sv": "Redan gjort", "id": "Sudah dilakukan"}
-    expect(page.locator("body")).to_contain_text(done_already[language], timeout=15_000)
-    assert len(sent) == 2 and sent[0] == sent[1]          # the same form, its one key, twice
+    double_clicked_with_the_first_answer_slow(page, f"{live_server.url}/director/{tid}/seating",
+                                              "#h4h-finish", r".*/seating/hand-for-hand$",
+                                              language)
     state = requests.get(f"{api}/seating", headers=auth, timeout=5).json()
     assert state["hand_for_hand"]["hands_played"] == 1
     after = _clock(live_server, tid)["seconds_remaining"]
@@ -206,37 +222,9 @@ def test_save_and_pay_double_clicked_pays_the_deal_once_and_says_done_already(
     page = director_page(chromium, live_server, 1366, 768)
     stacks = "&".join(f"stack_{pid}={chips}"
                       for pid, chips in zip(ids[:3], (25_000, 15_000, 10_000), strict=True))
-    page.goto(f"{live_server.url}/director/{tid}/deal?method=chip-chop&{stacks}")
-    if language != "en":
-        page.click(f".language-switch a[hreflang={language}]")
-        page.wait_for_selector(f'html[lang="{language}"]')
-    held: list[Any] = []
-    sent: list[str] = []
-
-    def slow_wifi(route: Any) -> None:
-        if route.request.method != "POST":
-            route.continue_()
-            return
-        sent.append(route.request.post_data or "")
-        if not held:
-            route.fetch()           # the server has the first click; its answer is slow ...
-            held.append(route)      # ... and the director clicks again meanwhile
-            return
-        route.continue_()
-
-    page.route(re.compile(rf".*/director/{tid}/deal(\?.*)?$"), slow_wifi)
-    page.locator("#save-deal").scroll_into_view_if_needed()
-    box = page.locator("#save-deal").bounding_box()
-    assert box is not None
-    page.click("#save-deal", no_wait_after=True)
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    done_already = {"en": "Done already", "sv": "Redan gjort", "id": "Sudah dilakukan"}
-    expect(page.locator("body")).to_contain_text(done_already[language], timeout=15_000)
-    assert len(sent) == 2 and sent[0] == sent[1]          # the same form, its one key, twice
+    double_clicked_with_the_first_answer_slow(
+        page, f"{live_server.url}/director/{tid}/deal?method=chip-chop&{stacks}", "#save-deal",
+        rf".*/director/{tid}/deal(\?.*)?$", language)
     assert requests.get(f"{api}/clock", timeout=5).json()["status"] == "finished"
     results = requests.get(f"{api}/results", headers=auth, timeout=5).json()["results"]
     paid = sorted(r["prize"] for r in results if r["prize"])

@@ -285,19 +285,29 @@ def _pending_after_two_busts(client: FlaskClient, auth: dict[str, str], tid: int
     return int(pending["id"])
 
 
+def _plan_decided_twice(client: FlaskClient, auth: dict[str, str], field: Any, login: Any,
+                        csrf: Callable[[], str], decision: str, section: str,
+                        ) -> tuple[int, list[str]]:
+    """A pending balance's ``decision`` (confirm, discard) sent twice from the seating
+    page's form (``section``: where on the page that form is): the event and the two
+    pages shown after; the second says "Done already"."""
+    tid = field(12, table_size=6)
+    plan_id = _pending_after_two_busts(client, auth, tid)
+    login()
+    said = sent_twice(client, csrf, f"/director/{tid}/seating", section,
+                      f"/director/{tid}/seating/plans/{plan_id}/{decision}", {})
+    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    return tid, said
+
+
 def test_a_plan_confirmed_twice_from_the_page_moves_the_players_once_and_says_done_already(
         client, auth, field, login, csrf):
     """*Confirm these moves* double clicked (one form, one key): the balance is applied
     once and the second click reads "Done already", not "This plan was already
     confirmed"; a confirm sent again with the key through the API answers done_already."""
-    tid = field(12, table_size=6)
-    plan_id = _pending_after_two_busts(client, auth, tid)
-    login()
-    said = sent_twice(client, csrf, f"/director/{tid}/seating", 'id="pending-moves"',
-                      f"/director/{tid}/seating/plans/{plan_id}/confirm", {})
-    assert "Confirmed:" in said[0]
-    assert "Done already: the same request arrived twice and was applied once." in said[1]
-    assert "already confirmed" not in said[1]
+    tid, said = _plan_decided_twice(client, auth, field, login, csrf, "confirm",
+                                    'id="pending-moves"')
+    assert "Confirmed:" in said[0] and "already confirmed" not in said[1]
     room = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     assert sorted(len(t["seats"]) for t in room["tables"]) == [5, 5]
     assert room["can_undo"] is True
@@ -312,13 +322,9 @@ def test_a_plan_confirmed_twice_from_the_page_moves_the_players_once_and_says_do
 
 
 def test_a_plan_discarded_twice_says_done_already(client, auth, field, login, csrf):
-    tid = field(12, table_size=6)
-    plan_id = _pending_after_two_busts(client, auth, tid)
-    login()
-    said = sent_twice(client, csrf, f"/director/{tid}/seating", 'id="confirm-plan"',
-                      f"/director/{tid}/seating/plans/{plan_id}/discard", {})
+    tid, said = _plan_decided_twice(client, auth, field, login, csrf, "discard",
+                                    'id="confirm-plan"')
     assert "The proposed moves were discarded." in said[0]
-    assert "Done already: the same request arrived twice and was applied once." in said[1]
     room = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     assert room["pending_plan"] is None
     assert sorted(len(t["seats"]) for t in room["tables"]) == [4, 6]
