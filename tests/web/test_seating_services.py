@@ -511,3 +511,33 @@ def test_the_room_is_read_anew_after_any_change_to_its_rows_even_a_rolled_back_o
     assert player.player_id not in {p.player_id for t in after.tables for p in t.seats.values()}
     digests.add(layout_digest(after))
     assert len(digests) == 3
+
+
+def test_the_rooms_digest_made_of_its_tables_texts_is_the_digest_of_the_whole_rooms_text(
+        ) -> None:
+    """Plans stored before keep their digests: the digest is still the SHA-256 of the
+    whole room's sorted JSON, whether its tables' texts were made now or kept from the
+    room before a change (names with quotes, accents and other scripts included)."""
+    import hashlib
+    import json
+
+    from director.services.seating.proposals import layout_digest
+    from director.tournament.seating import SeatedPlayer, TableState
+
+    rng = random.Random(11)
+    names = ["Ann \"the rock\" O'Neil", "Åsa Öberg", "Bình Nguyễn", "李小龍", "Zoë\\", "Ed"]
+    tables = tuple(TableState(
+        number=n, size=9, button_seat=rng.choice([None, 1, 2]), sb_seat=None, bb_seat=3,
+        game_is_stud=n % 2 == 0, vacated=(4, 2) if n == 3 else (),
+        seats={s: SeatedPlayer(n * 10 + s, rng.choice(names), rng.random() < 0.2)
+               for s in rng.sample(range(1, 10), rng.randint(0, 9))}) for n in range(1, 13))
+
+    def whole(layout: Layout) -> str:
+        text = json.dumps(layout.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    before = Layout(tables)
+    assert layout_digest(before) == whole(before)
+    after = before.with_table(deal_hand(before.table(5)))     # shares eleven tables
+    assert layout_digest(after) == whole(after) != whole(before)
+    assert layout_digest(Layout(())) == whole(Layout(()))

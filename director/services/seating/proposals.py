@@ -66,7 +66,10 @@ def layout_digest(layout: Layout) -> str:
         found = _digests.get(id(layout))
     if found is not None and found[0] is layout:
         return found[1]
-    text = json.dumps(layout.to_json(), sort_keys=True, separators=(",", ":"))
+    # The text of ``json.dumps(layout.to_json(), sort_keys=True, separators=(",", ":"))``,
+    # made of each table's own text: a room after a change shares all but a few of its
+    # tables (the same objects) with the room before, whose texts are kept.
+    text = '{"tables":[' + ",".join(_table_text(t) for t in layout.tables) + "]}"
     digest = hashlib.sha256(text.encode()).hexdigest()
     with _digests_lock:
         _digests.pop(id(layout), None)
@@ -79,6 +82,22 @@ def layout_digest(layout: Layout) -> str:
 DIGESTS_KEPT = 16
 _digests: dict[int, tuple[Layout, str]] = {}
 _digests_lock = threading.Lock()
+TABLE_TEXTS_KEPT = 2000          # more than the tables of the last few rooms of a big event
+_table_texts: dict[int, tuple[TableState, str]] = {}
+
+
+def _table_text(table: TableState) -> str:
+    """A table's part of the room's digest (kept with the table: it is never changed)."""
+    with _digests_lock:
+        found = _table_texts.get(id(table))
+    if found is not None and found[0] is table:
+        return found[1]
+    text = json.dumps(table.to_json(), sort_keys=True, separators=(",", ":"))
+    with _digests_lock:
+        _table_texts[id(table)] = (table, text)      # the table kept: its id is not reused
+        while len(_table_texts) > TABLE_TEXTS_KEPT:
+            del _table_texts[next(iter(_table_texts))]
+    return text
 
 
 def is_room(stored: Mapping[str, Any] | None, layout: Layout) -> bool:
