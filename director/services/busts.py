@@ -58,6 +58,7 @@ def _player_ids(value: Any) -> list[Any]:
     raise Invalid({"player_ids": _("Choose the player(s) eliminated in the hand")})
 
 
+@once.twin_answered
 @unit_of_work
 def eliminate(tournament_id: int, player_ids: Any, starting_chips: Any = None,
               rng: random.Random | None = None, by: Any = None,

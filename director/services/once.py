@@ -11,11 +11,17 @@ unique key (or the event's version) and is redone by ``retry_on_conflict`` with
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db
+from director.errors import Invalid
 from director.models.requests import DirectorRequest
 from director.schemas import IDEMPOTENCY_KEY, Schema
 
@@ -54,3 +60,36 @@ def remember(tournament_id: int, key: str | None, action: str) -> None:
     if key is not None:
         db.session.add(DirectorRequest(tournament_id=tournament_id, idempotency_key=key,
                                        action=action[:40]))
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def twin_answered(service: Callable[P, T]) -> Callable[P, T]:
+    """A keyed write (its ``tournament_id`` and ``idempotency_key`` arguments) refused
+    because a copy of it came first is :class:`Applied`, as if it had come second.
+
+    Copies racing each other (a double click, 20 at once from a script) each read the
+    event before one of them commits: the others then lose the event's optimistic lock
+    ("someone else changed the seating at the same moment") or read what their twin
+    did ("this plan was already confirmed").  A refusal (``Invalid``, the session
+    rolled back by the unit of work below this) is looked at again: if the key is
+    now applied, the request was done once, by its twin.  Put it above
+    ``unit_of_work``."""
+    signature = inspect.signature(service)
+
+    @functools.wraps(service)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return service(*args, **kwargs)
+        except Invalid:
+            bound = signature.bind(*args, **kwargs)
+            key = bound.arguments.get("idempotency_key")
+            if key is not None:
+                db.session.rollback()
+                if applied(bound.arguments["tournament_id"], key):
+                    raise Applied(key) from None
+            raise
+
+    return run

@@ -377,3 +377,40 @@ def test_a_bad_key_on_confirm_discard_or_reseat_is_a_400_naming_it_and_changes_n
         assert list(refused.get_json()["errors"]) == ["idempotency_key"], path
     after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     assert after["pending_plan"]["id"] == plan_id and after["tables"] == before["tables"]
+
+
+@pytest.mark.parametrize("write", ["confirm", "undo", "deal"])
+def test_copies_of_one_seating_click_racing_each_other_are_applied_once_and_all_answered(
+        app, client, auth, field, write):
+    """Eight copies of one keyed click at once (a script, or a double click on a slow
+    laptop): each reads the room before any commits, one wins and the others lose the
+    seating's lock; they are answered as copies ("done already"), not "someone else
+    changed the seating at the same moment"."""
+    tid = field(12, table_size=6)
+    url = f"/api/tournaments/{tid}/seating"
+    if write == "confirm":
+        url += f"/plans/{_pending_after_two_busts(client, auth, tid)}/confirm"
+    elif write == "undo":
+        url += "/undo"
+    else:
+        url += "/tables/1/deal"
+    before = _table_one_button(client, auth, tid)
+    statuses = posted_at_once(app, url, {"idempotency_key": f"race-{write}"}, auth)
+    assert statuses == [200] * 8, statuses
+    # This test's requests share the ``field`` fixture's app context, whose session still
+    # reads the database as it was before the race (a server's requests each have their own).
+    db.session.remove()
+    with app.app_context():
+        assert db.session.scalar(select(func.count(DirectorRequest.id)).where(
+            DirectorRequest.tournament_id == tid)) == 1
+    room = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    if write == "confirm":
+        assert sorted(len(t["seats"]) for t in room["tables"]) == [5, 5]
+    elif write == "undo":
+        assert room["tables"] == []                        # the draw taken back, once
+    else:
+        moved = _table_one_button(client, auth, tid)
+        assert moved != before
+        again = client.post(url, json={"idempotency_key": "race-deal-2"}, headers=auth)
+        assert again.status_code == 200, again.get_json()
+        assert _table_one_button(client, auth, tid) not in (before, moved)

@@ -20,7 +20,7 @@ from director.models.seating import Player
 from director.poker.errors import RuleViolation
 from director.schemas import Amount, Schema, Str, Whole
 from director.schemas import deal_body as schemas_deal_body
-from director.services import Invalid, audit, once, retry_on_conflict, uow
+from director.services import Invalid, audit, once, uow
 from director.services import bounties as bounty_service
 from director.services import tournaments as lifecycle_service
 from director.services.amounts import minor_units
@@ -177,26 +177,15 @@ def stacks_refusal(quote: DealQuote) -> str | None:
              stacks=number_filter(quote.stacks_total), chips=number_filter(quote.chips_in_play))
 
 
+@once.twin_answered
 @unit_of_work
 def save_deal(tournament_id: int, data: Mapping[str, Any],
               idempotency_key: str | None = None) -> dict[str, Any]:
     """:func:`_save_deal`; sent again with its ``idempotency_key`` (a double click on *Save
     and pay*), nothing more (``once.Applied``) where it would say a deal is saved
-    already or the event is finished.  Two copies racing each other: the second to
-    commit loses and is redone, or reads the event after its twin committed and is
-    refused; either way it then finds its twin's key."""
-    if idempotency_key is None:
-        return _save_deal(tournament_id, data, None)
-    try:
-        return retry_on_conflict(lambda: _save_deal(tournament_id, data, idempotency_key),
-                                 lost=once.LOST)
-    except Invalid:
-        # A copy that read the event after its twin committed is refused ("a deal is
-        # saved already", "the event is finished"): the twin's key says it is done.
-        db.session.rollback()
-        if once.applied(tournament_id, idempotency_key):
-            raise once.Applied(idempotency_key) from None
-        raise
+    already or the event is finished, and so for copies racing each other
+    (``once.twin_answered``)."""
+    return _save_deal(tournament_id, data, idempotency_key)
 
 
 def _save_deal(tournament_id: int, data: Mapping[str, Any],

@@ -39,6 +39,7 @@ from director.tournament.seating import (
 HAND_FOR_HAND_ACTIONS = ("announce", "start", "finish", "stop")
 
 
+@once.twin_answered
 @unit_of_work
 def hand_for_hand(tournament_id: int, action: Any,
                   idempotency_key: str | None = None) -> dict[str, Any]:

@@ -94,6 +94,7 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
     return plan
 
 
+@once.twin_answered
 @unit_of_work
 def confirm_plan(tournament_id: int, plan_id: Any, rng: random.Random | None = None,
                  idempotency_key: str | None = None,
@@ -143,6 +144,7 @@ def _log_plan(tournament_id: int, plan: SeatingPlan, after: Layout) -> None:
         uow.log("redraw", tournament_id, players=moved, tables={"tables": len(after.tables)})
 
 
+@once.twin_answered
 @unit_of_work
 def discard_plan(tournament_id: int, plan_id: Any, idempotency_key: str | None = None) -> None:
     """Set the pending plan aside; sent again with its ``idempotency_key``, nothing more
@@ -163,6 +165,7 @@ def discard_plan(tournament_id: int, plan_id: Any, idempotency_key: str | None =
     commit_seating(tournament_id, settings)
 
 
+@once.twin_answered
 @unit_of_work
 def undo_last(tournament_id: int, idempotency_key: str | None = None) -> SeatingPlan:
     """Take back the last confirmed plan, if the seating has not changed since.
@@ -202,6 +205,7 @@ def undo_last(tournament_id: int, idempotency_key: str | None = None) -> Seating
     return plan
 
 
+@once.twin_answered
 @unit_of_work
 def break_next_table(tournament_id: int, rng: random.Random | None = None,
                      idempotency_key: str | None = None) -> SeatingPlanRecord:
@@ -230,6 +234,7 @@ def break_next_table(tournament_id: int, rng: random.Random | None = None,
     return record
 
 
+@once.twin_answered
 @unit_of_work
 def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any,
            idempotency_key: str | None = None) -> Move:
@@ -280,6 +285,7 @@ def reseat(tournament_id: int, player_id: Any, table: Any, seat: Any,
     return move
 
 
+@once.twin_answered
 @unit_of_work
 def hand_dealt(tournament_id: int, table: Any, idempotency_key: str | None = None) -> TableState:
     """A hand was dealt at ``table``: the button and blinds move on (TDA 32); sent again
