@@ -6,7 +6,8 @@ A service that takes a request's ``idempotency_key`` asks :func:`applied` (or
 as it is now) and :func:`remember` in the change's own transaction.  Two copies of
 one request racing each other both find no key; the second to commit breaks the
 unique key (or the event's version) and is redone by ``retry_on_conflict`` with
-:data:`LOST`, and then finds the key.
+:data:`LOST`, and then finds the key; or, the unit of work turning the lost race
+into a refusal, :func:`twin_answered` finds it after the refusal.
 """
 
 from __future__ import annotations

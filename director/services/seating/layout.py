@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import delete, func, select, update
 
@@ -80,22 +80,40 @@ def _load(tournament_id: int, numbers: Iterable[int] | None) -> StoredRoom:
     # the ``Layout`` object, see ``proposals.layout_digest``).  A ``Layout`` is never
     # changed in place.
     key = (tables, rows)
-    with _rooms_lock:
-        known = _rooms.get(tournament_id)
+    known = _rooms.get(tournament_id)
     if known is not None and known[0] == key:
         return known[1]
     room = _room(tables, rows)
-    with _rooms_lock:
-        _rooms.pop(tournament_id, None)
-        _rooms[tournament_id] = (key, room)
-        while len(_rooms) > ROOMS_KEPT:
-            del _rooms[next(iter(_rooms))]
+    _rooms.put(tournament_id, (key, room))
     return room
 
 
-ROOMS_KEPT = 8
-_rooms: dict[int, tuple[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]], StoredRoom]] = {}
-_rooms_lock = threading.Lock()
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """The last ``size`` values put, by key, shared by the process's threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: dict[K, V] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+            self._items[key] = value
+            while len(self._items) > self.size:
+                del self._items[next(iter(self._items))]
+
+
+_rooms: Kept[int, tuple[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]], StoredRoom]] = \
+    Kept(8)                                     # the last room read of each of 8 events
 
 
 def _room(tables: list[tuple[Any, ...]], rows: list[tuple[Any, ...]]) -> StoredRoom:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import defer
@@ -18,6 +17,7 @@ from director.db import db, utcnow
 from director.models.seating import (
     SeatingPlanRecord,
 )
+from director.services.seating.layout import Kept
 from director.services.seating.writes import apply_rule
 from director.tournament.seating import (
     Layout,
@@ -62,42 +62,39 @@ def layout_digest(layout: Layout) -> str:
     room against the last plan's (2 ms at 120 tables).  The room read again from equal
     rows is the same object (``layout.load_layout``), so its digest is kept across
     requests too."""
-    with _digests_lock:
-        found = _digests.get(id(layout))
-    if found is not None and found[0] is layout:
-        return found[1]
+    return _kept_with(_digests, layout, _room_digest)
+
+
+def _room_digest(layout: Layout) -> str:
     # The text of ``json.dumps(layout.to_json(), sort_keys=True, separators=(",", ":"))``,
     # made of each table's own text: a room after a change shares all but a few of its
     # tables (the same objects) with the room before, whose texts are kept.
-    text = '{"tables":[' + ",".join(_table_text(t) for t in layout.tables) + "]}"
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    with _digests_lock:
-        _digests.pop(id(layout), None)
-        _digests[id(layout)] = (layout, digest)     # the room kept: its id is not reused
-        while len(_digests) > DIGESTS_KEPT:
-            del _digests[next(iter(_digests))]
-    return digest
-
-
-DIGESTS_KEPT = 16
-_digests: dict[int, tuple[Layout, str]] = {}
-_digests_lock = threading.Lock()
-TABLE_TEXTS_KEPT = 2000          # more than the tables of the last few rooms of a big event
-_table_texts: dict[int, tuple[TableState, str]] = {}
+    text = '{"tables":[' + ",".join(_kept_with(_table_texts, t, _table_text)
+                                    for t in layout.tables) + "]}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _table_text(table: TableState) -> str:
-    """A table's part of the room's digest (kept with the table: it is never changed)."""
-    with _digests_lock:
-        found = _table_texts.get(id(table))
-    if found is not None and found[0] is table:
+    return json.dumps(table.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _kept_with(kept: Kept[int, tuple[T, R]], thing: T, make: Callable[[T], R]) -> R:
+    """``make(thing)`` once for an object never changed in place, kept with it (held,
+    its id is not reused while it is kept)."""
+    found = kept.get(id(thing))
+    if found is not None and found[0] is thing:
         return found[1]
-    text = json.dumps(table.to_json(), sort_keys=True, separators=(",", ":"))
-    with _digests_lock:
-        _table_texts[id(table)] = (table, text)      # the table kept: its id is not reused
-        while len(_table_texts) > TABLE_TEXTS_KEPT:
-            del _table_texts[next(iter(_table_texts))]
-    return text
+    value = make(thing)
+    kept.put(id(thing), (thing, value))
+    return value
+
+
+_digests: Kept[int, tuple[Layout, str]] = Kept(16)                   # the last few rooms
+_table_texts: Kept[int, tuple[TableState, str]] = Kept(2000)   # their tables, at a big event
 
 
 def is_room(stored: Mapping[str, Any] | None, layout: Layout) -> bool:
