@@ -219,16 +219,22 @@ def test_save_and_pay_double_clicked_pays_the_deal_once_and_says_done_already(
     for out in ids[3:]:
         assert requests.post(f"{api}/seating/eliminate", headers=auth, timeout=5,
                              json={"player_id": out}).ok
-    page = director_page(chromium, live_server, 1366, 768)
+    # the director's laptop, a tablet, and a phone at the final table (the deal's table
+    # of amounts and its method's long names ran 120 px past a phone's screen)
+    width, height = {"en": (390, 844), "sv": (1366, 768), "id": (768, 1024)}[language]
+    page = director_page(chromium, live_server, width, height)
     stacks = "&".join(f"stack_{pid}={chips}"
                       for pid, chips in zip(ids[:3], (25_000, 15_000, 10_000), strict=True))
-    double_clicked_with_the_first_answer_slow(
-        page, f"{live_server.url}/director/{tid}/deal?method=chip-chop&{stacks}", "#save-deal",
-        rf".*/director/{tid}/deal(\?.*)?$", language)
+    deal = f"{live_server.url}/director/{tid}/deal?method=chip-chop&{stacks}"
+    page.goto(deal)
+    fits = page.evaluate(CHECK)
+    assert not fits["overlaps"] and fits["width"] <= fits["inner"], fits
+    double_clicked_with_the_first_answer_slow(page, deal, "#save-deal",
+                                              rf".*/director/{tid}/deal(\?.*)?$", language)
     assert requests.get(f"{api}/clock", timeout=5).json()["status"] == "finished"
     results = requests.get(f"{api}/results", headers=auth, timeout=5).json()["results"]
     paid = sorted(r["prize"] for r in results if r["prize"])
     assert len(paid) == 3 and sum(paid) == 500_00, results     # five buy-ins of 100, once
     shown = page.evaluate(CHECK)
     assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
-    page.screenshot(path=str(artifacts / f"deal-double-{language}.png"))
+    page.screenshot(path=str(artifacts / f"deal-double-{language}-{width}.png"))
