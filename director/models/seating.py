@@ -34,6 +34,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -109,6 +110,11 @@ class Player(Base):
 # index instead of sorting the whole field at every change (revision 0014).
 Index("ix_player_chip_leaders", Player.tournament_id, Player.chips.desc(), Player.name,
       Player.id)
+
+# A player looked for by name in his event, whatever its case (an entry's "already a
+# player called ...", a re-entry's record, a waiting list's seat): one index lookup, not
+# a scan of every entry the event has had (revision 0017).
+Index("ix_player_name", Player.tournament_id, func.lower(Player.name))
 
 
 class SeatingSettings(Base):
