@@ -44,7 +44,11 @@ ratio is taken against), then with the tablets each publishing a dealer-sized
 message for its table every ``--tablet-seconds`` (the floor has table streams as
 the project has: each message goes to its table's stream alone; the third probe
 of each round, the dealer action's, to its probe table's two streams).  Goal:
-the project's p99 within 1.5x the floor's.
+the project's p99 within 1.5x the floor's.  The floor fans out the same bytes: each
+of its probes carries to each screen as many bytes as the project's change of that
+kind sent one in the quiet rounds (a level change: the clock state; a seating move:
+the seating figures and the clock state; "probe_bytes"), as its tablets publish
+dealer-sized messages.
 
     .venv/bin/python benchmarks/fanout_cluster.py [--clients 2000] [--tablets 300]
 
@@ -131,6 +135,7 @@ class Screen(asyncio.Protocol):
         self.seen = seen
         self.opened = opened
         self.tail = b""
+        self.received = 0          # bytes read: what each change cost this screen
         self.found: set[bytes] = set()
         self.connected = False
         self.transport: asyncio.BaseTransport | None = None
@@ -139,6 +144,7 @@ class Screen(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
+        self.received += len(data)
         text = self.tail + data
         if not self.connected and b"event: clock" in text:
             self.connected = True
@@ -323,6 +329,22 @@ def publish(port: int, body: str, connection: http.client.HTTPConnection | None 
         raise RuntimeError(f"/publish: {answer.status}")
 
 
+FLOOR_EVENT = len(b"event: message\ndata: \n\n")    # the floor's bytes around a message
+MAX_FLOOR_PROBE = 7_800                             # under PostgreSQL's NOTIFY payload limit
+
+
+def floor_probe(marker: bytes, size: int | None) -> str:
+    """A floor probe whose event carries ``size`` bytes to each screen (what the
+    project's change of that kind sent one; None: the marker alone).
+
+    >>> len(f"event: message\\ndata: {floor_probe(b'probe-1', 2000)}\\n\\n")
+    2000
+    """
+    bare = json.dumps({"probe": marker.decode(), "pad": ""})
+    pad = 0 if size is None else max(0, min(size, MAX_FLOOR_PROBE) - FLOOR_EVENT - len(bare))
+    return json.dumps({"probe": marker.decode(), "pad": "x" * pad})
+
+
 def play_floor(ports: list[int], tablets: int, every: float, stop: Any, counts: Any) -> None:
     """The floor's tablets: each publishes a dealer-sized message for its table (1 to
     ``tablets``) every ``every`` s."""
@@ -353,10 +375,12 @@ def play_floor(ports: list[int], tablets: int, every: float, stop: Any, counts: 
 
 
 async def measure_floor(ports: list[int], clients: int, tablets: int, every: float,
-                        heard: Heard) -> list[tuple[list[float], int]]:
+                        heard: Heard, sizes: dict[str, int]
+                        ) -> tuple[list[tuple[list[float], int]], dict[str, dict[str, list[float]]]]:
     """The same screens and probes through the bare broadcaster: first with no
     tablet publishing (the transport alone), then with the tablets; each (delays,
-    lost); last, the quiet probes' delays from their publication (``heard``).  As
+    lost); last, the quiet probes' delays from their publication (``heard``).  And
+    each phase's delays by the kind of change its probe stands for.  As
     the project's: a stream per table (0 to ``tablets`` + 1; two for each probe
     table, 0 and the last), the third probe of each round published for a probe
     table, its two streams waiting for it."""
@@ -376,7 +400,7 @@ async def measure_floor(ports: list[int], clients: int, tablets: int, every: flo
                 expected[marker] = 2 if k == 2 else clients
                 await asyncio.sleep(0.3)
                 started = time.perf_counter()
-                await asyncio.to_thread(publish, port, json.dumps({"probe": marker.decode()}),
+                await asyncio.to_thread(publish, port, floor_probe(marker, sizes.get(KINDS[k])),
                                         None, table if k == 2 else None)
                 sent.append((started, marker))
         await asyncio.sleep(3 if name == "quiet" else 10)
@@ -402,7 +426,10 @@ async def measure_floor(ports: list[int], clients: int, tablets: int, every: flo
         results.append(([(m - started) * 1000 for started, marker in sent for m in seen[marker]],
                          sum(expected[marker] - len(seen[marker]) for _, marker in sent)))
     results.append((from_publication(quiet, seen, heard, by_marker=True), 0))
-    return results
+    by_kind = {phase: {name: [(m - started) * 1000 for started, marker in sent[k::len(KINDS)]
+                              for m in seen[marker]] for k, name in enumerate(KINDS)}
+               for phase, sent in (("quiet", quiet), ("loaded", loaded))}
+    return results, by_kind
 
 
 # ---------------------------------------------------------------- the run
@@ -471,15 +498,24 @@ def serve(url: str, schema: str, folder: Path, port: int, server: str = "uvicorn
 
 async def measure(web: list[int], tid: int, table_ids: list[int],
                   clients: int, tablets: int, every: float,
-                  heard: Heard) -> tuple[dict[str, dict[str, list[list[float]]]], int, int]:
+                  heard: Heard) -> tuple[dict[str, dict[str, list[list[float]]]], int, int,
+                                         dict[str, int]]:
     """The three changes while the tablets play ("loaded"), then again once they have
     stopped ("quiet": the same conditions as the quiet floor); each kind's delays.
     "publication": the quiet ones again, each from when its change was told to the
-    other processes (``heard``: nothing else is told then)."""
+    other processes (``heard``: nothing else is told then).  And how many bytes each
+    quiet change sent one of its screens (the median of its rounds): the floor's
+    probes carry as many."""
     seen: dict[bytes, list[float]] = {}
     probe_tables, played = (table_ids[0], table_ids[-1]), table_ids[1:tablets + 1]
-    screens = await open_screens(web, f"/clock/{tid}/events", clients, seen,
-                                 table_streams(table_ids, probe_tables))
+    streams = table_streams(table_ids, probe_tables)
+    screens = await open_screens(web, f"/clock/{tid}/events", clients, seen, streams)
+    # The bytes a quiet change sends: a screen of no table (the level change, the
+    # seating move), and one of the quiet probe table (the dealer action).
+    watched = {"level change": screens[-1], "seating move": screens[-1],
+               "dealer action": screens[streams.index(probe_tables[1])]}
+    read_before: list[tuple[str, dict[str, int]]] = []   # each quiet probe: its kind, and
+    # what the watched screens had read when it began
     expected: dict[bytes, int] = {}      # how many screens are sent each change
     room = Room(web, played, every)
     await asyncio.sleep(every * 2)                         # the room is playing
@@ -487,10 +523,13 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
     answered: dict[bytes, float] = {}    # how long each POST took to answer
 
     async def probe(marker: bytes, port: int, path: str, body: dict[str, Any],
-                    screens: int = clients) -> tuple[float, bytes, Any]:
+                    screens: int = clients, kind: str = "", quiet: bool = False
+                    ) -> tuple[float, bytes, Any]:
         seen[marker] = []
         expected[marker] = screens
         await asyncio.sleep(0.3)
+        if quiet:
+            read_before.append((kind, {name: watched[name].received for name in KINDS}))
         started = time.perf_counter()
         answer = await asyncio.to_thread(call, port, path, body)
         answered[marker] = (time.perf_counter() - started) * 1000
@@ -501,17 +540,20 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
         await asyncio.sleep(0.5)
         sent: dict[str, list[tuple[float, bytes]]] = {name: [] for name in KINDS}
         for round_ in range(first, first + ROUNDS):   # the first of each kind is cold
+            quiet = first > 0
             level = await probe(f'"level_index":{round_ + 1},'.encode(), web[0],
-                                f"/api/tournaments/{tid}/clock/next", {})
+                                f"/api/tournaments/{tid}/clock/next", {},
+                                kind=KINDS[0], quiet=quiet)
             seat = await probe(
                 f'{{"tournament_id":{tid},"players_left":{left + 1 + round_},'.encode(),
                 web[1], f"/api/tournaments/{tid}/seating/players",
-                {"name": f"Late Entry {round_ + 1}", "chips": 20_000})
+                {"name": f"Late Entry {round_ + 1}", "chips": 20_000}, kind=KINDS[1], quiet=quiet)
             marker = (f'"table_id":{probe_table},"hand_id":{hand["hand_id"]},'
                       f'"version":{hand["version"] + 1}}}').encode()
             action = await probe(marker, web[1], f"/api/tables/{probe_table}/hand/actions",
                                  {"seat": hand["to_act"], "action": "fold",
-                                  "version": hand["version"]}, screens=2)
+                                  "version": hand["version"]}, screens=2,
+                                 kind=KINDS[2], quiet=quiet)
             hand = action[2]
             for name, (started, marker_, _answer) in zip(KINDS, (level, seat, action),
                                                          strict=True):
@@ -524,6 +566,12 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
     print(f"tablets: {writes} writes ({errors} refused or failed)")
     await asyncio.sleep(2)
     quiet = await rounds(ROUNDS, probe_tables[1])
+    # What each quiet change sent its screen: the bytes it read until the next probe
+    # began (the last: until now); nothing else is sent then but a ping.
+    read_before.append(("", {name: watched[name].received for name in KINDS}))
+    sizes: dict[str, list[int]] = {name: [] for name in KINDS}
+    for (kind, before), (_next, after) in zip(read_before, read_before[1:], strict=False):
+        sizes[kind].append(after[kind] - before[kind])
     lost = 0
     results: dict[str, dict[str, list[list[float]]]] = {}
     for phase, sent in (("loaded", loaded), ("quiet", quiet)):
@@ -540,7 +588,8 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
     for screen in screens:
         if screen.transport is not None:
             screen.transport.close()
-    return results, lost, writes
+    return results, lost, writes, {name: sorted(sent)[len(sent) // 2]
+                                   for name, sent in sizes.items() if sent}
 
 
 def clients_of(rounds: list[list[float]]) -> int:
@@ -590,8 +639,11 @@ def main() -> None:
             listen_url = url.replace("postgresql+psycopg://", "postgresql://")
             heard = Heard(listen_url, schema).start_listening()
             try:
-                results, lost, _ = asyncio.run(measure(web, tid, table_ids, args.clients,
-                                                       args.tablets, args.tablet_seconds, heard))
+                results, lost, _, sizes = asyncio.run(measure(
+                    web, tid, table_ids, args.clients, args.tablets, args.tablet_seconds, heard))
+                print("what each quiet change sent one of its screens (the floor's probes carry "
+                      "as many bytes): " + ", ".join(f"{name} {size:,} bytes"
+                                                    for name, size in sizes.items()))
             except Exception:
                 for i in range(PROCESSES):   # what the servers said
                     print((Path(folder) / f"p{i}" / "server.log").read_text()[-20000:])
@@ -600,14 +652,15 @@ def main() -> None:
                 heard.stop()
             stop_all(servers)
             floor: list[tuple[list[float], int]] | None = None
+            floor_kinds: dict[str, dict[str, list[float]]] = {}
             if not args.no_floor:
                 ports = [free_port() for _ in range(PROCESSES)]
                 servers = [serve(url, schema, Path(folder) / f"floor{i}", ports[i], args.server,
                                  "broadcast") for i in range(PROCESSES)]
                 heard = Heard(listen_url, f"{schema}_floor").start_listening()
                 try:
-                    floor = asyncio.run(measure_floor(ports, args.clients, args.tablets,
-                                                      args.tablet_seconds, heard))
+                    floor, floor_kinds = asyncio.run(measure_floor(
+                        ports, args.clients, args.tablets, args.tablet_seconds, heard, sizes))
                 except Exception:
                     for i in range(PROCESSES):
                         print((Path(folder) / f"floor{i}" / "server.log").read_text()[-20000:])
@@ -623,7 +676,7 @@ def main() -> None:
             connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
     result: dict[str, Any] = {"server": args.server, "clients": args.clients,
-                              "processes": PROCESSES, "lost": lost}
+                              "processes": PROCESSES, "lost": lost, "probe_bytes": sizes}
     for phase, kinds in results.items():
         every = [delay for rounds in kinds.values() for delays in rounds for delay in delays]
         for name, rounds in kinds.items():
@@ -677,6 +730,19 @@ def main() -> None:
         if result.get("p99_ms") and result.get("floor_loaded_p99_ms"):
             result["ratio_loaded_p99"] = round(result["p99_ms"] / result["floor_loaded_p99_ms"], 3)
             print(f"loaded against loaded (the tablets on both): {result['ratio_loaded_p99']}x")
+        # Each kind against the floor's probes of its size: which change is far from it.
+        result["ratio_by_kind"] = {}
+        for name in KINDS:
+            said = []
+            for phase in ("quiet", "loaded"):
+                ours = [d for delays in results[phase][name] for d in delays]
+                theirs = floor_kinds.get(phase, {}).get(name, [])
+                if ours and theirs:
+                    ratio = round(percentile(ours, 0.99) / percentile(theirs, 0.99), 2)
+                    result["ratio_by_kind"].setdefault(name, {})[phase] = ratio
+                    said.append(f"{phase} p99 {percentile(ours, 0.99):.1f} ms against the "
+                                f"floor's {percentile(theirs, 0.99):.1f} ms ({ratio}x)")
+            print(f"{name}: " + "; ".join(said))
         print(f"load average {os.getloadavg()[0]:.2f}")
     print(json.dumps(result))
 
