@@ -25,6 +25,7 @@ from director.services.money import sales as money_sales
 from director.tournament.seating import (
     Layout,
     SeatingPolicy,
+    TableState,
     apply_moves,
     apply_plan,
     deal_hand,
@@ -511,6 +512,76 @@ def test_the_room_is_read_anew_after_any_change_to_its_rows_even_a_rolled_back_o
     assert player.player_id not in {p.player_id for t in after.tables for p in t.seats.values()}
     digests.add(layout_digest(after))
     assert len(digests) == 3
+
+
+
+def test_a_room_read_after_a_change_keeps_each_table_the_change_did_not_touch(
+        ctx: Flask, field: Callable[..., int]) -> None:
+    """After a late entry, a bust, a button moved or a name corrected, the room read
+    anew is built from its new rows, but every table whose rows did not change is the
+    table read before (the same object, its digest's text kept with it): at 300 tables
+    a late entry builds one table, not 300.  A changed table is read as it now is."""
+    tid = field(30)
+    before = seating.load_layout(tid)
+    db.session.commit()
+
+    def kept(after: Layout, changed: set[int]) -> None:
+        old = {t.number: t for t in before.tables}
+        for table in after.tables:
+            if table.number in changed or table.number not in old:
+                assert table is not old.get(table.number)
+            else:
+                assert table is old[table.number], table.number
+        assert after == Layout.from_json(after.to_json())
+
+    late, _move = seating.register_player(tid, "Late Lena")
+    table_of_late, seat_of_late = seating.load_layout(tid).where(late.id)
+    after = seating.load_layout(tid)
+    assert after.table(table_of_late).seats[seat_of_late].name == "Late Lena"
+    kept(after, {table_of_late})
+    before = after
+    moved = before.with_table(deal_hand(before.table(2)))        # the button moves on
+    seating.store_layout(tid, moved, stored=before)
+    db.session.commit()
+    after = seating.load_layout(tid)
+    assert after == moved
+    kept(after, {2})
+    before = after
+    seat, player = sorted(before.table(3).seats.items())[0]
+    db.session.get(Player, player.player_id).name = "Renamed Player"
+    db.session.commit()
+    after = seating.load_layout(tid)
+    assert after.table(3).seats[seat].name == "Renamed Player"
+    kept(after, {3})
+    before = after
+    busts.eliminate(tid, [player.player_id])
+    db.session.commit()
+    after = seating.load_layout(tid)
+    assert seat not in after.table(3).seats
+    kept(after, {3})
+
+
+def test_a_tables_open_seats_are_read_from_the_drivers_json_on_every_database(
+        ctx: Flask, field: Callable[..., int]) -> None:
+    """The table rows are read as the driver gives them: ``vacated`` is JSON text on
+    SQLite and a list on PostgreSQL; either is the table's open seats in order."""
+    tid = field(12)
+    layout = seating.load_layout(tid)
+    table = layout.table(1)
+    opened = sorted(table.seats)[:2]
+    emptied = TableState(number=1, size=table.size, seats={
+        s: p for s, p in table.seats.items() if s not in opened},
+        button_seat=table.button_seat, sb_seat=table.sb_seat, bb_seat=table.bb_seat,
+        game_is_stud=True, vacated=(opened[1], opened[0]))
+    for s in opened:
+        busts.eliminate(tid, [table.seats[s].player_id])
+    db.session.commit()
+    now = seating.load_layout(tid)
+    seating.store_layout(tid, now.with_table(emptied), stored=now)
+    db.session.commit()
+    read = seating.load_layout(tid).table(1)
+    assert read.vacated == (opened[1], opened[0]) and read.game_is_stud is True
+    assert read == emptied
 
 
 def test_the_rooms_digest_made_of_its_tables_texts_is_the_digest_of_the_whole_rooms_text(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -68,24 +69,36 @@ def _load(tournament_id: int, numbers: Iterable[int] | None) -> StoredRoom:
     # 1,000 seats); the session's changes are flushed first, as its own queries would.
     db.session.flush()
     connection = db.session.connection()
-    tables = [tuple(t) for t in connection.execute(query.order_by(SeatingTable.number))]
-    rows = [tuple(r) for r in connection.execute(
-        seat_query.order_by(Seat.table_id, Seat.seat))]  # seat order, on every database
+    tables = _driver_rows(connection.execute(query.order_by(SeatingTable.number)))
+    rows = _driver_rows(connection.execute(
+        seat_query.order_by(Seat.table_id, Seat.seat)))  # seat order, on every database
+    known = _rooms.get(tournament_id)
     if numbers is not None:
-        return _room(tables, rows)
+        return _room(tables, rows, known[2] if known is not None else {})[0]
     # The whole room is read by every seating page and API answer and by every write
     # that seats someone; built again from the same rows it is the same room.  The last
     # room built of each event is kept with its rows, and given again for equal rows:
     # at 120 tables that saves building 1,080 seats (and its digest, which is kept with
-    # the ``Layout`` object, see ``proposals.layout_digest``).  A ``Layout`` is never
-    # changed in place.
+    # the ``Layout`` object, see ``proposals.layout_digest``).  From rows that changed
+    # (a late entry, a bust), each table whose rows did not is the same object as
+    # before: its text for the digest is kept with it, and at 300 tables a late entry
+    # builds one table, not 300.  A ``Layout`` is never changed in place.
     key = (tables, rows)
-    known = _rooms.get(tournament_id)
     if known is not None and known[0] == key:
         return known[1]
-    room = _room(tables, rows)
-    _rooms.put(tournament_id, (key, room))
+    room, by_table = _room(tables, rows, known[2] if known is not None else {})
+    _rooms.put(tournament_id, (key, room, by_table))
     return room
+
+
+def _driver_rows(result: Any) -> list[tuple[Any, ...]]:
+    """A result's rows as the driver gives them (tuples), past SQLAlchemy's row objects
+    (at 1,800 seats a third of the read); the statement is still the engine's.  The
+    columns read here need no conversion but a JSON one, which ``_room`` does."""
+    try:
+        return [row if type(row) is tuple else tuple(row) for row in result.cursor.fetchall()]
+    finally:
+        result.close()
 
 
 K = TypeVar("K")
@@ -112,21 +125,38 @@ class Kept(Generic[K, V]):
                 del self._items[next(iter(self._items))]
 
 
-_rooms: Kept[int, tuple[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]], StoredRoom]] = \
+Rows = list[tuple[Any, ...]]
+TableRows = dict[int, tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...], TableState]]
+"""Each table of a room built (by row id): its row, its seats' rows, its ``TableState``."""
+
+_rooms: Kept[int, tuple[tuple[Rows, Rows], StoredRoom, TableRows]] = \
     Kept(8)                                     # the last room read of each of 8 events
 
 
-def _room(tables: list[tuple[Any, ...]], rows: list[tuple[Any, ...]]) -> StoredRoom:
-    """The room of these table and seat rows (the columns ``_load`` reads)."""
-    seats: dict[int, dict[int, SeatedPlayer]] = {t[0]: {} for t in tables}
-    for table_id, seat, waiting, player_id, name in rows:
-        seats[table_id][seat] = SeatedPlayer(player_id, name, bool(waiting))
-    return StoredRoom(Layout(tuple(
-        TableState(number=number, size=size, seats=seats[table_id], button_seat=button,
-                   sb_seat=sb, bb_seat=bb, game_is_stud=bool(stud),
-                   vacated=tuple(int(s) for s in (vacated or ())))
-        for table_id, number, size, button, sb, bb, stud, vacated in tables)),
-        {t[1]: t[0] for t in tables})
+def _room(tables: Rows, rows: Rows, before: TableRows) -> tuple[StoredRoom, TableRows]:
+    """The room of these table and seat rows (the columns ``_load`` reads), and its
+    tables' rows; a table whose rows are those of a table ``before`` is that object."""
+    seats: dict[int, list[tuple[Any, ...]]] = {t[0]: [] for t in tables}
+    for row in rows:
+        seats[row[0]].append(row)
+    built: TableRows = {}
+    for table in tables:
+        table_id, number, size, button, sb, bb, stud, vacated = table
+        held = tuple(seats[table_id])
+        same = before.get(table_id)
+        if same is not None and same[0] == table and same[1] == held:
+            built[table_id] = same
+            continue
+        if isinstance(vacated, str):        # the driver's JSON text (SQLite)
+            vacated = json.loads(vacated)
+        state = TableState(number=number, size=size, button_seat=button, sb_seat=sb,
+                           bb_seat=bb, game_is_stud=bool(stud),
+                           vacated=tuple(int(s) for s in (vacated or ())),
+                           seats={seat: SeatedPlayer(player_id, name, bool(waiting))
+                                  for _table, seat, waiting, player_id, name in held})
+        built[table_id] = (table, held, state)
+    return (StoredRoom(Layout(tuple(built[t[0]][2] for t in tables)),
+                       {t[1]: t[0] for t in tables}), built)
 
 
 def store_layout(tournament_id: int, layout: Layout, *,
