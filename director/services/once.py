@@ -35,25 +35,37 @@ LOST = (StaleDataError, IntegrityError)
 
 class Applied(Exception):  # noqa: N818 - a state, not a failure
     """The request of this key was applied already: nothing more was done (the page
-    says so; the API answers the state as it is now)."""
+    says what was done, ``action`` as :func:`remember` kept it; the API answers the
+    state as it is now)."""
+
+    def __init__(self, key: str, action: str = "") -> None:
+        super().__init__(key)
+        self.key, self.action = key, action
 
 
 def applied(tournament_id: int, key: str | None) -> bool:
     """Was the request of ``key`` applied to this event already?"""
+    return applied_as(tournament_id, key) is not None
+
+
+def applied_as(tournament_id: int, key: str | None) -> str | None:
+    """The action the request of ``key`` was applied as (``remember``'s), or None."""
     if key is None:
-        return False
-    return db.session.scalar(select(DirectorRequest.id).where(
+        return None
+    row = db.session.execute(select(DirectorRequest.id, DirectorRequest.action).where(
         DirectorRequest.tournament_id == tournament_id,
-        DirectorRequest.idempotency_key == key)) is not None
+        DirectorRequest.idempotency_key == key)).first()
+    return None if row is None else row.action or ""
 
 
 def verify_new(tournament_id: int, key: str | None) -> None:
     """Raise :class:`Applied` (the transaction rolled back) if ``key`` was applied.
     Call it once the event's lock is taken, so that a copy waiting for the lock
     finds the key its twin committed."""
-    if applied(tournament_id, key):
+    action = applied_as(tournament_id, key)
+    if action is not None:
         db.session.rollback()
-        raise Applied(key)
+        raise Applied(str(key), action)
 
 
 def remember(tournament_id: int, key: str | None, action: str) -> None:
@@ -89,8 +101,9 @@ def twin_answered(service: Callable[P, T]) -> Callable[P, T]:
             key = bound.arguments.get("idempotency_key")
             if key is not None:
                 db.session.rollback()
-                if applied(bound.arguments["tournament_id"], key):
-                    raise Applied(key) from None
+                action = applied_as(bound.arguments["tournament_id"], key)
+                if action is not None:
+                    raise Applied(key, action) from None
             raise
 
     return run

@@ -302,8 +302,8 @@ def deal(tournament_id: int) -> Any:
             saved = money_service.save_deal(tournament_id, body, bodies.idempotency_key())
         except Invalid as exc:
             errors = exc.errors
-        except once.Applied:        # a double click on Save and pay: saved once
-            flash(_("Done already: the same request arrived twice and was applied once."))
+        except once.Applied as applied:   # a double click on Save and pay: saved once
+            flash(bodies.done_already(applied))
             return redirect(url_for("money.results", tournament_id=tournament_id))
         else:
             if saved["left_to_play"]:

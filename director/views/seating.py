@@ -183,8 +183,8 @@ def _act(tournament_id: int, action: Callable[[], str | None]) -> Any:
         message = action()
     except Invalid as exc:
         return _refused(exc, tournament_id)
-    except once.Applied:     # a double click, or the form sent again: applied once
-        message = _("Done already: the same request arrived twice and was applied once.")
+    except once.Applied as applied:   # a double click, or the form sent again: applied once
+        message = bodies.done_already(applied)
     if message:
         flash(message)
     if phone:

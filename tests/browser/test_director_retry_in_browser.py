@@ -39,15 +39,22 @@ def _clock(live_server: Any, tid: int) -> dict[str, Any]:
     return requests.get(f"{live_server.url}/api/tournaments/{tid}/clock", timeout=5).json()
 
 
-DONE_ALREADY = {"en": "Done already", "sv": "Redan gjort", "id": "Sudah dilakukan"}
+# What the second click's page says: what the first one did, once.
+HAND_FINISHED_ONCE = {"en": "Done already: the hand is finished at every table, once",
+                      "sv": "Redan gjort: handen är färdigspelad vid alla bord, en gång",
+                      "id": "Sudah dilakukan: tangan sudah selesai di semua meja, sekali"}
+DEAL_PAID_ONCE = {"en": "Done already: the deal is saved and paid, once",
+                  "sv": "Redan gjort: dealen är sparad och betald, en gång",
+                  "id": "Sudah dilakukan: deal sudah disimpan dan dibayar, sekali"}
 
 
 def double_clicked_with_the_first_answer_slow(page: Any, url: str, button: str,
-                                              posted_to: str, language: str) -> None:
+                                              posted_to: str, language: str,
+                                              says: dict[str, str]) -> None:
     """The page at ``url`` in the director's ``language``: click ``button`` and, its POST
     (to a URL matching ``posted_to``) reached the server but its answer held back as on
     slow Wi-Fi, click it again where it was with a real mouse click.  Both POSTs are
-    the same form with its one key, and the page says "Done already"."""
+    the same form with its one key, and the page says what was done, once (``says``)."""
     page.goto(url)
     if language != "en":
         page.click(f".language-switch a[hreflang={language}]")
@@ -77,7 +84,7 @@ def double_clicked_with_the_first_answer_slow(page: Any, url: str, button: str,
         page.wait_for_timeout(50)
     # the page still shows the form (its answer is on its way): the second click
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    expect(page.locator("body")).to_contain_text(DONE_ALREADY[language], timeout=15_000)
+    expect(page.locator("body")).to_contain_text(says[language], timeout=15_000)
     assert len(sent) == 2 and sent[0] == sent[1]          # the same form, its one key, twice
 
 
@@ -191,7 +198,7 @@ def test_hand_finished_double_clicked_on_the_seating_page_counts_one_hand(
     page = director_page(chromium, live_server, 1366, 768)
     double_clicked_with_the_first_answer_slow(page, f"{live_server.url}/director/{tid}/seating",
                                               "#h4h-finish", r".*/seating/hand-for-hand$",
-                                              language)
+                                              language, HAND_FINISHED_ONCE)
     state = requests.get(f"{api}/seating", headers=auth, timeout=5).json()
     assert state["hand_for_hand"]["hands_played"] == 1
     after = _clock(live_server, tid)["seconds_remaining"]
@@ -230,7 +237,8 @@ def test_save_and_pay_double_clicked_pays_the_deal_once_and_says_done_already(
     fits = page.evaluate(CHECK)
     assert not fits["overlaps"] and fits["width"] <= fits["inner"], fits
     double_clicked_with_the_first_answer_slow(page, deal, "#save-deal",
-                                              rf".*/director/{tid}/deal(\?.*)?$", language)
+                                              rf".*/director/{tid}/deal(\?.*)?$", language,
+                                              DEAL_PAID_ONCE)
     assert requests.get(f"{api}/clock", timeout=5).json()["status"] == "finished"
     results = requests.get(f"{api}/results", headers=auth, timeout=5).json()["results"]
     paid = sorted(r["prize"] for r in results if r["prize"])

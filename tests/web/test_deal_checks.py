@@ -145,7 +145,7 @@ def test_save_and_pay_clicked_twice_pays_the_deal_once_and_says_done_already(
         assert answer.status_code == 200
         said.append(answer.get_data(as_text=True))
     assert "The deal is saved and paid, and the event is finished" in said[0]
-    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert "Done already: the deal is saved and paid, once (the same request arrived twice)." in said[1]
     assert event.clock()["status"] == "finished"
     with app.app_context():
         from sqlalchemy import func, select

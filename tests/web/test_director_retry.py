@@ -217,7 +217,7 @@ def test_hand_finished_at_every_table_clicked_twice_takes_the_time_off_once(
     said = sent_twice(client, csrf, f"/director/{tid}/seating", 'id="hand-for-hand"',
                       f"/director/{tid}/seating/hand-for-hand", {"action": "finish"})
     assert "120 seconds off the clock" in said[0]
-    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert "Done already: the hand is finished at every table, once (the same request arrived twice)." in said[1]
     after = client.get(f"/api/tournaments/{tid}/clock").get_json()["seconds_remaining"]
     assert round(before - after) == 120
     state = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
@@ -260,7 +260,7 @@ def test_a_bust_sent_again_with_its_key_is_done_already_not_refused(
                       f"/director/{tid}/seating/eliminate",
                       {"back": "phone", "player_ids": str(out), "by": ""})
     assert "Eliminated (place 12)." in said[0]
-    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert "Done already: the player is out, once (the same request arrived twice)." in said[1]
     after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     assert after["players_left"] == 11
     api = f"/api/tournaments/{tid}/seating/eliminate"
@@ -285,6 +285,11 @@ def _pending_after_two_busts(client: FlaskClient, auth: dict[str, str], tid: int
     return int(pending["id"])
 
 
+DECIDED_TWICE = {   # what the second click's page says: what the first did, once
+    "confirm": "Done already: the moves are confirmed, once (the same request arrived twice).",
+    "discard": "Done already: the plan is discarded, once (the same request arrived twice)."}
+
+
 def _plan_decided_twice(client: FlaskClient, auth: dict[str, str], field: Any, login: Any,
                         csrf: Callable[[], str], decision: str, section: str,
                         ) -> tuple[int, list[str]]:
@@ -296,7 +301,7 @@ def _plan_decided_twice(client: FlaskClient, auth: dict[str, str], field: Any, l
     login()
     said = sent_twice(client, csrf, f"/director/{tid}/seating", section,
                       f"/director/{tid}/seating/plans/{plan_id}/{decision}", {})
-    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert DECIDED_TWICE[decision] in said[1]
     return tid, said
 
 
@@ -345,7 +350,7 @@ def test_a_reseat_sent_twice_moves_the_player_once_and_says_done_already(
                       f"/director/{tid}/seating/reseat",
                       {"player_id": str(mover), "table": str(table["number"]), "seat": str(free)})
     assert "Reseated:" in said[0]
-    assert "Done already: the same request arrived twice and was applied once." in said[1]
+    assert "Done already: the player is moved, once (the same request arrived twice)." in said[1]
     assert "is taken by" not in said[1]
     after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     where = next(p for p in after["players"] if p["id"] == mover)
@@ -414,3 +419,26 @@ def test_copies_of_one_seating_click_racing_each_other_are_applied_once_and_all_
         again = client.post(url, json={"idempotency_key": "race-deal-2"}, headers=auth)
         assert again.status_code == 200, again.get_json()
         assert _table_one_button(client, auth, tid) not in (before, moved)
+
+
+def test_every_page_write_sent_twice_says_what_it_did_in_each_language(app):
+    """The second answer of a double click is the one the browser shows: for every
+    write a page sends with a key it says what the first one did (not only "done
+    already"), in the director's language."""
+    from director.services import once
+    from director.services.seating import HAND_FOR_HAND_ACTIONS
+    from director.views.bodies import done_already
+
+    actions = ["seating confirm", "seating discard", "seating undo", "seating break",
+               "reseat", "hand dealt", "eliminate", "deal saved",
+               *(f"hand-for-hand {action}" for action in HAND_FOR_HAND_ACTIONS)]
+    for language, prefix in (("en", "Done already: "), ("sv", "Redan gjort: "),
+                             ("id", "Sudah dilakukan: ")):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            from flask_babel import refresh
+            refresh()
+            generic = done_already(once.Applied("k", "something else"))
+            said = [done_already(once.Applied("k", action)) for action in actions]
+        assert generic.startswith(prefix)
+        assert all(text.startswith(prefix) and text != generic for text in said), said
+        assert len(set(said)) == len(actions)
