@@ -527,6 +527,19 @@ class EventApi:
         return dict(self.client.get(f"/api/tournaments/{self.id}/clock").get_json())
 
 
+def query_plans(app: Flask, statements: list[tuple[str, Any]]) -> list[list[str]]:
+    """SQLite's query plan of each ``(statement, parameters)`` (``statements_sent``): the
+    steps ``EXPLAIN QUERY PLAN`` gives, e.g. "SEARCH player USING INDEX ix_player_name"."""
+    with app.app_context():
+        connection = db.engine.raw_connection()
+        try:
+            return [[row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}",
+                                                          parameters)]
+                    for statement, parameters in statements]
+        finally:
+            connection.close()
+
+
 @contextlib.contextmanager
 def statements_sent(app: Flask, keep: Callable[[str, Any], Any] = lambda statement, parameters:
                     (statement, parameters)) -> Iterator[list[Any]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from flask import request
 from flask_babel import gettext as _
 
+from director.i18n import N_
 from director.models.tournament import MAX_CHIPS
 from director.schemas import FORM_TYPES, Any_, Choice, Int, List, Schema, Str
 from director.services import once
@@ -54,42 +55,39 @@ def idempotency_key() -> str | None:
     return once.BODY.load({"idempotency_key": value})["idempotency_key"]
 
 
+# What a page says when its request arrived twice, by the action ``once.remember`` kept.
+SENT_TWICE = N_("Done already: the same request arrived twice and was applied once.")
+DONE_ALREADY = {
+    "seating confirm": N_("Done already: the moves are confirmed, once (the same request "
+                          "arrived twice)."),
+    "seating discard": N_("Done already: the plan is discarded, once (the same request "
+                          "arrived twice)."),
+    "seating undo": N_("Done already: the last moves are undone, once (the same request "
+                       "arrived twice)."),
+    "seating break": N_("Done already: the table is broken, once (the same request arrived "
+                        "twice)."),
+    "reseat": N_("Done already: the player is moved, once (the same request arrived twice)."),
+    "hand dealt": N_("Done already: the hand is counted, once (the same request arrived "
+                     "twice)."),
+    "hand-for-hand announce": N_("Done already: hand-for-hand is announced, once (the same "
+                                 "request arrived twice)."),
+    "hand-for-hand start": N_("Done already: hand-for-hand is started, once (the same request "
+                              "arrived twice)."),
+    "hand-for-hand finish": N_("Done already: the hand is finished at every table, once (the "
+                               "same request arrived twice)."),
+    "hand-for-hand stop": N_("Done already: hand-for-hand is stopped, once (the same request "
+                             "arrived twice)."),
+    "eliminate": N_("Done already: the player is out, once (the same request arrived twice)."),
+    "deal saved": N_("Done already: the deal is saved and paid, once (the same request "
+                     "arrived twice)."),
+}
+
+
 def done_already(applied: once.Applied) -> str:
     """What a page says when its request arrived twice (a double click, a form sent
     again after a lost answer): what the first one did, done once.  The browser shows
     the second answer, so this is the sentence the director reads."""
-    action = applied.action
-    if action == "seating confirm":
-        return _("Done already: the moves are confirmed, once (the same request arrived twice).")
-    if action == "seating discard":
-        return _("Done already: the plan is discarded, once (the same request arrived twice).")
-    if action == "seating undo":
-        return _("Done already: the last moves are undone, once (the same request arrived "
-                 "twice).")
-    if action == "seating break":
-        return _("Done already: the table is broken, once (the same request arrived twice).")
-    if action == "reseat":
-        return _("Done already: the player is moved, once (the same request arrived twice).")
-    if action == "hand dealt":
-        return _("Done already: the hand is counted, once (the same request arrived twice).")
-    if action == "hand-for-hand announce":
-        return _("Done already: hand-for-hand is announced, once (the same request arrived "
-                 "twice).")
-    if action == "hand-for-hand start":
-        return _("Done already: hand-for-hand is started, once (the same request arrived "
-                 "twice).")
-    if action == "hand-for-hand finish":
-        return _("Done already: the hand is finished at every table, once (the same request "
-                 "arrived twice).")
-    if action == "hand-for-hand stop":
-        return _("Done already: hand-for-hand is stopped, once (the same request arrived "
-                 "twice).")
-    if action == "eliminate":
-        return _("Done already: the player is out, once (the same request arrived twice).")
-    if action == "deal saved":
-        return _("Done already: the deal is saved and paid, once (the same request arrived "
-                 "twice).")
-    return _("Done already: the same request arrived twice and was applied once.")
+    return _(DONE_ALREADY.get(applied.action, SENT_TWICE))
 
 
 # ---------------------------------------------------------------- seating, JSON

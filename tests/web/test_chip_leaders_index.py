@@ -10,8 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from director.db import db
-from tests.conftest import POSTGRES_URL, statements_sent
+from tests.conftest import POSTGRES_URL, query_plans, statements_sent
 
 
 @pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite's query plans")
@@ -32,12 +31,6 @@ def test_the_chip_leaders_are_read_from_their_index_without_sorting_the_field(
     reads = [(statement, parameters) for statement, parameters in sent
              if "ORDER BY player.chips DESC" in statement]
     assert len(reads) == 1, [s for s, _ in sent]
-    with app.app_context():
-        connection = db.engine.raw_connection()
-        try:
-            steps = [row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {reads[0][0]}",
-                                                          reads[0][1])]
-        finally:
-            connection.close()
+    steps = query_plans(app, reads[:1])[0]
     assert any("ix_player_chip_leaders" in step for step in steps), steps
     assert not any("TEMP B-TREE" in step for step in steps), steps      # no sort of the field

@@ -10,8 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from director.db import db
-from tests.conftest import POSTGRES_URL, statements_sent
+from tests.conftest import POSTGRES_URL, query_plans, statements_sent
 
 
 @pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite's query plans")
@@ -29,14 +28,7 @@ def test_an_entry_looks_for_its_name_in_the_index_not_through_every_entry(
     by_name = [(statement, parameters) for statement, parameters in sent
                if "lower(player.name) =" in statement]
     assert len(by_name) >= 2, [s for s, _ in sent]   # the same-name check, the record's
-    with app.app_context():
-        connection = db.engine.raw_connection()
-        try:
-            plans = [[row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}",
-                                                           parameters)]
-                     for statement, parameters in by_name]
-        finally:
-            connection.close()
+    plans = query_plans(app, by_name)
     for steps in plans:
         assert any("USING INDEX ix_player_name" in step for step in steps), steps
 

@@ -17,8 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from director.db import db
-from tests.conftest import POSTGRES_URL, statements_sent
+from tests.conftest import POSTGRES_URL, query_plans, statements_sent
 
 
 @pytest.fixture
@@ -38,15 +37,10 @@ def add_records(client: FlaskClient, auth: dict[str, str], first: int, count: in
 
 def scans(app: Flask, statements: list[tuple[str, Any]]) -> list[str]:
     """The steps of these statements' query plans that read a whole table of the list."""
-    with app.app_context():
-        connection = db.engine.raw_connection()
-        try:
-            steps = [row[3] for statement, parameters in statements
-                     if statement.lstrip().upper().startswith("SELECT")
-                     for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}",
-                                                   parameters)]
-        finally:
-            connection.close()
+    steps = [step for steps in query_plans(app, [(statement, parameters)
+                                                 for statement, parameters in statements
+                                                 if statement.lstrip().upper().startswith("SELECT")])
+             for step in steps]
     return [step for step in steps if step.startswith("SCAN")
             and any(f"SCAN {table}" in step for table in ("person", "person_word"))]
 

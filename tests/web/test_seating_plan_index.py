@@ -11,22 +11,15 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from director.db import db
-from tests.conftest import POSTGRES_URL, statements_sent
+from tests.conftest import POSTGRES_URL, query_plans, statements_sent
 
 
 def plan_steps(app: Flask, statements: list[tuple[str, Any]]) -> list[str]:
     """The query-plan steps of the statements that read or change seating plans."""
-    with app.app_context():
-        connection = db.engine.raw_connection()
-        try:
-            return [row[3] for statement, parameters in statements
-                    if "seating_plan" in statement
-                    and statement.lstrip().upper().startswith(("SELECT", "UPDATE"))
-                    for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
-                    if "seating_plan" in row[3]]
-        finally:
-            connection.close()
+    read = [(statement, parameters) for statement, parameters in statements
+            if "seating_plan" in statement
+            and statement.lstrip().upper().startswith(("SELECT", "UPDATE"))]
+    return [step for steps in query_plans(app, read) for step in steps if "seating_plan" in step]
 
 
 @pytest.mark.skipif(bool(POSTGRES_URL), reason="SQLite's query plans")
