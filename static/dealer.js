@@ -4,7 +4,7 @@
  * posts what the dealer taps.  Each write carries the version the dealer saw
  * and an idempotency key: a write that loses the connection is sent again
  * with the same key until the server answers, so it is applied exactly once
- * (also across a server restart).  A 409 means another tablet was faster:
+ * (also across a server restart, and a reload of the page: the tap is kept in the tab).  A 409 means another tablet was faster:
  * the answer is the current hand, which is drawn at once.
  *
  * One tap acts once (TDA 50: an action is the player's, in turn).  An action
@@ -148,6 +148,25 @@
     });
   }
 
+  /* A tap on its way is kept in this tab (sessionStorage) until the server answers: the
+   * page loaded again meanwhile (the dealer's reload, or the browser waking a tab it had
+   * put to sleep) sends it again with its key, so it is applied once and not lost.  One
+   * older than KEPT_MS is let go: the table has moved on, the dealer taps what is now. */
+  var KEPT = "director-dealer-tap-" + root.dataset.table;
+  var KEPT_MS = 10 * 60 * 1000;
+  function keep(tap) {
+    try { window.sessionStorage.setItem(KEPT, JSON.stringify(tap)); } catch (e) { /* not kept */ }
+  }
+  function letGo() {
+    try { window.sessionStorage.removeItem(KEPT); } catch (e) { /* nothing kept */ }
+  }
+  function keptTap() {
+    var tap = null;
+    try { tap = JSON.parse(window.sessionStorage.getItem(KEPT) || "null"); } catch (e) { tap = null; }
+    letGo();
+    return tap && tap.path && Date.now() - tap.at < KEPT_MS ? tap : null;
+  }
+
   /* A write: same key until the server answers (network errors and 5xx are retried,
    * at once when the browser says the network is back).  ``what`` names the tap for
    * the lost-connection banner. */
@@ -162,6 +181,7 @@
     if (hand && body.version === undefined && path !== "/hands") { body.version = hand.version; }
     body.idempotency_key = body.idempotency_key || key();
     pending = {what: what || T.pending_tap};
+    keep({path: path, body: body, what: pending.what, at: Date.now()});
     var timer = null;
     var attempt = function (delay) {
       timer = null;
@@ -169,6 +189,7 @@
         if (res.status >= 500 || res.status === 0) { throw new Error("server " + res.status); }
         busy = false;
         pending = null;
+        letGo();
         window.removeEventListener("online", again);
         net(T.online, false);
         if (res.status === 200 || res.status === 201) {
@@ -1087,6 +1108,8 @@
     if (!busy && !picker && $("keypad").hidden) { refresh(); }
   }
 
+  var resumed = keptTap();     // a tap the page was sending when it was loaded again
+  if (resumed) { send(resumed.path, resumed.body, null, resumed.what); }
   refresh();
   listen();
   setInterval(function () {

@@ -297,6 +297,71 @@ def test_a_lost_connection_is_shown_large_and_the_pending_tap_is_sent_once(
     assert len(actions_in_log(after)) == len(actions_in_log(before)) + 1
 
 
+
+def offline_tap_then_page_gone(page: Any, server: Server,
+                               t: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Call tapped while the server cannot be reached (every send of it fails as on a
+    dropped Wi-Fi), then the page unloaded before it got through (the browser puts the
+    tab to sleep, or the dealer reloads), and the server reachable again: the hand
+    before, and the tablet's address.  Nothing was applied: the page is gone."""
+    before = hand(server, t["table_id"])
+    address = page.url
+    actions = re.compile(r".*/api/tables/\d+/hand/actions$")
+    page.route(actions, lambda route: route.abort("internetdisconnected"))
+    x, y = spot(page, "#controls button.action-call")
+    page.mouse.click(x, y)
+    expect(page.locator("#offline")).to_contain_text(
+        f"Waiting to send: Seat {before['to_act']} ({before['to_act_name']}): Call 200")
+    page.goto("about:blank")
+    page.wait_for_timeout(1000)
+    page.unroute(actions)
+    assert hand(server, t["table_id"])["version"] == before["version"]
+    return before, address
+
+
+def test_a_tap_waiting_for_the_connection_is_sent_once_after_the_page_is_loaded_again(
+        chromium: Any, live_server: Server, artifacts: Path) -> None:
+    """The dealer taps Call with the Wi-Fi down, then the page is loaded again (his reload,
+    or the browser waking a tab it put to sleep) while it is still down.  Once it is back
+    and the tablet's page loads, the call is sent with its key: applied once, not lost."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
+    page = tablet(chromium, live_server, t["code"])
+    deal(page)
+    before, address = offline_tap_then_page_gone(page, live_server, t)
+    page.goto(address)
+    page.wait_for_selector("#controls button")
+    page.wait_for_timeout(ARMED_MS)
+    after = hand(live_server, t["table_id"])
+    assert after["version"] == before["version"] + 1
+    assert actions_in_log(after)[0] == f"Seat {before['to_act']} ({before['to_act_name']}) calls"
+    assert len(actions_in_log(after)) == len(actions_in_log(before)) + 1
+    expect(page.locator("#offline")).to_be_hidden()
+    page.reload()                                     # and loaded once more: nothing is sent again
+    page.wait_for_selector("#controls button")
+    page.wait_for_timeout(ARMED_MS)
+    assert hand(live_server, t["table_id"])["version"] == after["version"]
+    page.screenshot(path=str(artifacts / "tablet-tap-after-reload.png"))
+
+
+def test_a_tap_kept_longer_than_ten_minutes_is_not_sent_after_the_page_is_loaded_again(
+        chromium: Any, live_server: Server) -> None:
+    """A tap kept from long ago (the table has moved on) is let go, not sent."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
+    page = tablet(chromium, live_server, t["code"])
+    deal(page)
+    before, address = offline_tap_then_page_gone(page, live_server, t)
+    page.goto(f"{live_server.url}/nothing-here")     # the server's origin, not the tablet
+    assert page.evaluate("() => sessionStorage.length") == 1
+    page.evaluate("""() => { for (const k of Object.keys(sessionStorage)) {
+        const tap = JSON.parse(sessionStorage.getItem(k)); tap.at -= 11 * 60 * 1000;
+        sessionStorage.setItem(k, JSON.stringify(tap)); } }""")
+    page.goto(address)
+    page.wait_for_selector("#controls button")
+    page.wait_for_timeout(ARMED_MS + 500)
+    assert hand(live_server, t["table_id"])["version"] == before["version"]
+    assert page.evaluate("() => sessionStorage.length") == 0
+
+
 def hand_reads(page: Any) -> list[str]:
     reads: list[str] = []
     page.on("request", lambda r: reads.append(r.url) if r.method == "GET" and r.url.endswith("/hand") else None)
