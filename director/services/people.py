@@ -113,12 +113,20 @@ def matching(query: str, name_start: bool | None = None) -> ColumnElement[bool] 
         else and_(starts, PersonWord.word >= text)
 
 
+# Characters that turn the direction of the text around them (embeddings, overrides and
+# isolates): in a name, they would turn the projector's and the tablets' lines around it.
+# The marks (U+200E, U+200F) and the joiners some scripts write with stay allowed.
+TEXT_TURNING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def check_player_name(name: Any) -> str:
     """An entry's name, as the desk and the seating take it: not blank, no control
-    characters, single spaces, at most ``PLAYER_NAME_MAX`` characters."""
+    characters (nor any that turns the text around it), single spaces, at most
+    ``PLAYER_NAME_MAX`` characters."""
     if not isinstance(name, str) or not name.strip():
         raise Invalid({"name": _("The player needs a name")})
-    if any(unicodedata.category(char) == "Cc" for char in name.replace("\t", " ")):
+    if any(unicodedata.category(char) == "Cc" or char in TEXT_TURNING
+           for char in name.replace("\t", " ")):
         raise Invalid({"name": _("The name may not contain control characters")})
     name = " ".join(name.split())
     if len(name) > PLAYER_NAME_MAX:

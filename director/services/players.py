@@ -65,8 +65,8 @@ def _text(value: Any, name: str, limit: int) -> str | None:
     if not isinstance(value, str):
         raise Invalid({name: _("Give text")})
     text = " ".join(value.split()) if name != "note" else value.strip()
-    if any(unicodedata.category(char) == "Cc" for char in text.replace("\n", " ")
-           .replace("\r", " ").replace("\t", " ")):
+    if any(unicodedata.category(char) == "Cc" or char in people.TEXT_TURNING
+           for char in text.replace("\n", " ").replace("\r", " ").replace("\t", " ")):
         raise Invalid({name: _("This text contains a forbidden character")})
     if len(text) > limit:
         raise Invalid({name: _("Use at most %(max)s characters", max=limit)})

@@ -199,6 +199,8 @@ def test_a_record_is_created_and_edited_and_logged(app, client, auth):
     ({"name": "Ann", "phone": "call me"}, "phone", "digits"),
     ({"name": "Ann", "nickname": "x" * 41}, "nickname", "at most 40"),
     ({"name": "ANN BERG"}, "name", "already on the player list"),
+    ({"name": "Eve \u202eLive"}, "name", "control characters"),     # it turns the text around
+    ({"name": "Ann", "nickname": "\u2067Ace\u2069"}, "nickname", "forbidden character"),
 ])
 def test_a_bad_record_is_refused_naming_the_field_and_changes_nothing(app, client, auth, body,
                                                                       field, words):

@@ -236,3 +236,27 @@ def test_two_directors_confirming_at_once_move_the_players_once(
     assert sorted(statuses) == [200, 400, 400, 400]
     after = first.get(f"/api/tournaments/{tid}/seating").get_json()
     assert sorted(len(t["seats"]) for t in after["tables"]) == [6, 6, 7]
+
+
+@pytest.mark.parametrize("name", ["\u202eevil", "Ann \u202dBo", "x\u2066y\u2069", "a\u202ab\u202c"])
+def test_a_name_that_would_turn_the_text_around_it_is_refused(
+        client, auth, make_tournament, name):
+    """A name holding a character that turns the direction of the text around it
+    (an override, an embedding, an isolate) would turn the projector's and the
+    tablets' lines around it: refused, naming the name, and nobody is registered."""
+    tid = make_tournament()
+    answer = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth,
+                         json={"name": name})
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"]["name"] == "The name may not contain control characters"
+    assert client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["players"] == []
+
+
+@pytest.mark.parametrize("name", ["\u05d3\u05d5\u05d3 \u200f\u05dc\u05d5\u05d9", "\u0928\u093f\u0916\u093f\u0932 \u0915\u094d\u200d\u0937", "Zoë O'Neil"])
+def test_a_name_written_with_marks_and_joiners_is_taken(client, auth, make_tournament, name):
+    """Marks and joiners some scripts are written with (a right-to-left mark, a zero-width
+    joiner) are part of the name."""
+    tid = make_tournament()
+    answer = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth,
+                         json={"name": name})
+    assert answer.status_code == 201, answer.get_json()
