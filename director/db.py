@@ -113,6 +113,17 @@ def driver_sql(dialect: Any, text: str) -> str:
     return text if dialect.paramstyle == "qmark" else text.replace("?", "%s")
 
 
+def driver_rows(result: Any) -> list[tuple[Any, ...]]:
+    """A result's rows as the driver gives them (tuples), past SQLAlchemy's ``Row``
+    objects (a fifth to a third of reading thousands of rows); the statement is still
+    the engine's, seen by its events.  No column type converts them: a JSON column is
+    text on SQLite."""
+    try:
+        return [row if type(row) is tuple else tuple(row) for row in result.cursor.fetchall()]
+    finally:
+        result.close()
+
+
 class DriverInsert:
     """An INSERT of some columns of ``table`` in the driver's own parameter style,
     with each column's own bind processor, so that rows written straight through

@@ -4,7 +4,8 @@
  * posts what the dealer taps.  Each write carries the version the dealer saw
  * and an idempotency key: a write that loses the connection is sent again
  * with the same key until the server answers, so it is applied exactly once
- * (also across a server restart, and a reload of the page: the tap is kept in the tab).  A 409 means another tablet was faster:
+ * (also across a server restart, and a reload of the page: the tap is kept in the
+ * tab).  A 409 means another tablet was faster:
  * the answer is the current hand, which is drawn at once.
  *
  * One tap acts once (TDA 50: an action is the player's, in turn).  An action

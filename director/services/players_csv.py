@@ -19,7 +19,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
-from director.db import db, driver_sql, write_lock
+from director.db import db, driver_rows, driver_sql, write_lock
 from director.models.people import CSV_FIELDS, FORMULA, Person, PersonWord, csv_cells
 from director.services import Invalid, amounts, people, uow
 from director.services.players import CONFLICT, FIELDS, Totals, all_totals, clean_record
@@ -130,12 +130,8 @@ def export_csv_chunks() -> Iterator[str]:
         "SELECT id, csv_cells, key FROM person WHERE key > ? ORDER BY key LIMIT ?"))
     page: list[Any] = []
     while not page or len(page) == EXPORT_READ_ROWS:
-        result = db.session.connection().exec_driver_sql(
-            *((after, (page[-1][2], EXPORT_READ_ROWS)) if page else (first, (EXPORT_READ_ROWS,))))
-        try:        # the driver's own rows: making a Row of each took a fifth of the export
-            page = result.cursor.fetchall()
-        finally:
-            result.close()
+        page = driver_rows(db.session.connection().exec_driver_sql(
+            *((after, (page[-1][2], EXPORT_READ_ROWS)) if page else (first, (EXPORT_READ_ROWS,)))))
         if any(cells is None for _id, cells, _key in page):
             unmade = _cells_of([person_id for person_id, cells, _key in page if cells is None])
             page = [(pid, unmade[pid] if cells is None else cells, key)

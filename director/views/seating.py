@@ -606,6 +606,19 @@ def api_reinstate(tournament_id: int, player_id: int) -> Any:
                     player_id=player.id, seat=_move_json(move), lines=lines)
 
 
+
+def _answered_once(view: Callable[..., Any]) -> Callable[..., Any]:
+    """An API write sent again with its ``idempotency_key`` (``once.Applied``): nothing
+    more is done, and the answer is the room as it is now, ``"done_already": true``."""
+    @functools.wraps(view)
+    def wrapped(tournament_id: int, **kwargs: Any) -> Any:
+        try:
+            return view(tournament_id, **kwargs)
+        except once.Applied:
+            return _answer(tournament_id, done_already=True)
+    return wrapped
+
+
 @bp.post("/api/tournaments/<int:tournament_id>/seating/draw")
 @api_director
 @no_body()
@@ -616,14 +629,12 @@ def api_draw(tournament_id: int) -> Any:
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/eliminate")
 @api_director
+@_answered_once
 def api_eliminate(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_ELIMINATE)
     ids = body["player_ids"] if body["player_ids"] is not None else body["player_id"]
-    try:
-        finishes, record = busts.eliminate(tournament_id, ids, body["starting_chips"],
-                                           by=body["by"], idempotency_key=bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    finishes, record = busts.eliminate(tournament_id, ids, body["starting_chips"],
+                                       by=body["by"], idempotency_key=bodies.idempotency_key())
     out = [pid for f in finishes for pid in f.player_ids]
     tables = seating_service.out_tables(tournament_id, out)
     return _changed(tournament_id, tables, out, finishes=[f.to_json() for f in finishes],
@@ -633,12 +644,10 @@ def api_eliminate(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/confirm")
 @api_director
 @no_body()
+@_answered_once
 def api_confirm(tournament_id: int, plan_id: int) -> Any:
-    try:
-        plan, nxt = seating_service.confirm_plan(tournament_id, plan_id,
-                                                 idempotency_key=bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    plan, nxt = seating_service.confirm_plan(tournament_id, plan_id,
+                                             idempotency_key=bodies.idempotency_key())
     tables, moved = _plan_tables(plan)
     return _changed(tournament_id, tables, moved, confirmed=plan_lines(plan),
                     pending_plan=_record_json(nxt))
@@ -647,22 +656,18 @@ def api_confirm(tournament_id: int, plan_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/plans/<int:plan_id>/discard")
 @api_director
 @no_body()
+@_answered_once
 def api_discard(tournament_id: int, plan_id: int) -> Any:
-    try:
-        seating_service.discard_plan(tournament_id, plan_id, bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    seating_service.discard_plan(tournament_id, plan_id, bodies.idempotency_key())
     return _answer(tournament_id)
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/undo")
 @api_director
 @no_body()
+@_answered_once
 def api_undo(tournament_id: int) -> Any:
-    try:
-        plan = seating_service.undo_last(tournament_id, bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    plan = seating_service.undo_last(tournament_id, bodies.idempotency_key())
     tables, moved = _plan_tables(plan)
     return _answer(tournament_id, tables=tables, player_ids=moved, undone=plan_lines(plan))
 
@@ -670,24 +675,20 @@ def api_undo(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/break")
 @api_director
 @no_body()
+@_answered_once
 def api_break(tournament_id: int) -> Any:
-    try:
-        record = seating_service.break_next_table(tournament_id,
-                                                  idempotency_key=bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    record = seating_service.break_next_table(tournament_id,
+                                              idempotency_key=bodies.idempotency_key())
     return _answer(tournament_id, pending_plan=_record_json(record))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/reseat")
 @api_director
+@_answered_once
 def api_reseat(tournament_id: int) -> Any:
     body = json_body(bodies.SEATING_RESEAT)
-    try:
-        move = seating_service.reseat(tournament_id, body["player_id"], body["table"],
-                                      body["seat"], bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    move = seating_service.reseat(tournament_id, body["player_id"], body["table"],
+                                  body["seat"], bodies.idempotency_key())
     return _changed(tournament_id, {move.from_table, move.to_table}, [move.player_id],
                     move=_move_json(move))
 
@@ -704,20 +705,16 @@ def api_chips(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/tables/<int:number>/deal")
 @api_director
 @no_body()
+@_answered_once
 def api_deal(tournament_id: int, number: int) -> Any:
-    try:
-        table = seating_service.hand_dealt(tournament_id, number, bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    table = seating_service.hand_dealt(tournament_id, number, bodies.idempotency_key())
     return _changed(tournament_id, {table.number}, [], next_hand=_positions(table))
 
 
 @bp.post("/api/tournaments/<int:tournament_id>/seating/hand-for-hand")
 @api_director
+@_answered_once
 def api_hand_for_hand(tournament_id: int) -> Any:
     action = json_body(bodies.SEATING_HAND_FOR_HAND)["action"]
-    try:
-        result = seating_service.hand_for_hand(tournament_id, action, bodies.idempotency_key())
-    except once.Applied:
-        return _answer(tournament_id, done_already=True)
+    result = seating_service.hand_for_hand(tournament_id, action, bodies.idempotency_key())
     return _answer(tournament_id, **result)

@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy import delete, func, select, update
 
-from director.db import db
+from director.db import db, driver_rows
 from director.models.seating import (
     Player,
     Seat,
@@ -69,12 +69,13 @@ def _load(tournament_id: int, numbers: Iterable[int] | None) -> StoredRoom:
     # 1,000 seats); the session's changes are flushed first, as its own queries would.
     db.session.flush()
     connection = db.session.connection()
-    tables = _driver_rows(connection.execute(query.order_by(SeatingTable.number)))
-    rows = _driver_rows(connection.execute(
+    tables = driver_rows(connection.execute(query.order_by(SeatingTable.number)))
+    rows = driver_rows(connection.execute(
         seat_query.order_by(Seat.table_id, Seat.seat)))  # seat order, on every database
     known = _rooms.get(tournament_id)
+    before = known[2] if known is not None else {}
     if numbers is not None:
-        return _room(tables, rows, known[2] if known is not None else {})[0]
+        return _room(tables, rows, before)[0]
     # The whole room is read by every seating page and API answer and by every write
     # that seats someone; built again from the same rows it is the same room.  The last
     # room built of each event is kept with its rows, and given again for equal rows:
@@ -86,19 +87,9 @@ def _load(tournament_id: int, numbers: Iterable[int] | None) -> StoredRoom:
     key = (tables, rows)
     if known is not None and known[0] == key:
         return known[1]
-    room, by_table = _room(tables, rows, known[2] if known is not None else {})
+    room, by_table = _room(tables, rows, before)
     _rooms.put(tournament_id, (key, room, by_table))
     return room
-
-
-def _driver_rows(result: Any) -> list[tuple[Any, ...]]:
-    """A result's rows as the driver gives them (tuples), past SQLAlchemy's row objects
-    (at 1,800 seats a third of the read); the statement is still the engine's.  The
-    columns read here need no conversion but a JSON one, which ``_room`` does."""
-    try:
-        return [row if type(row) is tuple else tuple(row) for row in result.cursor.fetchall()]
-    finally:
-        result.close()
 
 
 K = TypeVar("K")
