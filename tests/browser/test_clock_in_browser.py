@@ -32,10 +32,12 @@ def test_director_starts_a_two_second_clock_and_the_projector_follows(
     director.check("input[value=scratch]")
     director.click("button:has-text('Create')")
     director.wait_for_selector("#structure-table")
+    director.wait_for_load_state("load")    # director.js listens to "Add level" once loaded
     rows = director.locator("#structure-table tbody tr")
     assert rows.count() == 1
-    director.click("#add-level")
-    director.click("#add-level")
+    for count in (2, 3):
+        director.click("#add-level")
+        expect(rows).to_have_count(count)
     for index, (duration, small, big) in enumerate([("0:02", "100", "200"),
                                                      ("0:02", "200", "400"),
                                                      ("1:00", "300", "600")]):
