@@ -202,18 +202,24 @@ def _large_field_shares(places: int, min_share: Fraction) -> tuple[int, ...]:
     keeps them falling).
     """
     winner, last = _winner_share(places), float(min_share)
+    every = range(1, places + 1)
 
     def total(power: float) -> float:
-        return places * last + (winner - last) * sum(
-            _curve(place, places, power) for place in range(1, places + 1))
+        if abs(power) < 1e-12:
+            curve = sum(_curve(place, places, power) for place in every)
+        else:       # _curve's own arithmetic, its two constants worked out once
+            lowest = math.pow(places, -power)
+            span = 1 - lowest
+            curve = sum([(math.pow(place, -power) - lowest) / span for place in every])
+        return places * last + (winner - last) * curve
 
     low, high = -5.0, 20.0  # total() falls as the power rises
     for _ in range(100):
         middle = (low + high) / 2
-        if total(middle) > 1:
-            low = middle
-        else:
-            high = middle
+        bounds = (middle, high) if total(middle) > 1 else (low, middle)
+        if bounds == (low, high):   # nothing moves again: the hundred steps would end here
+            break
+        low, high = bounds
     power = (low + high) / 2
     exact = [last + (winner - last) * _curve(place, places, power) for place in range(1, places + 1)]
     scale = BASIS_POINTS / sum(exact)

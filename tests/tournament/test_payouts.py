@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from director.tournament import payouts
-from director.tournament.money import MoneyError
+from director.tournament.money import MoneyError, apportion
 from director.tournament.payouts import (
     BASIS_POINTS,
     TEMPLATES,
@@ -83,6 +83,40 @@ def test_large_field_winner_gets_15_to_25_percent_and_min_cash_is_1_5_to_2_buy_i
         # Prize pool = entries × buy-in, so the min-cash in buy-ins is share × entries.
         min_cash_buy_ins = table.shares[-1] * entries / BASIS_POINTS
         assert 1.3 <= min_cash_buy_ins <= 2.3, (entries, min_cash_buy_ins)
+
+
+def _shares_by_a_hundred_bisection_steps(places, min_share):
+    """The large-field shares as first written: a hundred bisection steps, each place's
+    curve from ``payouts._curve``."""
+    winner, last = payouts._winner_share(places), float(min_share)
+
+    def total(power):
+        return places * last + (winner - last) * sum(
+            payouts._curve(place, places, power) for place in range(1, places + 1))
+
+    low, high = -5.0, 20.0
+    for _ in range(100):
+        middle = (low + high) / 2
+        if total(middle) > 1:
+            low = middle
+        else:
+            high = middle
+    power = (low + high) / 2
+    exact = [last + (winner - last) * payouts._curve(place, places, power)
+             for place in range(1, places + 1)]
+    scale = BASIS_POINTS / sum(exact)
+    return apportion(BASIS_POINTS, [share * scale for share in exact])
+
+
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+def test_large_field_tables_are_the_basis_points_a_hundred_bisection_steps_give(name):
+    """The payout curve is worked out faster (it stops once the bisection no longer
+    moves) and gives the same basis points at every number of places."""
+    template = TEMPLATES[name]
+    for places in [*range(10, 80), *range(80, payouts.MAX_TEMPLATE_PLACES + 1, 13)]:
+        min_share = template.min_cash * template.paid_basis_points / BASIS_POINTS / places
+        assert payouts._large_field_shares(places, min_share) == \
+            _shares_by_a_hundred_bisection_steps(places, min_share), places
 
 
 def test_small_field_tables_pay_the_winner_more():
