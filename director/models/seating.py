@@ -34,7 +34,6 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    func,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -53,6 +52,18 @@ def _folded_name(context: Any) -> str:
     return folded(str(context.get_current_parameters().get("name") or ""))
 
 
+def name_key(name: str) -> str:
+    """A player's name as his event compares it for "the same name": casefolded
+    ("Åsa ÖBERG" and "åsa öberg" are one name, "Asa Oberg" another).  Worked out by
+    Python and kept with the row (``Player.name_key``), not by the database's
+    ``lower()``: SQLite's folds only A-Z, so it never matched "Åsa" with itself."""
+    return name.casefold()
+
+
+def _keyed_name(context: Any) -> str:
+    return name_key(str(context.get_current_parameters().get("name") or ""))
+
+
 class Player(Base):
     __tablename__ = "player"
 
@@ -63,6 +74,8 @@ class Player(Base):
     # The name folded (:func:`folded`), made with the row (a name never changes): the
     # players' find-my-seat search compares it in the database.
     search_name: Mapped[str | None] = mapped_column(Text, default=_folded_name, nullable=True)
+    # The name as "the same name" compares it (:func:`name_key`), made with the row.
+    name_key: Mapped[str | None] = mapped_column(Text, default=_keyed_name, nullable=True)
     chips: Mapped[int] = mapped_column(BigInteger, default=0)
     entry_chips: Mapped[int] = mapped_column(BigInteger, default=0)
     status: Mapped[str] = mapped_column(String(16), default="active")  # active | eliminated
@@ -113,8 +126,8 @@ Index("ix_player_chip_leaders", Player.tournament_id, Player.chips.desc(), Playe
 
 # A player looked for by name in his event, whatever its case (an entry's "already a
 # player called ...", a re-entry's record, a waiting list's seat): one index lookup, not
-# a scan of every entry the event has had (revision 0017).
-Index("ix_player_name", Player.tournament_id, func.lower(Player.name))
+# a scan of every entry the event has had (revision 0017; its key 0018).
+Index("ix_player_name_key", Player.tournament_id, Player.name_key)
 
 
 class SeatingSettings(Base):

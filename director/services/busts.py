@@ -25,7 +25,13 @@ from sqlalchemy import func, select
 from director.db import db, utcnow
 from director.i18n import N_, place_label
 from director.models.money import MoneySettings, Payment
-from director.models.seating import Player, SeatingPlanRecord, SeatingSettings, SeatingTable
+from director.models.seating import (
+    Player,
+    SeatingPlanRecord,
+    SeatingSettings,
+    SeatingTable,
+    name_key,
+)
 from director.models.tournament import MAX_CHIPS
 from director.schemas import whole_in
 from director.services import Invalid, once, seating, tournaments, uow
@@ -387,7 +393,7 @@ def _refuse_reinstating(tournament_id: int, players: list[Player], *,
         since = player.eliminated_at
         again = db.session.scalar(select(func.count(Player.id)).where(
             Player.tournament_id == tournament_id, Player.id != player.id,
-            func.lower(Player.name) == player.name.lower(),
+            Player.name_key == name_key(player.name),
             (Player.status == "active") | (Player.created_at > since) if since is not None
             else Player.status == "active"))
         if again:

@@ -28,11 +28,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import ColumnElement, and_, delete, func, insert, select
+from sqlalchemy import ColumnElement, and_, delete, insert, select
 
 from director.db import db
 from director.models.people import NAME_MAX, Person, PersonWord
-from director.models.seating import PLAYER_NAME_MAX, Player, folded
+from director.models.seating import PLAYER_NAME_MAX, Player, folded, name_key
 from director.services import Invalid
 
 SUGGESTIONS = 8
@@ -171,7 +171,7 @@ def link(player: Player, person_id: Any = None) -> Person:
         earlier = db.session.scalar(select(Player.person_id).where(
             Player.tournament_id == player.tournament_id, Player.id != player.id,
             Player.person_id.is_not(None),
-            func.lower(Player.name) == player.name.lower()).limit(1))
+            Player.name_key == name_key(player.name)).limit(1))
         found = db.session.get(Person, earlier) if earlier is not None else by_name(player.name)
     if found is None:
         found = Person(name=check_player_name(player.name),

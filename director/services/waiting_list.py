@@ -42,7 +42,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from director.db import db, utcnow
 from director.i18n import N_, translate_violation
 from director.models.money import MoneySettings, Payment
-from director.models.seating import Player, Seat, SeatingLogEntry, SeatingTable
+from director.models.seating import Player, Seat, SeatingLogEntry, SeatingTable, name_key
 from director.models.waiting_list import WaitingEntry
 from director.poker.errors import RuleViolation
 from director.services import (
@@ -273,7 +273,7 @@ def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[Waiting
                                      "%(position)s)", name=entry.name, position=entry.position)})
     if db.session.scalar(select(func.count(Player.id)).where(
             Player.tournament_id == tournament_id, Player.status == "active",
-            func.lower(Player.name) == clean.lower())):
+            Player.name_key == name_key(clean))):
         raise Invalid({"name": _("%(name)s already has an entry still in play", name=clean)})
     entry = WaitingEntry(tournament_id=tournament_id, name=clean, position=len(listed) + 1,
                          status="waiting", note="", request_key=key)

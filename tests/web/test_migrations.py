@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 
 from director import migrations
 from director.db import db
-from director.services import seating, tournaments
+from director.services import Invalid, seating, tournaments
 from director.tournament.seating import deal_hand, remove_players
 from tests.conftest import POSTGRES_URL, TOKEN
 from tests.web.test_dealer_helpers import drive, passive
@@ -68,6 +68,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0015": {},    # a new table (the director's applied request keys, empty)
     "0016": {},    # tournament.clock_started: from the clock and status (REWRITTEN)
     "0017": {},    # an index (a player by name in his event): no column, no row changed
+    "0018": {},    # player.name_key: each name casefolded (REWRITTEN), not a default
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
@@ -81,6 +82,7 @@ REWRITTEN: dict[str, dict[str, set[str]]] = {
     "0011": {"player": {"search_name"}},          # a new column worked out from the names
     "0012": {"person": {"csv_cells"}},            # a new column worked out from the records
     "0016": {"tournament": {"clock_started"}},    # worked out from the clock and the status
+    "0018": {"player": {"name_key"}},             # a new column worked out from the names
 }
 
 
@@ -514,6 +516,45 @@ def test_0011_folds_every_players_name_and_find_my_seat_finds_them(
     assert "Åsa Öberg" in found
     migrations.migrate(empty_app, "0010", down=True, backup=False)
     assert "search_name" not in columns_of(empty_app)["player"]
+    assert len(rows_of(empty_app)["player"]) == len(release["player"])
+
+
+def _player_name_indexes(app: Flask) -> set[str]:
+    """The player table's indexes by name (SQLite's own list: it cannot reflect one on
+    an expression)."""
+    with app.app_context(), db.engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            return {row[0] for row in connection.execute(text(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'player'"))}
+        return {index["name"] for index in inspect(connection).get_indexes("player")}
+
+
+def test_0018_keys_every_players_name_and_the_same_name_is_refused_in_any_case(
+        empty_app: Flask, release: dict[str, list[dict[str, Any]]]) -> None:
+    """The release's players get their names' keys (casefolded: "Åsa Öberg" -> "åsa
+    öberg", on SQLite too) and the index on them; after the upgrade the event refuses
+    a second "ÅSA ÖBERG"; the downgrade drops the column, puts 0017's index back and
+    keeps the players."""
+    players = [{**row, "name": "Åsa Öberg"} if row["name"] == "Ann" else row
+               for row in release["player"]]
+    at_revision(empty_app, "0017", {**release, "player": players})
+    migrations.migrate(empty_app, "0018", backup=False)
+    keys = {row["name"]: row["name_key"] for row in rows_of(empty_app)["player"]}
+    assert keys["Åsa Öberg"] == "åsa öberg" and keys["Gus"] == "gus"
+    assert None not in keys.values()
+    indexes = _player_name_indexes(empty_app)
+    assert "ix_player_name_key" in indexes and "ix_player_name" not in indexes
+    migrations.migrate(empty_app, "head", backup=False)
+    with empty_app.app_context():
+        tournament_id = next(row["tournament_id"] for row in players
+                             if row["name"] == "Åsa Öberg")
+        with pytest.raises(Invalid) as refused:
+            seating.register_player(tournament_id, "ÅSA ÖBERG", 10_000)
+        assert "name" in refused.value.errors
+    migrations.migrate(empty_app, "0017", down=True, backup=False)
+    assert "name_key" not in columns_of(empty_app)["player"]
+    indexes = _player_name_indexes(empty_app)
+    assert "ix_player_name" in indexes and "ix_player_name_key" not in indexes
     assert len(rows_of(empty_app)["player"]) == len(release["player"])
 
 

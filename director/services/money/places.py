@@ -171,7 +171,7 @@ def results(tournament_id: int, *, player_ids: Iterable[int] | None = None,
     first, last = _final_sql(entries)
     query = _results_query(view, select(*_RESULT_COLUMNS, first, last), player_ids, placed,
                            bounty_winners)
-    query = query.order_by(Player.place.is_not(None), first, func.lower(Player.name),
+    query = query.order_by(Player.place.is_not(None), first, Player.name_key,
                            Player.id).offset(offset).limit(limit)
     found = db.session.execute(query).all()     # rows, not ORM objects: a CSV reads them all
     players = [entry for entry, _first, _last in _split(found)]

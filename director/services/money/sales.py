@@ -28,7 +28,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from director.db import db, utcnow
 from director.i18n import translate_violation
 from director.models.money import Payment
-from director.models.seating import Player, Seat
+from director.models.seating import Player, Seat, name_key
 from director.models.tournament import MAX_CHIPS
 from director.poker.errors import RuleViolation
 from director.schemas import whole_in
@@ -229,7 +229,7 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
         # A player put on the list at the seating page without paying: take his buy-in.
         existing = db.session.scalars(select(Player).where(
             Player.tournament_id == tournament_id, Player.status == "active",
-            func.lower(Player.name) == clean.lower())).first()
+            Player.name_key == name_key(clean))).first()
     else:
         busted = player_in(tournament_id, player_id)
         clean = busted.name
@@ -238,7 +238,7 @@ def _new_entry(tournament_id: int, kind: str, name: Any, player_id: Any, key: st
                                         on_break=at.on_break, busted=not busted.active))
         if db.session.scalar(select(func.count(Player.id)).where(
                 Player.tournament_id == tournament_id, Player.status == "active",
-                func.lower(Player.name) == clean.lower())):
+                Player.name_key == name_key(clean))):
             raise Invalid({"player_id": _("%(name)s already has an entry still in play", name=clean)})
     seat = None
     if existing is not None:

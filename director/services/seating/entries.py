@@ -16,9 +16,7 @@ from director.i18n import (
     N_,
     translate_violation,
 )
-from director.models.seating import (
-    Player,
-)
+from director.models.seating import Player, name_key
 from director.models.tournament import MAX_CHIPS
 from director.services import (
     Invalid,
@@ -115,7 +113,7 @@ def _register(tournament_id: int, name: Any, chips: Any, rng: random.Random | No
         stack = 0
     if not errors and not name_checked and db.session.scalar(select(func.count(Player.id)).where(
             Player.tournament_id == tournament_id, Player.status == "active",
-            func.lower(Player.name) == clean.lower())):
+            Player.name_key == name_key(clean))):
         errors["name"] = _("There is already a player called %(name)s in the tournament",
                            name=clean)
     if errors:
