@@ -121,14 +121,16 @@ TEXT_TURNING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069
 
 def check_player_name(name: Any) -> str:
     """An entry's name, as the desk and the seating take it: not blank, no control
-    characters (nor any that turns the text around it), single spaces, at most
-    ``PLAYER_NAME_MAX`` characters."""
+    characters (nor any that turns the text around it), single spaces, its letters
+    composed (NFC: "Å" typed as "A" and a ring above is the one letter, so the name is
+    the same name as "Åsa" typed on another keyboard), at most ``PLAYER_NAME_MAX``
+    characters."""
     if not isinstance(name, str) or not name.strip():
         raise Invalid({"name": _("The player needs a name")})
     if any(unicodedata.category(char) == "Cc" or char in TEXT_TURNING
            for char in name.replace("\t", " ")):
         raise Invalid({"name": _("The name may not contain control characters")})
-    name = " ".join(name.split())
+    name = unicodedata.normalize("NFC", " ".join(name.split()))
     if len(name) > PLAYER_NAME_MAX:
         raise Invalid({"name": _("The name may be at most %(max)s characters long",
                                  max=PLAYER_NAME_MAX)})

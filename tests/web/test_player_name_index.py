@@ -52,6 +52,11 @@ def test_a_name_with_letters_beyond_a_to_z_is_one_name_in_any_case(
                 seating.register_player(tid, same, 20_000)
             assert refused.value.errors == {
                 "name": f"There is already a player called {same} in the tournament"}
+        # "Å" as "A" and a combining ring above (a name pasted from another program)
+        with pytest.raises(Invalid) as refused:
+            seating.register_player(tid, "A\u030asa O\u0308berg", 20_000)
+        assert refused.value.errors == {
+            "name": "There is already a player called Åsa Öberg in the tournament"}
         seating.register_player(tid, "Asa Oberg", 20_000)
         names = db.session.scalars(select(Player.name).where(
             Player.tournament_id == tid).order_by(Player.id)).all()
