@@ -498,13 +498,18 @@ def test_0010_fills_the_search_words_of_every_record_and_the_search_finds_them(
                                                                    "Ann-Marie Berg"]
 
 
+def with_asa(release: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The release's players, Ann renamed "Åsa Öberg" (letters beyond A-Z)."""
+    return [{**row, "name": "Åsa Öberg"} if row["name"] == "Ann" else row
+            for row in release["player"]]
+
+
 def test_0011_folds_every_players_name_and_find_my_seat_finds_them(
         empty_app: Flask, release: dict[str, list[dict[str, Any]]]) -> None:
     """The release's players get their names folded; after the upgrade a player finds his
     seat by any part of his name, case and accents aside; the downgrade drops the column
     and keeps the players."""
-    players = [{**row, "name": "Åsa Öberg"} if row["name"] == "Ann" else row
-               for row in release["player"]]
+    players = with_asa(release)
     at_revision(empty_app, "0010", {**release, "player": players})
     migrations.migrate(empty_app, "0011", backup=False)
     folded = {row["name"]: row["search_name"] for row in rows_of(empty_app)["player"]}
@@ -535,8 +540,7 @@ def test_0018_keys_every_players_name_and_the_same_name_is_refused_in_any_case(
     öberg", on SQLite too) and the index on them; after the upgrade the event refuses
     a second "ÅSA ÖBERG"; the downgrade drops the column, puts 0017's index back and
     keeps the players."""
-    players = [{**row, "name": "Åsa Öberg"} if row["name"] == "Ann" else row
-               for row in release["player"]]
+    players = with_asa(release)
     at_revision(empty_app, "0017", {**release, "player": players})
     migrations.migrate(empty_app, "0018", backup=False)
     keys = {row["name"]: row["name_key"] for row in rows_of(empty_app)["player"]}
