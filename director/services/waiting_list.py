@@ -236,11 +236,25 @@ def _entry(tournament_id: int, entry_id: Any) -> WaitingEntry:
     return entry
 
 
-def _listed_for(tournament_id: int, key: str | None) -> WaitingEntry | None:
+def _listed_for(tournament_id: int, key: str | None, name: Any) -> WaitingEntry | None:
+    """The entry ``key`` put on the list, when this request (for ``name``) is that one
+    sent again; a key sent again for another name is refused (``repeated_payment``)."""
     if key is None:
         return None
-    return db.session.scalars(select(WaitingEntry).where(
+    entry = db.session.scalars(select(WaitingEntry).where(
         WaitingEntry.tournament_id == tournament_id, WaitingEntry.request_key == key)).first()
+    if entry is None:
+        return None
+    try:
+        same = people_service.key_of(seating_service.check_player_name(name)) == \
+            people_service.key_of(entry.name)
+    except Invalid:
+        same = False
+    if not same:
+        raise Invalid({"request_key": _(
+            "This form was sent before, for %(name)s on the waiting list: reload the page "
+            "to record another", name=entry.name)})
+    return entry
 
 
 def _log(tournament_id: int, line: str) -> None:
@@ -261,7 +275,7 @@ def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[Waiting
     """Put a player on the waiting list, last; returns the entry and whether it was
     already there for this request key (a retried post)."""
     key = money_service.request_key_of(request_key)
-    earlier = _listed_for(tournament_id, key)
+    earlier = _listed_for(tournament_id, key, name)
     if earlier is not None:
         return earlier, True
     tournaments.verify_open(tournament_id)
@@ -351,10 +365,12 @@ def desk_buy_in(tournament_id: int, name: Any, request_key: Any = None, table: A
     is full (see the module's docstring).  ``table``/``seat``/``reason``: a seat the
     director chooses; ``person_id``: the player list's record picked at the desk."""
     key = money_service.request_key_of(request_key)
-    paid = money_service.payment_for_request(tournament_id, key)
+    paid = money_service.repeated_payment(tournament_id, key, "buy-in", name=name,
+                                          person_id=person_id)
     if paid is not None:
         return DeskResult(sale=money_service.repeated_sale(tournament_id, paid), repeated=True)
-    listed = _listed_for(tournament_id, key)
+    listed = _listed_for(tournament_id, key, people_service.entry_name(person_id, name)
+                         if key is not None else name)
     if listed is not None:
         return DeskResult(entry=listed, repeated=True)
     chosen = chosen_seat(table, seat, reason)
@@ -414,7 +430,7 @@ def seat_next(tournament_id: int, entry_id: Any,
 def _seat_next(tournament_id: int, entry_id: Any,
                key: str | None) -> tuple[WaitingEntry, money_service.Sale]:
     entry = _entry(tournament_id, entry_id)
-    paid = money_service.payment_for_request(tournament_id, key)
+    paid = money_service.repeated_payment(tournament_id, key, "buy-in", name=entry.name)
     if paid is not None:
         return entry, money_service.repeated_sale(tournament_id, paid)
     tournaments.verify_open(tournament_id)

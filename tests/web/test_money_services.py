@@ -68,6 +68,49 @@ def event(client, auth, make_tournament):
     return Event()
 
 
+def test_a_request_key_sent_again_for_another_sale_is_refused_and_the_first_stands(
+        event, client, login, csrf):
+    """A key names one sale: sent again for it (a double click, a retry, the name in
+    another case) it is answered as the first; sent for another sale (a form kept from
+    before and filled in again) it is refused naming ``request_key``, not answered as
+    the first with the other sale lost unseen."""
+    first = event.sell("buy-in", name="Åsa Berg", request_key="desk-1")
+    assert first.status_code == 201, first.get_json()
+    asa = first.get_json()["player_id"]
+    for same in ("Åsa Berg", "ÅSA  BERG"):
+        again = event.sell("buy-in", name=same, request_key="desk-1")
+        assert again.status_code == 200 and again.get_json()["repeated"] is True, same
+    sentence = "This form was sent before, for the {} of Åsa Berg: reload the page to record another"
+    other = event.sell("buy-in", name="Bo", request_key="desk-1")
+    assert other.status_code == 400
+    assert other.get_json()["errors"] == {"request_key": sentence.format("buy-in")}
+    assert event.money()["entries"] == 1
+    bo = event.buy_in("Bo", request_key="desk-2")
+    # chips: the same key for another player, or for another kind of sale
+    assert event.sell("rebuy", player_id=asa, stack=1_000, request_key="chips-1").status_code == 201
+    assert event.sell("rebuy", player_id=asa, stack=1_000,
+                      request_key="chips-1").get_json()["repeated"] is True
+    for kind, player in (("rebuy", bo), ("add-on", asa), ("buy-in", None)):
+        body = {"player_id": player} if player else {"name": "Cy"}
+        refused = event.sell(kind, stack=1_000, request_key="chips-1", **body)
+        assert refused.status_code == 400, kind
+        assert refused.get_json()["errors"] == {"request_key": sentence.format("rebuy")}
+    # a re-entry: for the busted player's name, not another player
+    event.eliminate(asa)
+    assert event.sell("re-entry", player_id=asa, request_key="re-1").status_code == 201
+    assert event.sell("re-entry", player_id=asa, request_key="re-1").get_json()["repeated"] is True
+    refused = event.sell("re-entry", player_id=bo, request_key="re-1")
+    assert refused.get_json()["errors"] == {"request_key": sentence.format("re-entry")}
+    money = event.money()
+    assert (money["entries"], money["re_entries"], money["rebuys"]) == (3, 1, 1)
+    # the desk page's form, kept from before and filled in again: said on the page
+    login()
+    page = client.post(f"/director/{event.id}/desk/buy-in", data={
+        "csrf_token": csrf(), "name": "Di", "request_key": "desk-1"}, follow_redirects=True)
+    assert "This form was sent before, for the buy-in of Åsa Berg" in page.get_data(as_text=True)
+    assert event.money()["entries"] == 3
+
+
 def test_prize_pool_leaves_the_fees_out_and_counts_rebuys_and_add_ons(event):
     ids = [event.buy_in(f"Player {i}") for i in range(10)]
     assert event.sell("rebuy", player_id=ids[0], stack=1_000).status_code == 201

@@ -83,6 +83,22 @@ def test_a_buy_in_in_a_full_room_goes_on_the_waiting_list_unpaid(
     assert waiting_names(api) == ["Mo", "Ned"]
 
 
+def test_a_waiting_list_key_sent_again_for_another_name_is_refused(
+        client: FlaskClient, api: EventApi) -> None:
+    """The desk's key that put Mo on the list, sent again for Ned (a form kept from before
+    and filled in again), is refused naming ``request_key``: Ned is not answered as Mo."""
+    full_room(api)
+    assert api.post("desk/buy-in", name="Mo", request_key="k-mo").status_code == 202
+    assert api.post("desk/buy-in", name="MO", request_key="k-mo").get_json()["repeated"] is True
+    for path in ("desk/buy-in", "waiting-list"):
+        refused = api.post(path, name="Ned", request_key="k-mo")
+        assert refused.status_code == 400, path
+        assert refused.get_json()["errors"] == {"request_key": (
+            "This form was sent before, for Mo on the waiting list: reload the page to "
+            "record another")}
+    assert waiting_names(api) == ["Mo"]
+
+
 def test_a_retried_waiting_list_post_adds_one_entry(client: FlaskClient, api: EventApi) -> None:
     full_room(api)
     first = api.post("desk/buy-in", name="Mo", request_key="same-key")

@@ -147,7 +147,8 @@ def _sell(tournament_id: int, kind: str, *, name: Any, player_id: Any, stack: An
           entry_chips: int | None, commit: bool) -> Sale:
     """:func:`sell`, its transaction begun."""
     key = request_key_of(request_key)
-    earlier = payment_for_request(tournament_id, key)
+    earlier = repeated_payment(tournament_id, key, kind, name=name, player_id=player_id,
+                               person_id=person_id)
     if earlier is not None:
         return repeated_sale(tournament_id, earlier)
     lifecycle_service.verify_open(tournament_id)     # a finished event takes no more money
@@ -175,6 +176,43 @@ def _sell(tournament_id: int, kind: str, *, name: Any, player_id: Any, stack: An
         db.session.rollback()  # the entry's seat goes with it: no entry without its payment
         raise
     return sale
+
+
+def repeated_payment(tournament_id: int, key: str | None, kind: str, *, name: Any = None,
+                     player_id: Any = None, person_id: Any = None) -> Payment | None:
+    """The payment ``key`` recorded, when this request is that sale sent again (a double
+    click, a retry; None: the key is new).  A key names one sale: sent with another
+    (a page's form kept from before and filled in again, a client reusing its key) it
+    is refused, naming ``request_key``; answered as the first sale, the other would be
+    lost unseen."""
+    earlier = payment_for_request(tournament_id, key)
+    if earlier is not None:
+        _verify_same_sale(tournament_id, earlier, kind, name=name, player_id=player_id,
+                          person_id=person_id)
+    return earlier
+
+
+def _verify_same_sale(tournament_id: int, earlier: Payment, kind: str, *, name: Any,
+                      player_id: Any, person_id: Any) -> None:
+    try:
+        if kind != earlier.kind:
+            same = False
+        elif kind == "buy-in":
+            wanted = people_service.check_player_name(
+                people_service.entry_name(person_id, name))
+            same = person_of(wanted) == person_of(earlier.player_name)
+        elif kind == "re-entry":        # a new entry of the busted player's name
+            same = person_of(player_in(tournament_id, player_id).name) == \
+                person_of(earlier.player_name)
+        else:                           # chips for the player who bought them
+            same = player_in(tournament_id, player_id).id == earlier.player_id
+    except Invalid:
+        same = False
+    if not same:
+        raise Invalid({"request_key": _(
+            "This form was sent before, for the %(kind)s of %(name)s: reload the page to "
+            "record another", kind=_(KIND_WORDS.get(earlier.kind, earlier.kind)),
+            name=earlier.player_name)})
 
 
 def repeated_sale(tournament_id: int, payment: Payment) -> Sale:
