@@ -5,7 +5,9 @@ A clock control or a change of the event's status sent from the director's page
 each click and sends the same request again, with the same key, when the answer
 is lost on the room's Wi-Fi.  The key is kept here in the transaction of the
 change it made, so that the request sent again finds it and changes nothing
-(``services.once``).  Kept per event (deleted with it).
+(``services.once``).  Kept per event (deleted with it), with a digest of the
+request it came with: the same key sent with another request is refused, not
+answered as the first (revision 0019).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from director.db import Base, UTCDateTime, utcnow
 
 KEY_MAX = 100      # ``schemas.IDEMPOTENCY_KEY_MAX``, as the dealer's requests' column
 ACTION_MAX = 40
+DIGEST_MAX = 64
 
 
 class DirectorRequest(Base):
@@ -29,4 +32,7 @@ class DirectorRequest(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"))
     idempotency_key: Mapped[str] = mapped_column(String(KEY_MAX))
     action: Mapped[str] = mapped_column(String(ACTION_MAX))      # "clock adjust", "cancel"
+    # The request's route and content but its key (``services.once.request_digest``);
+    # None: kept before 0019, or not made by a request.
+    digest: Mapped[str | None] = mapped_column(String(DIGEST_MAX), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

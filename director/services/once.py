@@ -8,15 +8,25 @@ one request racing each other both find no key; the second to commit breaks the
 unique key (or the event's version) and is redone by ``retry_on_conflict`` with
 :data:`LOST`, and then finds the key; or, the unit of work turning the lost race
 into a refusal, :func:`twin_answered` finds it after the refusal.
+
+A key is kept with a digest of the request that brought it (:func:`request_digest`:
+its route and content, but the key, the form's token and its way back).  The same key
+with another request (a page's form kept from before by the browser's back button and
+filled in again, a client reusing its key) is refused, naming ``idempotency_key``:
+answered as the first, the other change would be lost unseen.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
+import json
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
+from flask import has_request_context, request
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -24,7 +34,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from director.db import db
 from director.errors import Invalid
 from director.models.requests import DirectorRequest
-from director.schemas import IDEMPOTENCY_KEY, Schema
+from director.schemas import FORM_TYPES, IDEMPOTENCY_KEY, Schema
 
 BODY = Schema({"idempotency_key": IDEMPOTENCY_KEY})
 """The body of a write that takes nothing but its key (a clock control, a cancel)."""
@@ -49,13 +59,49 @@ def applied(tournament_id: int, key: str | None) -> bool:
 
 
 def applied_as(tournament_id: int, key: str | None) -> str | None:
-    """The action the request of ``key`` was applied as (``remember``'s), or None."""
+    """The action the request of ``key`` was applied as (``remember``'s), or None.  A
+    key kept with another request than this one is refused (``Invalid``)."""
     if key is None:
         return None
-    row = db.session.execute(select(DirectorRequest.id, DirectorRequest.action).where(
+    row = db.session.execute(select(DirectorRequest.action, DirectorRequest.digest).where(
         DirectorRequest.tournament_id == tournament_id,
         DirectorRequest.idempotency_key == key)).first()
-    return None if row is None else row.action or ""
+    if row is None:
+        return None
+    digest = request_digest()
+    if row.digest is not None and digest is not None and row.digest != digest:
+        raise Invalid({"idempotency_key": _(
+            "This form was sent before, for another change: reload the page and send "
+            "it again")})
+    return str(row.action or "")
+
+
+LEFT_OUT = frozenset({"idempotency_key", "request_key", "csrf_token", "back"})
+"""A request's fields that are not what it asks for: its key, the form's token, the
+page to go back to."""
+
+
+def request_digest() -> str | None:
+    """The request's route and content, but ``LEFT_OUT`` (a form's fields, or the JSON
+    body as parsed, keys in order): equal for a request sent again, whatever its
+    spacing; None outside a request or for a body that is not JSON."""
+    if not has_request_context():
+        return None
+    content: Any
+    if request.mimetype in FORM_TYPES:
+        content = sorted((k, v) for k, v in request.form.items(multi=True) if k not in LEFT_OUT)
+    else:
+        raw = request.get_data(cache=True)
+        try:
+            content = json.loads(raw) if raw.strip() else None
+        except (ValueError, RecursionError):
+            return None
+        if isinstance(content, dict):
+            content = {k: v for k, v in content.items() if k not in LEFT_OUT}
+    query = sorted((k, v) for k, v in request.args.items(multi=True) if k not in LEFT_OUT)
+    text = json.dumps([request.method, request.path, query, content], sort_keys=True,
+                      ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def verify_new(tournament_id: int, key: str | None) -> None:
@@ -72,7 +118,7 @@ def remember(tournament_id: int, key: str | None, action: str) -> None:
     """Keep ``key`` in the open transaction (nothing without a key)."""
     if key is not None:
         db.session.add(DirectorRequest(tournament_id=tournament_id, idempotency_key=key,
-                                       action=action[:40]))
+                                       action=action[:40], digest=request_digest()))
 
 
 P = ParamSpec("P")

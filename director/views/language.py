@@ -58,7 +58,7 @@ def event_language(tournament_id: int) -> Response:
         tournament_service.set_language(tournament_id, request.form.get("language", ""))
     except Invalid as exc:
         for message in exc.errors.values():
-            flash(message)
+            flash(message, "error")
     else:
         flash(gettext("The event's language is saved."))
     return redirect(url_for("director.tournament", tournament_id=tournament_id))  # type: ignore[return-value]

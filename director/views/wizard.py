@@ -125,7 +125,7 @@ def apply() -> Any:
     try:
         tournament_service.import_structure(tournament_id, request.form.get("structure_json", ""))
     except Invalid as exc:
-        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())))
+        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
         return redirect(url_for("wizard.page"))
     flash(_("Structure imported."))
     return redirect(url_for("director.tournament", tournament_id=tournament_id))

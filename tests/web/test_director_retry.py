@@ -273,6 +273,53 @@ def test_a_bust_sent_again_with_its_key_is_done_already_not_refused(
                       headers=auth).get_json()["players_left"] == 10
 
 
+def test_a_key_sent_again_with_another_request_is_refused_and_changes_nothing(
+        client, auth, field, login, csrf, clock):
+    """The phone's *Bust a player* form kept from before (the browser's back button, its
+    key drawn once) and sent again for another player: refused naming the key, the
+    other player still in; the same bust sent again is still "Done already", and a key
+    kept on one route and sent on another is refused too."""
+    tid = field(12, table_size=6)
+    players = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["players"]
+    first, second = players[0]["id"], players[1]["id"]
+    login()
+    text = client.get(f"/director/{tid}/phone").get_data(as_text=True)
+    key = text[text.index('id="phone-bust"'):].split(
+        'name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    said = []
+    for out in (first, second, first):
+        done = client.post(f"/director/{tid}/seating/eliminate", follow_redirects=True,
+                           data={"csrf_token": csrf(), "idempotency_key": key, "back": "phone",
+                                 "player_ids": str(out), "by": ""})
+        said.append(done.get_data(as_text=True))
+    assert '<p class="flash" role="status">Eliminated (place 12).' in said[0]
+    # said as a refusal (red, an alert), not as done
+    assert ('<p class="flash error" role="alert">Not done: This form was sent before, for '
+            'another change: reload the page and send it again') in said[1]
+    assert '<p class="flash" role="status">Done already: the player is out, once' in said[2]
+    after = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    assert after["players_left"] == 11
+    assert next(p for p in after["players"] if p["id"] == second)["status"] == "active"
+    # the API: the same body in another order and spacing is the same request
+    api = f"/api/tournaments/{tid}/seating/eliminate"
+    assert client.post(api, json={"player_id": second, "idempotency_key": "b-2"},
+                       headers=auth).status_code == 200
+    again = client.post(api, data=f'{{ "idempotency_key" : "b-2",  "player_id": {second} }}',
+                        content_type="application/json", headers=auth)
+    assert again.status_code == 200 and again.get_json()["done_already"] is True
+    third = next(p["id"] for p in after["players"] if p["id"] not in (first, second))
+    refused = client.post(api, json={"player_id": third, "idempotency_key": "b-2"}, headers=auth)
+    assert refused.status_code == 400
+    assert refused.get_json()["errors"] == {"idempotency_key": (
+        "This form was sent before, for another change: reload the page and send it again")}
+    assert client.get(f"/api/tournaments/{tid}/seating",
+                      headers=auth).get_json()["players_left"] == 10
+    # a clock's key sent with another clock control
+    assert clock("start", idempotency_key="c-1").status_code == 200
+    assert clock("pause", idempotency_key="c-1").status_code == 400
+    assert clock("start", idempotency_key="c-1").status_code == 200
+
+
 def _pending_after_two_busts(client: FlaskClient, auth: dict[str, str], tid: int) -> int:
     """Two busts at table 1 of two six-handed tables: the rules propose a balance."""
     seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
