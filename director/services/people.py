@@ -119,9 +119,15 @@ def matching(query: str, name_start: bool | None = None) -> ColumnElement[bool] 
 TEXT_TURNING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+SEEN = "LNPS"
+"""The kinds of character a name is seen by (Unicode's letters, numbers, punctuation and
+symbols): a name of marks, joiners or direction marks alone shows nothing."""
+
+
 def check_player_name(name: Any) -> str:
     """An entry's name, as the desk and the seating take it: not blank, no control
-    characters (nor any that turns the text around it), single spaces, its letters
+    characters (nor any that turns the text around it), something seen (not marks or
+    joiners alone), single spaces, its letters
     composed (NFC: "Å" typed as "A" and a ring above is the one letter, so the name is
     the same name as "Åsa" typed on another keyboard), at most ``PLAYER_NAME_MAX``
     characters."""
@@ -131,6 +137,8 @@ def check_player_name(name: Any) -> str:
            for char in name.replace("\t", " ")):
         raise Invalid({"name": _("The name may not contain control characters")})
     name = unicodedata.normalize("NFC", " ".join(name.split()))
+    if not any(unicodedata.category(char)[0] in SEEN for char in name):
+        raise Invalid({"name": _("The player needs a name")})   # marks or joiners alone
     if len(name) > PLAYER_NAME_MAX:
         raise Invalid({"name": _("The name may be at most %(max)s characters long",
                                  max=PLAYER_NAME_MAX)})

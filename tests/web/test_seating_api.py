@@ -252,6 +252,18 @@ def test_a_name_that_would_turn_the_text_around_it_is_refused(
     assert client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["players"] == []
 
 
+@pytest.mark.parametrize("name", ["\u0301\u0301", "\u200d", "\u200f \u200e", "\u0308 \u20dd"])
+def test_a_name_of_marks_or_joiners_alone_is_no_name(client, auth, make_tournament, name):
+    """Combining marks, a joiner or direction marks with no letter show nothing on the
+    projector or the tablet: "The player needs a name", and nobody is registered."""
+    tid = make_tournament()
+    answer = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth,
+                         json={"name": name})
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"]["name"] == "The player needs a name"
+    assert client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["players"] == []
+
+
 @pytest.mark.parametrize("name", ["\u05d3\u05d5\u05d3 \u200f\u05dc\u05d5\u05d9", "\u0928\u093f\u0916\u093f\u0932 \u0915\u094d\u200d\u0937", "Zoë O'Neil"])
 def test_a_name_written_with_marks_and_joiners_is_taken(client, auth, make_tournament, name):
     """Marks and joiners some scripts are written with (a right-to-left mark, a zero-width
