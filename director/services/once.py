@@ -91,10 +91,9 @@ def request_digest() -> str | None:
     if request.mimetype in FORM_TYPES:
         content = sorted((k, v) for k, v in request.form.items(multi=True) if k not in LEFT_OUT)
     else:
-        raw = request.get_data(cache=True)
-        try:
-            content = json.loads(raw) if raw.strip() else None
-        except (ValueError, RecursionError):
+        try:        # as the route's body parsed it (kept by the request: not parsed again)
+            content = request.get_json(force=True, silent=True)
+        except RecursionError:
             return None
         if isinstance(content, dict):
             content = {k: v for k, v in content.items() if k not in LEFT_OUT}

@@ -40,7 +40,16 @@ SUGGESTIONS = 8
 
 def key_of(name: str) -> str:
     """The name as the list compares it: casefolded, single spaces ("ann  BERG" -> "ann berg")."""
-    return " ".join(name.split()).casefold()[:NAME_MAX]
+    return name_key(" ".join(name.split()))[:NAME_MAX]
+
+
+def same_name(given: Any, kept: str) -> bool:
+    """Whether ``given`` (as typed: checked as an entry's name) is the name ``kept``, case
+    and spacing aside; a name that is not one is no name kept."""
+    try:
+        return key_of(check_player_name(given)) == key_of(kept)
+    except Invalid:
+        return False
 
 
 def search_text(text: str) -> str:

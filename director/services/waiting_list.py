@@ -236,21 +236,18 @@ def _entry(tournament_id: int, entry_id: Any) -> WaitingEntry:
     return entry
 
 
-def _listed_for(tournament_id: int, key: str | None, name: Any) -> WaitingEntry | None:
-    """The entry ``key`` put on the list, when this request (for ``name``) is that one
-    sent again; a key sent again for another name is refused (``repeated_payment``)."""
+def _listed_for(tournament_id: int, key: str | None, name: Any,
+                person_id: Any = None) -> WaitingEntry | None:
+    """The entry ``key`` put on the list, when this request (for ``name``, or the record
+    ``person_id``) is that one sent again; a key sent again for another name is refused
+    (``repeated_payment``)."""
     if key is None:
         return None
     entry = db.session.scalars(select(WaitingEntry).where(
         WaitingEntry.tournament_id == tournament_id, WaitingEntry.request_key == key)).first()
     if entry is None:
         return None
-    try:
-        same = people_service.key_of(seating_service.check_player_name(name)) == \
-            people_service.key_of(entry.name)
-    except Invalid:
-        same = False
-    if not same:
+    if not people_service.same_name(people_service.entry_name(person_id, name), entry.name):
         raise Invalid({"request_key": _(
             "This form was sent before, for %(name)s on the waiting list: reload the page "
             "to record another", name=entry.name)})
@@ -282,7 +279,7 @@ def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[Waiting
     clean = seating_service.check_player_name(name)
     listed = waiting(tournament_id)
     for entry in listed:
-        if entry.name.casefold() == clean.casefold():
+        if people_service.same_name(clean, entry.name):
             raise Invalid({"name": _("%(name)s is already on the waiting list (number "
                                      "%(position)s)", name=entry.name, position=entry.position)})
     if db.session.scalar(select(func.count(Player.id)).where(
@@ -369,8 +366,7 @@ def desk_buy_in(tournament_id: int, name: Any, request_key: Any = None, table: A
                                           person_id=person_id)
     if paid is not None:
         return DeskResult(sale=money_service.repeated_sale(tournament_id, paid), repeated=True)
-    listed = _listed_for(tournament_id, key, people_service.entry_name(person_id, name)
-                         if key is not None else name)
+    listed = _listed_for(tournament_id, key, name, person_id)
     if listed is not None:
         return DeskResult(entry=listed, repeated=True)
     chosen = chosen_seat(table, seat, reason)

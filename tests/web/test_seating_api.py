@@ -238,30 +238,31 @@ def test_two_directors_confirming_at_once_move_the_players_once(
     assert sorted(len(t["seats"]) for t in after["tables"]) == [6, 6, 7]
 
 
+def assert_name_refused(client, auth, tid, name, message):
+    """A player registered as ``name`` is refused with ``message`` naming the name, and
+    nobody is registered."""
+    answer = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth,
+                         json={"name": name})
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"]["name"] == message
+    assert client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["players"] == []
+
+
 @pytest.mark.parametrize("name", ["\u202eevil", "Ann \u202dBo", "x\u2066y\u2069", "a\u202ab\u202c"])
 def test_a_name_that_would_turn_the_text_around_it_is_refused(
         client, auth, make_tournament, name):
     """A name holding a character that turns the direction of the text around it
     (an override, an embedding, an isolate) would turn the projector's and the
     tablets' lines around it: refused, naming the name, and nobody is registered."""
-    tid = make_tournament()
-    answer = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth,
-                         json={"name": name})
-    assert answer.status_code == 400
-    assert answer.get_json()["errors"]["name"] == "The name may not contain control characters"
-    assert client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["players"] == []
+    assert_name_refused(client, auth, make_tournament(), name,
+                        "The name may not contain control characters")
 
 
 @pytest.mark.parametrize("name", ["\u0301\u0301", "\u200d", "\u200f \u200e", "\u0308 \u20dd"])
 def test_a_name_of_marks_or_joiners_alone_is_no_name(client, auth, make_tournament, name):
     """Combining marks, a joiner or direction marks with no letter show nothing on the
     projector or the tablet: "The player needs a name", and nobody is registered."""
-    tid = make_tournament()
-    answer = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth,
-                         json={"name": name})
-    assert answer.status_code == 400
-    assert answer.get_json()["errors"]["name"] == "The player needs a name"
-    assert client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()["players"] == []
+    assert_name_refused(client, auth, make_tournament(), name, "The player needs a name")
 
 
 @pytest.mark.parametrize("name", ["\u05d3\u05d5\u05d3 \u200f\u05dc\u05d5\u05d9", "\u0928\u093f\u0916\u093f\u0932 \u0915\u094d\u200d\u0937", "Zoë O'Neil"])

@@ -198,12 +198,11 @@ def _verify_same_sale(tournament_id: int, earlier: Payment, kind: str, *, name: 
         if kind != earlier.kind:
             same = False
         elif kind == "buy-in":
-            wanted = people_service.check_player_name(
-                people_service.entry_name(person_id, name))
-            same = person_of(wanted) == person_of(earlier.player_name)
+            same = people_service.same_name(people_service.entry_name(person_id, name),
+                                            earlier.player_name)
         elif kind == "re-entry":        # a new entry of the busted player's name
-            same = person_of(player_in(tournament_id, player_id).name) == \
-                person_of(earlier.player_name)
+            same = people_service.same_name(player_in(tournament_id, player_id).name,
+                                            earlier.player_name)
         else:                           # chips for the player who bought them
             same = player_in(tournament_id, player_id).id == earlier.player_id
     except Invalid:
