@@ -225,8 +225,7 @@ def chosen_seat(table: Any, seat: Any, reason: Any) -> seating_service.ChosenSea
 
 
 def _entry(tournament_id: int, entry_id: Any) -> WaitingEntry:
-    if isinstance(entry_id, str) and WHOLE.fullmatch(entry_id.strip()):
-        entry_id = int(entry_id)
+    entry_id = _whole(entry_id)
     if isinstance(entry_id, bool) or not isinstance(entry_id, int):
         raise Invalid({"entry_id": _("Which name on the waiting list? entry_id must be a number")})
     entry = db.session.get(WaitingEntry, entry_id) if 0 < entry_id < 2**63 else None
@@ -476,6 +475,7 @@ def _no_show(tournament_id: int, player_id: Any, refund: Any, key: str | None) -
         entry = db.session.scalars(select(WaitingEntry).where(
             WaitingEntry.player_id == paid.player_id)).first() if paid.player_id else None
         if entry is not None:
+            _verify_same_no_show(tournament_id, entry, player_id)
             return Alternate(entry, money_service.repeated_sale(tournament_id, paid), "", "",
                              repeated=True)
     tournaments.verify_open(tournament_id)
@@ -499,10 +499,31 @@ def _no_show(tournament_id: int, player_id: Any, refund: Any, key: str | None) -
     return Alternate(entry, sale, name, refund)
 
 
+def _whole(value: Any) -> Any:
+    """A form's number as a number; anything else as it came."""
+    return int(value) if isinstance(value, str) and WHOLE.fullmatch(value.strip()) else value
+
+
+def _verify_same_no_show(tournament_id: int, entry: WaitingEntry, player_id: Any) -> None:
+    """The key's alternate was seated for this request sent again: his entry says he took
+    a no-show's place, and the no-show named has no entry left (his row is deleted; SQLite
+    may give its id to the alternate's own row).  A key kept from another sale, or sent
+    again for another no-show still in, is refused naming ``request_key``."""
+    player_id = _whole(player_id)
+    named = db.session.get(Player, player_id) if (
+        isinstance(player_id, int) and not isinstance(player_id, bool)
+        and 0 < player_id < 2**63) else None
+    gone = named is None or named.tournament_id != tournament_id \
+        or named.id == entry.player_id
+    if not (entry.note.startswith("alternate for ") and gone):
+        raise Invalid({"request_key": _(
+            "This form was sent before, for %(name)s on the waiting list: reload the page "
+            "to record another", name=entry.name)})
+
+
 def _no_show_entry(tournament_id: int, player_id: Any) -> tuple[Player, Payment]:
     """The no-show's entry and its buy-in: still in, and nothing bought since."""
-    if isinstance(player_id, str) and WHOLE.fullmatch(player_id.strip()):
-        player_id = int(player_id)
+    player_id = _whole(player_id)
     if isinstance(player_id, bool) or not isinstance(player_id, int):
         raise Invalid({"player_id": _("Choose the player who did not show up")})
     player = db.session.get(Player, player_id) if 0 < player_id < 2**63 else None

@@ -325,6 +325,41 @@ def test_an_alternate_takes_a_no_shows_seat_and_the_buy_in_is_refunded(
         in changes(client.application)
 
 
+def test_a_no_show_key_sent_again_for_another_no_show_is_refused(
+        client: FlaskClient, api: EventApi) -> None:
+    """The no-show form kept from before and sent again for Ed (or a key that seated Mo
+    from the list with one click) is refused naming ``request_key``: Ed's no-show is not
+    answered as Di's, and Ned still waits."""
+    ids = full_room(api)
+    api.post("desk/buy-in", name="Mo")
+    api.post("desk/buy-in", name="Ned")
+    assert api.post("waiting-list/no-show", player_id=ids["Di"], refund="keep",
+                    request_key="alt-1").status_code == 201
+    assert api.post("waiting-list/no-show", player_id=str(ids["Di"]), refund="keep",
+                    request_key="alt-1").get_json()["repeated"] is True
+    refused = api.post("waiting-list/no-show", player_id=ids["Ed"], refund="refund",
+                       request_key="alt-1")
+    assert refused.status_code == 400
+    assert refused.get_json()["errors"] == {"request_key": (
+        "This form was sent before, for Mo on the waiting list: reload the page to "
+        "record another")}
+    assert seat_of(client, api, "Ed") is not None and waiting_names(api) == ["Ned"]
+    assert ("buy-in", "Ed", False) in ledger(client)
+    # A key that seated a listed player at an open seat is not a no-show's.
+    assert api.post("waiting-list/no-show", player_id=ids["Flo"],
+                    refund="refund").status_code == 201                       # Ned in
+    api.post("desk/buy-in", name="Oz")
+    assert api.eliminate(ids["Gus"]).status_code == 200
+    oz = client.get(f"/api/tournaments/{api.id}/waiting-list", headers=api.auth).get_json()
+    oz_id = oz["waiting"][0]["id"]
+    assert api.post(f"waiting-list/{oz_id}/seat", request_key="seat-oz").status_code == 201
+    refused = api.post("waiting-list/no-show", player_id=ids["Ed"], refund="refund",
+                       request_key="seat-oz")
+    assert refused.status_code == 400 and "request_key" in refused.get_json()["errors"]
+    assert seat_of(client, api, "Ed") is not None and seat_of(client, api, "Oz") is not None
+    assert [p[1] for p in ledger(client) if p[1] in ("Ed", "Oz")] == ["Ed", "Oz"]
+
+
 def test_a_no_shows_kept_buy_in_stays_in_the_prize_pool(client: FlaskClient,
                                                          api: EventApi) -> None:
     ids = full_room(api)
