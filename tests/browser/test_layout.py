@@ -54,6 +54,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "director-seating": DESK + PHONE,              # a 2-digit table's header on a phone
     "director-seating-search": DESK,     # one table's players, the pagers' links
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
+    "director-desk": DESK + PHONE,               # its long Swedish title on a phone
     "director-house-summary": DESK + PHONE,      # its table of sales on a phone
     "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
     "director-backups": DESK + ((360, 740),),    # the backups, their total and the rule
@@ -241,6 +242,7 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "director-seating": f"/director/{world['big']}/seating",
         "director-seating-search": f"/director/{world['big']}/seating?q=1#players",
         "director-money": f"/director/{world['big']}/money",
+        "director-desk": f"/director/{world['big']}/desk",
         "director-house-summary": f"/director/{world['big']}/money/summary",
         "director-dealers": f"/director/{world['break']}/dealers",
         "director-backups": "/director/backups",
@@ -307,8 +309,27 @@ CHECK = """() => {
       past.push(`${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : ""}${el.getAttribute("name") ? "[name=" + el.getAttribute("name") + "]" : ""} ${Math.round(r.right)} px`);
     }
   }
+  // a title's word cut in two across lines ("Registreringsdiske" / "n"): each word of a
+  // shown h1 or h2 (split where a line may break: spaces, hyphens, dashes, slashes) laid
+  // on one line
+  const broken = [];
+  for (const heading of document.body.querySelectorAll("h1, h2")) {
+    if (!shown(heading)) continue;
+    const texts = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      for (const word of node.textContent.matchAll(/[^\\s\\-\\u2010-\\u2014\\/·]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width >= 1)
+                               .map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(word[0]);
+      }
+    }
+  }
   return {width: document.documentElement.scrollWidth, inner: window.innerWidth,
-          texts: boxes.length, overlaps: overlaps.slice(0, 10), past: past.slice(0, 8)};
+          texts: boxes.length, overlaps: overlaps.slice(0, 10), past: past.slice(0, 8),
+          broken: broken.slice(0, 8)};
 }"""
 
 CASES = [pytest.param(screen, size, code, id=f"{screen}-{size[0]}x{size[1]}-{code}")
@@ -338,6 +359,7 @@ def test_the_screen_fits_and_no_text_overlaps(screen: str, size: tuple[int, int]
         f"{screen} is {result['width']} px wide in a {result['inner']} px window: "
         f"{result['past']} ({shot})")
     assert not result["overlaps"], f"text drawn over text on {screen} ({shot}): {result['overlaps']}"
+    assert not result["broken"], f"a title's word cut in two on {screen} ({shot}): {result['broken']}"
 
 
 def test_artifacts_folder() -> None:

@@ -53,6 +53,22 @@ def test_a_desk_buy_in_is_said_where_the_desk_comes_back(
     assert_on_screen(page, text, width, height)
 
 
+@pytest.mark.parametrize("width,height", SIZES + [(360, 740)])
+def test_a_desk_refusal_is_said_on_the_first_screen(chromium, live_server, width, height):
+    """A buy-in refused at the desk: the reason is on the screen the page opens on, not
+    below the event's figures (on a phone they fill a screen of their own)."""
+    tid = drawn_event(live_server, [f"Player {i:02d}" for i in range(8)])
+    page = director_page(chromium, live_server, width, height)
+    page.goto(f"{live_server.url}/director/{tid}/desk")
+    page.fill("#desk-name", "Player 03")
+    page.click("#take-buy-in")
+    said = page.locator("#desk-errors", has_text="This player is already registered")
+    said.wait_for()
+    box = said.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+
+
 def test_a_page_opened_without_a_part_keeps_its_sentence_at_the_top(chromium, live_server):
     """A form that comes back to the page itself: the sentence stays where it was."""
     tid = drawn_event(live_server, ["Ann", "Bo"])
