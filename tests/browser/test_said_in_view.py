@@ -54,15 +54,22 @@ def test_a_desk_buy_in_is_said_where_the_desk_comes_back(
 
 
 @pytest.mark.parametrize("width,height", SIZES + [(360, 740)])
-def test_a_desk_refusal_is_said_on_the_first_screen(chromium, live_server, width, height):
-    """A buy-in refused at the desk: the reason is on the screen the page opens on, not
-    below the event's figures (on a phone they fill a screen of their own)."""
+@pytest.mark.parametrize("where,fill,button,box,text", [
+    ("desk", {"#desk-name": "Player 03"}, "#take-buy-in", "#desk-errors",
+     "This player is already registered"),
+    ("money", {"#m-starting_stack": "many"}, "#save-settings", "#money-errors",
+     "starting_stack")], ids=["the desk", "the money settings"])
+def test_a_refusal_is_said_on_the_first_screen(chromium, live_server, width, height,
+                                               where, fill, button, box, text):
+    """A buy-in or the money settings refused: the reason is on the screen the page opens
+    on, not below the event's figures (on a phone they fill a screen of their own)."""
     tid = drawn_event(live_server, [f"Player {i:02d}" for i in range(8)])
     page = director_page(chromium, live_server, width, height)
-    page.goto(f"{live_server.url}/director/{tid}/desk")
-    page.fill("#desk-name", "Player 03")
-    page.click("#take-buy-in")
-    said = page.locator("#desk-errors", has_text="This player is already registered")
+    page.goto(f"{live_server.url}/director/{tid}/{where}")
+    for field, value in fill.items():
+        page.fill(field, value)
+    page.click(button)
+    said = page.locator(box, has_text=text)
     said.wait_for()
     box = said.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
