@@ -65,7 +65,9 @@ playing), "quiet_p50_ms", "quiet_p99_ms" (stopped), "lost" (both phases),
 "ratio_publication_p99" (the fan-out alone, quiet, over the floor's),
 "loaded_warm_p99_ms", "floor_loaded_warm_p99_ms", "ratio_loaded_warm_p99" (tablets on
 both, the rounds after the first: no change the first of its kind in its process),
-"probe_bytes", "ratio_by_kind"}.
+"probe_bytes", "ratio_by_kind", "p99_by_process_ms" (each phase's, each kind's p99 on
+the screens of each process: the one that served the request tells its own screens
+after its commit, the other hears the change through the NOTIFY)}.
 A benchmark is not a test: it never fails on a time.
 """
 
@@ -134,8 +136,11 @@ class Screen(asyncio.Protocol):
     """One live screen: notes when each marker first arrives (a marker may be cut in
     two by the network, so the end of the previous chunk is kept)."""
 
-    def __init__(self, seen: dict[bytes, list[float]], opened: asyncio.Event) -> None:
+    def __init__(self, seen: dict[bytes, list[float]], opened: asyncio.Event,
+                 process: int) -> None:
         self.seen = seen
+        self.process = process     # which server process it reads (0: the first)
+        self.at: dict[bytes, float] = {}    # when each marker arrived here
         self.opened = opened
         self.tail = b""
         self.received = 0          # bytes read: what each change cost this screen
@@ -155,7 +160,8 @@ class Screen(asyncio.Protocol):
         for marker, moments in self.seen.items():
             if marker not in self.found and marker in text:
                 self.found.add(marker)
-                moments.append(time.perf_counter())
+                self.at[marker] = time.perf_counter()
+                moments.append(self.at[marker])
         self.tail = text[-200:]
 
 
@@ -174,9 +180,9 @@ async def open_screens(ports: list[int], path: str, clients: int,
     loop = asyncio.get_running_loop()
     screens: list[Screen] = []
     for i in range(clients):
-        opened = asyncio.Event()
+        opened, process = asyncio.Event(), i % len(ports)
         transport, screen = await loop.create_connection(
-            lambda o=opened: Screen(seen, o), "127.0.0.1", ports[i % len(ports)])
+            lambda o=opened, p=process: Screen(seen, o, p), "127.0.0.1", ports[process])
         asked = f"?table={tables[i]}" if i < len(tables) else ""
         transport.write(f"GET {path}{asked} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
         screens.append(screen)
@@ -503,13 +509,14 @@ def serve(url: str, schema: str, folder: Path, port: int, server: str = "uvicorn
 async def measure(web: list[int], tid: int, table_ids: list[int],
                   clients: int, tablets: int, every: float,
                   heard: Heard) -> tuple[dict[str, dict[str, list[list[float]]]], int, int,
-                                         dict[str, int]]:
+                                         dict[str, int],
+                                         dict[str, dict[str, list[float | None]]]]:
     """The three changes while the tablets play ("loaded"), then again once they have
     stopped ("quiet": the same conditions as the quiet floor); each kind's delays.
     "publication": the quiet ones again, each from when its change was told to the
     other processes (``heard``: nothing else is told then).  And how many bytes each
     quiet change sent one of its screens (the median of its rounds): the floor's
-    probes carry as many."""
+    probes carry as many.  And each kind's p99 on each process's screens."""
     seen: dict[bytes, list[float]] = {}
     probe_tables, played = (table_ids[0], table_ids[-1]), table_ids[1:tablets + 1]
     streams = table_streams(table_ids, probe_tables)
@@ -587,13 +594,24 @@ async def measure(web: list[int], tid: int, table_ids: list[int],
                 moments = seen[marker]
                 lost += expected[marker] - len(moments)
                 results[phase][name].append([(m - started) * 1000 for m in moments])
+    # Each kind's p99 on each process's screens: the process that served the request
+    # tells its own screens at once, the other hears it through the NOTIFY.
+    by_process = {phase: {name: [round(percentile(delays, 0.99), 1) if delays else None
+                                 for delays in ([(screen.at[marker] - started) * 1000
+                                                 for started, marker in probes
+                                                 for screen in screens
+                                                 if screen.process == process
+                                                 and marker in screen.at]
+                                                for process in range(len(web)))]
+                          for name, probes in sent.items()}
+                  for phase, sent in (("loaded", loaded), ("quiet", quiet))}
     results["publication"] = {name: [from_publication([probe], seen, heard, by_marker=False)
                                      for probe in probes] for name, probes in quiet.items()}
     for screen in screens:
         if screen.transport is not None:
             screen.transport.close()
     return results, lost, writes, {name: sorted(sent)[len(sent) // 2]
-                                   for name, sent in sizes.items() if sent}
+                                   for name, sent in sizes.items() if sent}, by_process
 
 
 def clients_of(rounds: list[list[float]]) -> int:
@@ -643,7 +661,7 @@ def main() -> None:
             listen_url = url.replace("postgresql+psycopg://", "postgresql://")
             heard = Heard(listen_url, schema).start_listening()
             try:
-                results, lost, _, sizes = asyncio.run(measure(
+                results, lost, _, sizes, by_process = asyncio.run(measure(
                     web, tid, table_ids, args.clients, args.tablets, args.tablet_seconds, heard))
                 print("what each quiet change sent one of its screens (the floor's probes carry "
                       "as many bytes): " + ", ".join(f"{name} {size:,} bytes"
@@ -680,7 +698,14 @@ def main() -> None:
             connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
     result: dict[str, Any] = {"server": args.server, "clients": args.clients,
-                              "processes": PROCESSES, "lost": lost, "probe_bytes": sizes}
+                              "processes": PROCESSES, "lost": lost, "probe_bytes": sizes,
+                              "p99_by_process_ms": by_process}
+    served_by = {"level change": 0, "seating move": 1, "dealer action": 1}
+    for phase, kinds in by_process.items():
+        print(f"{phase}, each process's screens (p99): " + "; ".join(
+            f"{name} " + ", ".join(f"process {i + 1}{' (its request)' if i == served_by[name] else ''}"
+                                   f" {p99} ms" for i, p99 in enumerate(figures))
+            for name, figures in kinds.items()))
     for phase, kinds in results.items():
         every = [delay for rounds in kinds.values() for delays in rounds for delay in delays]
         for name, rounds in kinds.items():
