@@ -30,9 +30,10 @@ payment, comes back).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from flask_babel import gettext as _
 from sqlalchemy import case, func, select
@@ -65,6 +66,7 @@ CONFLICT = {"waiting_list": N_("Someone else changed the waiting list at the sam
 unit_of_work = all_or_nothing(CONFLICT, event=True)
 
 LOST = (StaleDataError, IntegrityError)   # a race lost to another writer: the unit again
+T = TypeVar("T")
 
 KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 WHOLE = re.compile(r"[0-9]{1,9}")
@@ -419,7 +421,22 @@ def seat_next(tournament_id: int, entry_id: Any,
     """A seat is open: the next player on the list buys in and is seated (one click):
     his sale and his entry on the list, one unit of work (again if it lost a race)."""
     key = money_service.request_key_of(request_key)
-    return retry_on_conflict(lambda: _seat_next(tournament_id, entry_id, key), lost=LOST)
+    return _twin_first(tournament_id, key, lambda: _seat_next(tournament_id, entry_id, key))
+
+
+def _twin_first(tournament_id: int, key: str | None, work: Callable[[], T]) -> T:
+    """``work`` (a sale from the list), again if it lost a race; refused because a copy
+    of it with the same ``key`` (a double click, a retry) came first and sold, it is
+    done again and finds that sale: answered as repeated, or, for another request
+    with the key, refused naming it.  (The sale's own refusal of a lost race comes
+    from ``money.sell``, inside this unit, as a sentence about the money.)"""
+    try:
+        return retry_on_conflict(work, lost=LOST)
+    except Invalid:
+        db.session.rollback()
+        if key is None or money_service.payment_for_request(tournament_id, key) is None:
+            raise
+        return work()
 
 
 def _seat_next(tournament_id: int, entry_id: Any,
@@ -466,7 +483,8 @@ def no_show(tournament_id: int, player_id: Any, refund: Any,
     the no-show's refund or void, the alternate's sale and his entry on the list are
     committed together, or nothing is (again if it lost a race)."""
     key = money_service.request_key_of(request_key)
-    return retry_on_conflict(lambda: _no_show(tournament_id, player_id, refund, key), lost=LOST)
+    return _twin_first(tournament_id, key,
+                       lambda: _no_show(tournament_id, player_id, refund, key))
 
 
 def _no_show(tournament_id: int, player_id: Any, refund: Any, key: str | None) -> Alternate:

@@ -360,6 +360,42 @@ def test_a_no_show_key_sent_again_for_another_no_show_is_refused(
     assert [p[1] for p in ledger(client) if p[1] in ("Ed", "Oz")] == ["Ed", "Oz"]
 
 
+def test_a_no_show_copy_that_lost_the_race_to_its_twin_is_answered_as_repeated(
+        client: FlaskClient, api: EventApi, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two copies of one no-show (a double click): the second read the room before the
+    first committed, so it finds no sale for its key and is refused by what the first
+    did (Di is gone, or the money moved under it).  Its key now names the first's sale:
+    it is answered as that one, 200 repeated, not "someone else changed the money";
+    the same race for another no-show is refused naming ``request_key``."""
+    from director.services import waiting_list
+
+    ids = full_room(api)
+    api.post("desk/buy-in", name="Mo")
+    api.post("desk/buy-in", name="Ned")
+    assert api.post("waiting-list/no-show", player_id=ids["Di"], refund="refund",
+                    request_key="alt-1").status_code == 201
+    found = waiting_list.money_service.payment_for_request
+    reads: list[str | None] = []
+
+    def before_the_twin_committed(tournament_id: int, key: str | None) -> Any:
+        reads.append(key)
+        return None if len(reads) == 1 else found(tournament_id, key)   # the first read
+
+    monkeypatch.setattr(waiting_list.money_service, "payment_for_request",
+                        before_the_twin_committed)
+    again = api.post("waiting-list/no-show", player_id=ids["Di"], refund="refund",
+                     request_key="alt-1")
+    assert again.status_code == 200, again.get_json()
+    assert again.get_json()["repeated"] is True and len(reads) >= 2
+    reads.clear()
+    other = api.post("waiting-list/no-show", player_id=ids["Ed"], refund="refund",
+                     request_key="alt-1")
+    assert other.status_code == 400
+    assert list(other.get_json()["errors"]) == ["request_key"]
+    assert seat_of(client, api, "Ed") is not None and waiting_names(api) == ["Ned"]
+    assert ledger(client).count(("buy-in", "Mo", False)) == 1
+
+
 def test_a_no_shows_kept_buy_in_stays_in_the_prize_pool(client: FlaskClient,
                                                          api: EventApi) -> None:
     ids = full_room(api)
