@@ -433,8 +433,7 @@ def _twin_first(tournament_id: int, key: str | None, work: Callable[[], T]) -> T
     try:
         return retry_on_conflict(work, lost=LOST)
     except Invalid:
-        db.session.rollback()
-        if key is None or money_service.payment_for_request(tournament_id, key) is None:
+        if not money_service.twin_came_first(tournament_id, key):
             raise
         return work()
 

@@ -111,6 +111,35 @@ def test_a_request_key_sent_again_for_another_sale_is_refused_and_the_first_stan
     assert event.money()["entries"] == 3
 
 
+def test_a_sale_copy_that_lost_the_race_to_its_twin_is_answered_as_the_first(
+        event, monkeypatch):
+    """Two copies of one rebuy (a double click): the second looked its key up before the
+    first committed, then read Åsa's stack after it (40,000 chips: no rebuy at that
+    stack).  Its key now names the first's rebuy: answered as that one, 200 repeated,
+    not refused for the stack; one rebuy in the ledger."""
+    from director.services.money import sales
+
+    asa = event.buy_in("Åsa Berg")
+    assert event.sell("rebuy", player_id=asa, request_key="rebuy-1").status_code == 201
+    found = sales.payment_for_request
+    reads: list[str | None] = []
+
+    def before_the_twin_committed(tournament_id: int, key: str | None) -> Any:
+        reads.append(key)
+        return None if len(reads) == 1 else found(tournament_id, key)   # the first read
+
+    monkeypatch.setattr(sales, "payment_for_request", before_the_twin_committed)
+    again = event.sell("rebuy", player_id=asa, request_key="rebuy-1")
+    assert again.status_code == 200, again.get_json()
+    assert again.get_json()["repeated"] is True and len(reads) >= 2
+    assert event.money()["rebuys"] == 1
+    reads.clear()
+    # a refusal with a key nobody sold with stands as it is
+    refused = event.sell("rebuy", player_id=asa, request_key="rebuy-2")
+    assert refused.status_code == 400 and "kind" in refused.get_json()["errors"]
+    assert event.money()["rebuys"] == 1
+
+
 def test_prize_pool_leaves_the_fees_out_and_counts_rebuys_and_add_ons(event):
     ids = [event.buy_in(f"Player {i}") for i in range(10)]
     assert event.sell("rebuy", player_id=ids[0], stack=1_000).status_code == 201

@@ -95,6 +95,7 @@ from director.services.money.sales import (
     repeated_sale,
     sell,
     sell_entry,
+    twin_came_first,
     undo,
 )
 from director.services.money.settings import rules_from, save_settings, settings_form
@@ -164,6 +165,7 @@ __all__ = [
     "seats_decided_in",
     "sell",
     "sell_entry",
+    "twin_came_first",
     "settings_dict",
     "settings_form",
     "stacks_refusal",

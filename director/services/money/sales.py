@@ -345,14 +345,42 @@ def again_on_conflict(service: Callable[P, T]) -> Callable[P, T]:
     write; ``IntegrityError``: e.g. the same request key committed by a retry running
     alongside, which the next try finds and answers).  The race is the server's, not
     the desk's: two desks selling seats at the same moment both get one.  A sale is
-    one commit, so a lost one wrote nothing; the last loss is the caller's conflict."""
+    one commit, so a lost one wrote nothing; the last loss is the caller's conflict.
+
+    A copy of the sale (a double click, a retry: its ``request_key``) that read before
+    its twin committed and is then refused by what the twin did ("this player has
+    40,000 chips" for a second rebuy) is run once more: its key now names the twin's
+    sale, so it is answered as that one (or, for another sale, refused naming the key).
+    Only for a sale that is its own transaction (``commit`` true)."""
 
     @functools.wraps(service)
     def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        return retry_on_conflict(lambda: service(*args, **kwargs),
-                                 lost=(StaleDataError, IntegrityError), retries=CONFLICT_RETRIES)
+        def once() -> T:
+            return retry_on_conflict(lambda: service(*args, **kwargs),
+                                     lost=(StaleDataError, IntegrityError),
+                                     retries=CONFLICT_RETRIES)
+
+        own = kwargs.get("commit", True) and not _written()
+        try:
+            return once()
+        except Invalid:
+            tournament_id = args[0] if args else kwargs.get("tournament_id")
+            if not own or not twin_came_first(tournament_id, kwargs.get("request_key")):
+                raise
+            return once()
 
     return run
+
+
+def twin_came_first(tournament_id: Any, key: Any) -> bool:
+    """A keyed request was refused: whether a copy of it (its twin, with the same
+    ``request_key``) committed a sale meanwhile.  The session is rolled back first,
+    to read what is committed now; then the request is to be done once more, which
+    finds that sale (``repeated_payment``)."""
+    if not isinstance(key, str) or not key or not isinstance(tournament_id, int):
+        return False
+    db.session.rollback()
+    return payment_for_request(tournament_id, key) is not None
 
 
 sell_entry = unit_of_work(again_on_conflict(sell))
