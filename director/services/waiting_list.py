@@ -271,8 +271,22 @@ def _renumber(entries: list[WaitingEntry]) -> None:
 @unit_of_work
 def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[WaitingEntry, bool]:
     """Put a player on the waiting list, last; returns the entry and whether it was
-    already there for this request key (a retried post)."""
+    already there for this request key (a retried post: also a copy that lost the race
+    to its twin, refused by the entry the twin made)."""
     key = money_service.request_key_of(request_key)
+    try:
+        return retry_on_conflict(lambda: _add(tournament_id, name, key), lost=LOST)
+    except Invalid:
+        if key is None:
+            raise
+        db.session.rollback()
+        earlier = _listed_for(tournament_id, key, name)
+        if earlier is None:
+            raise
+        return earlier, True
+
+
+def _add(tournament_id: int, name: Any, key: str | None) -> tuple[WaitingEntry, bool]:
     earlier = _listed_for(tournament_id, key, name)
     if earlier is not None:
         return earlier, True
@@ -381,10 +395,10 @@ def desk_buy_in(tournament_id: int, name: Any, request_key: Any = None, table: A
         return DeskResult(entry=entry, repeated=repeated)
     sale = money_service.sell_entry(tournament_id, "buy-in", name=name, request_key=key,
                                     person_id=person_id, chosen=chosen)
-    if chosen is not None and sale.seat is not None:   # told with the sale's commit
+    if chosen is not None and sale.seat is not None and not sale.repeated:  # told with its commit
         uow.log("seat chosen", tournament_id, name=sale.payment.player_name,
                 table=sale.seat.to_table, seat=sale.seat.to_seat, reason=chosen.reason or "—")
-    return DeskResult(sale=sale)
+    return DeskResult(sale=sale, repeated=sale.repeated)   # a copy that found its twin's
 
 
 def _sell_from_list(tournament_id: int, entry_id: int, key: str | None,

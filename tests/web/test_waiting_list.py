@@ -99,6 +99,39 @@ def test_a_waiting_list_key_sent_again_for_another_name_is_refused(
     assert waiting_names(api) == ["Mo"]
 
 
+def test_copies_of_a_desk_post_that_lost_the_race_to_their_twin_are_answered_as_it(
+        client: FlaskClient, api: EventApi, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of a desk post (a double click) that looked its key up before its twin
+    committed: a seat's buy-in is answered 200 repeated (it was 201, as if a second
+    sale), a name put on the list 200 repeated (it was refused, "Mo is already on the
+    waiting list")."""
+    from director.services import waiting_list
+
+    def first_read_misses(real: Callable[..., Any]) -> Callable[..., Any]:
+        reads: list[int] = []
+
+        def read(*args: Any, **kwargs: Any) -> Any:
+            reads.append(1)
+            return None if len(reads) == 1 else real(*args, **kwargs)
+        return read
+
+    for name in NAMES[:9]:
+        api.buy_in(name)
+    assert api.post("seating/draw").status_code == 200       # 2 seats open after Liv
+    assert api.post("desk/buy-in", name="Liv", request_key="k-liv").status_code == 201
+    monkeypatch.setattr(waiting_list.money_service, "repeated_payment",
+                        first_read_misses(waiting_list.money_service.repeated_payment))
+    again = api.post("desk/buy-in", name="Liv", request_key="k-liv")
+    assert again.status_code == 200 and again.get_json()["repeated"] is True
+    assert ledger(client).count(("buy-in", "Liv", False)) == 1
+    monkeypatch.undo()
+    assert api.post("waiting-list", name="Mo", request_key="k-mo").status_code == 201
+    monkeypatch.setattr(waiting_list, "_listed_for", first_read_misses(waiting_list._listed_for))
+    again = api.post("waiting-list", name="Mo", request_key="k-mo")
+    assert again.status_code == 200 and again.get_json()["repeated"] is True
+    assert waiting_names(api) == ["Mo"]
+
+
 def test_a_retried_waiting_list_post_adds_one_entry(client: FlaskClient, api: EventApi) -> None:
     full_room(api)
     first = api.post("desk/buy-in", name="Mo", request_key="same-key")
