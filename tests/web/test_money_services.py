@@ -438,6 +438,47 @@ def test_a_deal_is_saved_and_paid_and_must_add_up(event, client, auth):
     assert event.money()["paid"] == 0
 
 
+def test_a_prize_payments_key_names_one_payment(event, client, auth, monkeypatch):
+    """The results page's Pay sent again (a double click, a retry) is recorded once and
+    answered as the first, also a copy that read before its twin committed (refused
+    as "already paid" by the twin's line); the key sent to pay another player (a form
+    kept from before) is refused naming ``request_key``: that prize is not marked paid
+    unseen."""
+    from director.services.money import places
+
+    assert event.settings(payout_template="custom", custom_payouts="70, 30").status_code == 200
+    ids = [event.buy_in(name) for name in ("Anna", "Bo", "Cia")]
+    event.eliminate(ids[2])
+    event.eliminate(ids[1])                  # Anna wins, Bo second
+
+    def pay(player_id: int, key: str) -> Any:
+        return client.post(f"/api/tournaments/{event.id}/results/{player_id}/pay",
+                           json={"request_key": key}, headers=auth)
+
+    assert pay(ids[0], "pay-1").status_code == 201
+    assert pay(ids[0], "pay-1").get_json()["payment"]["prize"] == 21_000
+    found = places.payment_for_request
+    reads: list[str | None] = []
+
+    def before_the_twin_committed(tournament_id: int, key: str | None) -> Any:
+        reads.append(key)
+        return None if len(reads) == 1 else found(tournament_id, key)   # the first read
+
+    monkeypatch.setattr(places, "payment_for_request", before_the_twin_committed)
+    copy = pay(ids[0], "pay-1")
+    assert copy.status_code == 201 and copy.get_json()["payment"]["prize"] == 21_000
+    assert len(reads) >= 2
+    monkeypatch.undo()
+    other = pay(ids[1], "pay-1")
+    assert other.status_code == 400
+    assert other.get_json()["errors"] == {"request_key": (
+        "This form was sent before, for the prize payment of Anna: reload the page to "
+        "record another")}
+    assert event.money()["paid"] == 21_000       # Anna's line once, Bo's prize still owed
+    assert pay(ids[1], "pay-2").status_code == 201
+    assert event.money()["paid"] == 30_000
+
+
 def test_prizes_are_paid_once_and_the_csv_lists_place_name_prize(event, client, auth):
     assert event.settings(payout_template="custom", custom_payouts="70, 30").status_code == 200
     ids = [event.buy_in(name) for name in ("Anna", "=cmd()", "Cia")]

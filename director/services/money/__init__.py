@@ -67,6 +67,8 @@ from director.services.money.payments import (
     payment_of,
     person_of,
     request_key_of,
+    sent_for_another,
+    twin_came_first,
 )
 from director.services.money.period import LateRegistration, Moment, late_registration, moment
 from director.services.money.places import (
@@ -95,7 +97,6 @@ from director.services.money.sales import (
     repeated_sale,
     sell,
     sell_entry,
-    twin_came_first,
     undo,
 )
 from director.services.money.settings import rules_from, save_settings, settings_form
@@ -165,6 +166,7 @@ __all__ = [
     "seats_decided_in",
     "sell",
     "sell_entry",
+    "sent_for_another",
     "twin_came_first",
     "settings_dict",
     "settings_form",

@@ -57,6 +57,28 @@ def payment_for_request(tournament_id: int, key: str | None) -> Payment | None:
         Payment.tournament_id == tournament_id, Payment.request_key == key)).first()
 
 
+def sent_for_another(earlier: Payment) -> Invalid:
+    """The refusal of a key sent with another request than the one that recorded
+    ``earlier`` (a page's form kept from before and filled in again, a client reusing
+    its key): answered as the first, the other would be lost unseen."""
+    return Invalid({"request_key": _(
+        "This form was sent before, for the %(kind)s of %(name)s: reload the page to "
+        "record another", kind=_(KIND_WORDS.get(earlier.kind, earlier.kind)),
+        name=earlier.player_name)})
+
+
+def twin_came_first(tournament_id: Any, key: Any) -> bool:
+    """A keyed request was refused: whether a copy of it (its twin, with the same
+    ``request_key``: a double click, a retry) committed a payment meanwhile.  The
+    session is rolled back first, to read what is committed now; the request is then
+    to be done once more, which finds that payment and answers as it (or, for another
+    request, refuses the key)."""
+    if not isinstance(key, str) or not key or not isinstance(tournament_id, int):
+        return False
+    db.session.rollback()
+    return payment_for_request(tournament_id, key) is not None
+
+
 # The person a name is (a re-entry is the same person): the player list's own key,
 # spaces folded, any case ("ann  BERG" -> "ann berg").
 person_of = key_of

@@ -14,11 +14,13 @@ from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import case, false, func, literal, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db, utcnow
 from director.models.money import Payment
 from director.models.seating import Player
-from director.services import Invalid, get_tournament, uow
+from director.services import Invalid, get_tournament, retry_on_conflict, uow
 from director.services import bounties as bounty_service
 from director.services import tournaments as lifecycle_service
 from director.services.money.deals import SEAT_DEAL
@@ -30,6 +32,8 @@ from director.services.money.payments import (
     person_of,
     player_in,
     request_key_of,
+    sent_for_another,
+    twin_came_first,
     unit_of_work,
 )
 from director.services.money.settings import lock_if_closed, money_param, settings_row
@@ -385,10 +389,27 @@ def _csv_safe(text: str) -> str:
 
 @unit_of_work
 def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Payment:
-    """Record that a finished player was paid his prize (the ledger's payout line)."""
+    """Record that a finished player was paid his prize (the ledger's payout line).
+
+    ``request_key``: the same payment sent again (a double click, a retry) is recorded
+    once and answered as the first, also a copy that lost the race to its twin (refused
+    as "already paid" by the twin's line); the key sent to pay another player is
+    refused, naming it."""
     key = request_key_of(request_key)
+    try:
+        return retry_on_conflict(lambda: _pay_prize(tournament_id, player_id, key),
+                                 lost=(StaleDataError, IntegrityError))
+    except Invalid:
+        if not twin_came_first(tournament_id, key):
+            raise
+        return _pay_prize(tournament_id, player_id, key)
+
+
+def _pay_prize(tournament_id: int, player_id: Any, key: str | None) -> Payment:
     earlier = payment_for_request(tournament_id, key)
     if earlier is not None:
+        if earlier.kind != PAYOUT or earlier.player_id != player_id:
+            raise sent_for_another(earlier)
         return earlier
     player = player_in(tournament_id, player_id)
     if get_tournament(tournament_id).lifecycle is Status.CANCELLED:

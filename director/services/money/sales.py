@@ -50,6 +50,8 @@ from director.services.money.payments import (
     person_of,
     player_in,
     request_key_of,
+    sent_for_another,
+    twin_came_first,
     unit_of_work,
 )
 from director.services.money.period import Moment, moment
@@ -208,10 +210,7 @@ def _verify_same_sale(tournament_id: int, earlier: Payment, kind: str, *, name: 
     except Invalid:
         same = False
     if not same:
-        raise Invalid({"request_key": _(
-            "This form was sent before, for the %(kind)s of %(name)s: reload the page to "
-            "record another", kind=_(KIND_WORDS.get(earlier.kind, earlier.kind)),
-            name=earlier.player_name)})
+        raise sent_for_another(earlier)
 
 
 def repeated_sale(tournament_id: int, payment: Payment) -> Sale:
@@ -371,16 +370,6 @@ def again_on_conflict(service: Callable[P, T]) -> Callable[P, T]:
 
     return run
 
-
-def twin_came_first(tournament_id: Any, key: Any) -> bool:
-    """A keyed request was refused: whether a copy of it (its twin, with the same
-    ``request_key``) committed a sale meanwhile.  The session is rolled back first,
-    to read what is committed now; then the request is to be done once more, which
-    finds that sale (``repeated_payment``)."""
-    if not isinstance(key, str) or not key or not isinstance(tournament_id, int):
-        return False
-    db.session.rollback()
-    return payment_for_request(tournament_id, key) is not None
 
 
 sell_entry = unit_of_work(again_on_conflict(sell))
