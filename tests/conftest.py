@@ -37,6 +37,20 @@ def break_(seconds: int = 600, note: str = "") -> dict[str, Any]:
     return {"kind": "break", "duration_seconds": seconds, "note": note}
 
 
+class BeforeTheTwinCommitted:
+    """A service's read of a request key (``real``) as a copy of the request racing its
+    twin sees it: the first read finds nothing (the twin has not committed yet), the
+    later ones what is committed.  ``reads``: how many reads were made."""
+
+    def __init__(self, real: Callable[..., Any]) -> None:
+        self.real = real
+        self.reads = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.reads += 1
+        return None if self.reads == 1 else self.real(*args, **kwargs)
+
+
 # `make test-postgres` sets this: every test then runs on PostgreSQL, in a
 # schema of its own (created before the test, dropped after it).
 POSTGRES_URL = os.environ.get("DIRECTOR_TEST_DATABASE_URL", "")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import break_, level
+from tests.conftest import BeforeTheTwinCommitted, break_, level
 
 SETTINGS: dict[str, Any] = {
     "buy_in": "100", "fee": "10", "starting_stack": 20_000, "late_registration_level": 1,
@@ -121,19 +121,12 @@ def test_a_sale_copy_that_lost_the_race_to_its_twin_is_answered_as_the_first(
 
     asa = event.buy_in("Åsa Berg")
     assert event.sell("rebuy", player_id=asa, request_key="rebuy-1").status_code == 201
-    found = sales.payment_for_request
-    reads: list[str | None] = []
-
-    def before_the_twin_committed(tournament_id: int, key: str | None) -> Any:
-        reads.append(key)
-        return None if len(reads) == 1 else found(tournament_id, key)   # the first read
-
-    monkeypatch.setattr(sales, "payment_for_request", before_the_twin_committed)
+    copy = BeforeTheTwinCommitted(sales.payment_for_request)
+    monkeypatch.setattr(sales, "payment_for_request", copy)
     again = event.sell("rebuy", player_id=asa, request_key="rebuy-1")
     assert again.status_code == 200, again.get_json()
-    assert again.get_json()["repeated"] is True and len(reads) >= 2
+    assert again.get_json()["repeated"] is True and copy.reads >= 2
     assert event.money()["rebuys"] == 1
-    reads.clear()
     # a refusal with a key nobody sold with stands as it is
     refused = event.sell("rebuy", player_id=asa, request_key="rebuy-2")
     assert refused.status_code == 400 and "kind" in refused.get_json()["errors"]
@@ -457,17 +450,11 @@ def test_a_prize_payments_key_names_one_payment(event, client, auth, monkeypatch
 
     assert pay(ids[0], "pay-1").status_code == 201
     assert pay(ids[0], "pay-1").get_json()["payment"]["prize"] == 21_000
-    found = places.payment_for_request
-    reads: list[str | None] = []
-
-    def before_the_twin_committed(tournament_id: int, key: str | None) -> Any:
-        reads.append(key)
-        return None if len(reads) == 1 else found(tournament_id, key)   # the first read
-
-    monkeypatch.setattr(places, "payment_for_request", before_the_twin_committed)
-    copy = pay(ids[0], "pay-1")
-    assert copy.status_code == 201 and copy.get_json()["payment"]["prize"] == 21_000
-    assert len(reads) >= 2
+    copy = BeforeTheTwinCommitted(places.payment_for_request)
+    monkeypatch.setattr(places, "payment_for_request", copy)
+    again = pay(ids[0], "pay-1")
+    assert again.status_code == 201 and again.get_json()["payment"]["prize"] == 21_000
+    assert copy.reads >= 2
     monkeypatch.undo()
     other = pay(ids[1], "pay-1")
     assert other.status_code == 400

@@ -18,7 +18,7 @@ from director.models.seating import Player, SeatingLogEntry
 from director.models.waiting_list import WaitingEntry
 from director.services import Invalid, audit, tournaments
 from director.services.audit import said_again
-from tests.conftest import EventApi
+from tests.conftest import BeforeTheTwinCommitted, EventApi
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim", "Liv"]
 
@@ -107,26 +107,18 @@ def test_copies_of_a_desk_post_that_lost_the_race_to_their_twin_are_answered_as_
     waiting list")."""
     from director.services import waiting_list
 
-    def first_read_misses(real: Callable[..., Any]) -> Callable[..., Any]:
-        reads: list[int] = []
-
-        def read(*args: Any, **kwargs: Any) -> Any:
-            reads.append(1)
-            return None if len(reads) == 1 else real(*args, **kwargs)
-        return read
-
     for name in NAMES[:9]:
         api.buy_in(name)
     assert api.post("seating/draw").status_code == 200       # 2 seats open after Liv
     assert api.post("desk/buy-in", name="Liv", request_key="k-liv").status_code == 201
     monkeypatch.setattr(waiting_list.money_service, "repeated_payment",
-                        first_read_misses(waiting_list.money_service.repeated_payment))
+                        BeforeTheTwinCommitted(waiting_list.money_service.repeated_payment))
     again = api.post("desk/buy-in", name="Liv", request_key="k-liv")
     assert again.status_code == 200 and again.get_json()["repeated"] is True
     assert ledger(client).count(("buy-in", "Liv", False)) == 1
     monkeypatch.undo()
     assert api.post("waiting-list", name="Mo", request_key="k-mo").status_code == 201
-    monkeypatch.setattr(waiting_list, "_listed_for", first_read_misses(waiting_list._listed_for))
+    monkeypatch.setattr(waiting_list, "_listed_for", BeforeTheTwinCommitted(waiting_list._listed_for))
     again = api.post("waiting-list", name="Mo", request_key="k-mo")
     assert again.status_code == 200 and again.get_json()["repeated"] is True
     assert waiting_names(api) == ["Mo"]
@@ -407,20 +399,12 @@ def test_a_no_show_copy_that_lost_the_race_to_its_twin_is_answered_as_repeated(
     api.post("desk/buy-in", name="Ned")
     assert api.post("waiting-list/no-show", player_id=ids["Di"], refund="refund",
                     request_key="alt-1").status_code == 201
-    found = waiting_list.money_service.payment_for_request
-    reads: list[str | None] = []
-
-    def before_the_twin_committed(tournament_id: int, key: str | None) -> Any:
-        reads.append(key)
-        return None if len(reads) == 1 else found(tournament_id, key)   # the first read
-
-    monkeypatch.setattr(waiting_list.money_service, "payment_for_request",
-                        before_the_twin_committed)
+    copy = BeforeTheTwinCommitted(waiting_list.money_service.payment_for_request)
+    monkeypatch.setattr(waiting_list.money_service, "payment_for_request", copy)
     again = api.post("waiting-list/no-show", player_id=ids["Di"], refund="refund",
                      request_key="alt-1")
     assert again.status_code == 200, again.get_json()
-    assert again.get_json()["repeated"] is True and len(reads) >= 2
-    reads.clear()
+    assert again.get_json()["repeated"] is True and copy.reads >= 2
     other = api.post("waiting-list/no-show", player_id=ids["Ed"], refund="refund",
                      request_key="alt-1")
     assert other.status_code == 400
