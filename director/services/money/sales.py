@@ -371,7 +371,6 @@ def again_on_conflict(service: Callable[P, T]) -> Callable[P, T]:
     return run
 
 
-
 sell_entry = unit_of_work(again_on_conflict(sell))
 
 
