@@ -55,6 +55,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "director-seating-search": DESK,     # one table's players, the pagers' links
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
     "director-desk": DESK + PHONE,               # its long Swedish title on a phone
+    "director-results": DESK + PHONE,            # the prizes to pay, on a phone
     "director-house-summary": DESK + PHONE,      # its table of sales on a phone
     "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
     "director-backups": DESK + ((360, 740),),    # the backups, their total and the rule
@@ -243,6 +244,7 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "director-seating-search": f"/director/{world['big']}/seating?q=1#players",
         "director-money": f"/director/{world['big']}/money",
         "director-desk": f"/director/{world['big']}/desk",
+        "director-results": f"/results/{world['done']}",
         "director-house-summary": f"/director/{world['big']}/money/summary",
         "director-dealers": f"/director/{world['break']}/dealers",
         "director-backups": "/director/backups",
