@@ -56,6 +56,7 @@ SCREENS: dict[str, tuple[tuple[int, int], ...]] = {
     "director-money": DESK + ((360, 740),),      # the settings on a phone too
     "director-desk": DESK + PHONE,               # its long Swedish title on a phone
     "director-results": DESK + PHONE,            # the prizes to pay, on a phone
+    "director-tournaments": DESK + PHONE,        # the events and their actions, on a phone
     "director-house-summary": DESK + PHONE,      # its table of sales on a phone
     "director-dealers": DESK + ((360, 740),),    # a table's pairing locked: the notice, Reset
     "director-backups": DESK + ((360, 740),),    # the backups, their total and the rule
@@ -245,6 +246,7 @@ def url_of(screen: str, world: dict[str, Any], page: Any) -> str:
         "director-money": f"/director/{world['big']}/money",
         "director-desk": f"/director/{world['big']}/desk",
         "director-results": f"/results/{world['done']}",
+        "director-tournaments": "/director/",
         "director-house-summary": f"/director/{world['big']}/money/summary",
         "director-dealers": f"/director/{world['break']}/dealers",
         "director-backups": "/director/backups",
@@ -280,7 +282,11 @@ CHECK = """() => {
       const style = getComputedStyle(e);
       if (style.overflowX !== "visible" || style.overflowY !== "visible") clips.push(e.getBoundingClientRect());
     }
-    for (const r of range.getClientRects()) {
+    // an SVG text drawn to a length (the chart's long names: textLength) is where the
+    // element's box is, not where its glyphs would be at their natural width
+    const drawn = el instanceof SVGTextContentElement && el.hasAttribute("textLength")
+      ? [el.getBoundingClientRect()] : range.getClientRects();
+    for (const r of drawn) {
       let left = r.left, top = r.top, right = r.right, bottom = r.bottom;
       for (const c of clips) {
         left = Math.max(left, c.left); top = Math.max(top, c.top);
