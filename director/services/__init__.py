@@ -97,14 +97,31 @@ RETRIES = 30  # a busy room: every tablet and the director racing on one row
 
 def retry_on_conflict(work: Callable[[], T], *,
                       lost: tuple[type[Exception], ...] = (StaleDataError,),
-                      retries: int = RETRIES) -> T:
+                      retries: int = RETRIES,
+                      twin: Callable[[], bool] | None = None) -> T:
     """Run one unit of work (load, change, commit), again if another writer won.
 
     The ``version`` column of a row is an optimistic lock: a commit that
     would overwrite a newer version raises ``StaleDataError``; the work is
     then rolled back and redone on fresh rows.  ``lost``: the errors that mean
     a lost race for this work; ``retries``: how many tries in all.
+
+    ``twin``: for a keyed request, whether a copy of it (a double click, a retry with
+    the same key) has committed meanwhile (rolling the session back to see it).  A
+    copy that read before its twin committed is refused by what the twin did (a second
+    rebuy finds the stack the first one made); when ``twin()`` says so, the work is
+    done once more, finds what its key recorded and answers as the first (or, sent
+    for another change, refuses the key).
     """
+    try:
+        return _retried(work, lost, retries)
+    except Invalid:
+        if twin is None or not twin():
+            raise
+        return _retried(work, lost, retries)
+
+
+def _retried(work: Callable[[], T], lost: tuple[type[Exception], ...], retries: int) -> T:
     for attempt in range(retries):
         try:
             return work()

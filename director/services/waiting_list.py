@@ -30,10 +30,9 @@ payment, comes back).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import case, func, select
@@ -66,7 +65,6 @@ CONFLICT = {"waiting_list": N_("Someone else changed the waiting list at the sam
 unit_of_work = all_or_nothing(CONFLICT, event=True)
 
 LOST = (StaleDataError, IntegrityError)   # a race lost to another writer: the unit again
-T = TypeVar("T")
 
 KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 WHOLE = re.compile(r"[0-9]{1,9}")
@@ -274,16 +272,13 @@ def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[Waiting
     already there for this request key (a retried post: also a copy that lost the race
     to its twin, refused by the entry the twin made)."""
     key = money_service.request_key_of(request_key)
-    try:
-        return retry_on_conflict(lambda: _add(tournament_id, name, key), lost=LOST)
-    except Invalid:
-        if key is None:
-            raise
+
+    def listed_by_twin() -> bool:
         db.session.rollback()
-        earlier = _listed_for(tournament_id, key, name)
-        if earlier is None:
-            raise
-        return earlier, True
+        return key is not None and _listed_for(tournament_id, key, name) is not None
+
+    return retry_on_conflict(lambda: _add(tournament_id, name, key), lost=LOST,
+                             twin=listed_by_twin)
 
 
 def _add(tournament_id: int, name: Any, key: str | None) -> tuple[WaitingEntry, bool]:
@@ -435,21 +430,8 @@ def seat_next(tournament_id: int, entry_id: Any,
     """A seat is open: the next player on the list buys in and is seated (one click):
     his sale and his entry on the list, one unit of work (again if it lost a race)."""
     key = money_service.request_key_of(request_key)
-    return _twin_first(tournament_id, key, lambda: _seat_next(tournament_id, entry_id, key))
-
-
-def _twin_first(tournament_id: int, key: str | None, work: Callable[[], T]) -> T:
-    """``work`` (a sale from the list), again if it lost a race; refused because a copy
-    of it with the same ``key`` (a double click, a retry) came first and sold, it is
-    done again and finds that sale: answered as repeated, or, for another request
-    with the key, refused naming it.  (The sale's own refusal of a lost race comes
-    from ``money.sell``, inside this unit, as a sentence about the money.)"""
-    try:
-        return retry_on_conflict(work, lost=LOST)
-    except Invalid:
-        if not money_service.twin_came_first(tournament_id, key):
-            raise
-        return work()
+    return retry_on_conflict(lambda: _seat_next(tournament_id, entry_id, key), lost=LOST,
+                             twin=lambda: money_service.twin_came_first(tournament_id, key))
 
 
 def _seat_next(tournament_id: int, entry_id: Any,
@@ -496,8 +478,11 @@ def no_show(tournament_id: int, player_id: Any, refund: Any,
     the no-show's refund or void, the alternate's sale and his entry on the list are
     committed together, or nothing is (again if it lost a race)."""
     key = money_service.request_key_of(request_key)
-    return _twin_first(tournament_id, key,
-                       lambda: _no_show(tournament_id, player_id, refund, key))
+    # A copy refused by what its twin did is answered as it: ``money.sell`` inside this
+    # unit says a lost race as a sentence about the money, not as a lost race.
+    return retry_on_conflict(lambda: _no_show(tournament_id, player_id, refund, key),
+                             lost=LOST,
+                             twin=lambda: money_service.twin_came_first(tournament_id, key))
 
 
 def _no_show(tournament_id: int, player_id: Any, refund: Any, key: str | None) -> Alternate:

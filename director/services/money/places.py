@@ -396,13 +396,9 @@ def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Pa
     as "already paid" by the twin's line); the key sent to pay another player is
     refused, naming it."""
     key = request_key_of(request_key)
-    try:
-        return retry_on_conflict(lambda: _pay_prize(tournament_id, player_id, key),
-                                 lost=(StaleDataError, IntegrityError))
-    except Invalid:
-        if not twin_came_first(tournament_id, key):
-            raise
-        return _pay_prize(tournament_id, player_id, key)
+    return retry_on_conflict(lambda: _pay_prize(tournament_id, player_id, key),
+                             lost=(StaleDataError, IntegrityError),
+                             twin=lambda: twin_came_first(tournament_id, key))
 
 
 def _pay_prize(tournament_id: int, player_id: Any, key: str | None) -> Payment:

@@ -354,19 +354,13 @@ def again_on_conflict(service: Callable[P, T]) -> Callable[P, T]:
 
     @functools.wraps(service)
     def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        def once() -> T:
-            return retry_on_conflict(lambda: service(*args, **kwargs),
-                                     lost=(StaleDataError, IntegrityError),
-                                     retries=CONFLICT_RETRIES)
-
         own = kwargs.get("commit", True) and not _written()
-        try:
-            return once()
-        except Invalid:
-            tournament_id = args[0] if args else kwargs.get("tournament_id")
-            if not own or not twin_came_first(tournament_id, kwargs.get("request_key")):
-                raise
-            return once()
+        tournament_id = args[0] if args else kwargs.get("tournament_id")
+        return retry_on_conflict(
+            lambda: service(*args, **kwargs), lost=(StaleDataError, IntegrityError),
+            retries=CONFLICT_RETRIES,
+            twin=(lambda: twin_came_first(tournament_id, kwargs.get("request_key")))
+            if own else None)
 
     return run
 
