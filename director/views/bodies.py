@@ -10,9 +10,10 @@ a seat that is free, "Rebuys ended at level 6").
 
 from __future__ import annotations
 
-from flask import request
+from flask import flash, request
 from flask_babel import gettext as _
 
+from director.errors import Invalid
 from director.i18n import N_
 from director.models.tournament import MAX_CHIPS
 from director.schemas import FORM_TYPES, Any_, Choice, Int, List, Schema, Str
@@ -81,6 +82,14 @@ DONE_ALREADY = {
     "deal saved": N_("Done already: the deal is saved and paid, once (the same request "
                      "arrived twice)."),
 }
+
+
+def say_refused(said: str, exc: Invalid) -> None:
+    """A refusal said on the page its form comes back to, in red (``flash``'s "error"
+    category: ``base.html`` shows it as an alert): ``said`` is the sentence in the
+    director's language, ``%(reasons)s`` in it the refusal's own sentences
+    (``say_refused(_("Not done: %(reasons)s"), exc)``)."""
+    flash(said % {"reasons": "; ".join(exc.errors.values())}, "error")
 
 
 def done_already(applied: once.Applied) -> str:

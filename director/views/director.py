@@ -33,7 +33,7 @@ from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
 from director.tournament.structure import AMOUNT_FIELDS, Kind, entry_numbers
 from director.views.auth import director_required
-from director.views.bodies import idempotency_key
+from director.views.bodies import idempotency_key, say_refused
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 
@@ -288,7 +288,7 @@ def lifecycle(tournament_id: int, change: str) -> Any:
     try:
         service(tournament_id, idempotency_key())
     except Invalid as exc:
-        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        say_refused(_("Not changed: %(reasons)s"), exc)
     else:
         flash(_("The event is reopened: it may change again. The clock stays paused until you "
                 "resume it.") if change == "reopen" else _("The event is cancelled."))
@@ -305,7 +305,7 @@ def put_away(tournament_id: int, change: str) -> Any:
     try:
         record = service(tournament_id)
     except Invalid as exc:
-        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        say_refused(_("Not changed: %(reasons)s"), exc)
     else:
         flash(_("“%(name)s” is archived: it is hidden from the list of tournaments.",
                 name=record.name) if change == "archive"
@@ -324,7 +324,7 @@ def delete(tournament_id: int) -> Any:
     try:
         path = tournament_service.delete_event(tournament_id)
     except Invalid as exc:
-        flash(_("Not deleted: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        say_refused(_("Not deleted: %(reasons)s"), exc)
         return redirect(url_for("director.tournament", tournament_id=tournament_id))
     flash(_("“%(name)s” is deleted. The backup made just before keeps it: %(path)s",
             name=name, path=path))
@@ -339,7 +339,7 @@ def duplicate(tournament_id: int) -> Any:
     try:
         copy = tournament_service.duplicate(tournament_id, form_body(DUPLICATE_FORM)["name"])
     except Invalid as exc:
-        flash(_("Not copied: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        say_refused(_("Not copied: %(reasons)s"), exc)
         return redirect(url_for("director.tournament", tournament_id=tournament_id))
     flash(_("Created “%(name)s” from this event: structure, money, seating settings and "
             "house rules; no players and no payments.", name=copy.name))
@@ -438,7 +438,7 @@ def time_zone(tournament_id: int) -> Any:
     try:
         event = tournament_service.set_time_zone(tournament_id, form_body(TIME_ZONE_FORM)["time_zone"])
     except Invalid as exc:
-        flash("; ".join(exc.errors.values()), "error")
+        say_refused("%(reasons)s", exc)
     else:
         flash(_("Times are shown in %(zone)s.", zone=event.time_zone or _("the laptop’s time zone")))
     return redirect(url_for("director.tournament", tournament_id=tournament_id))

@@ -211,7 +211,7 @@ def _refused(exc: Invalid, tournament_id: int, **_ids: int) -> Any:
     """A desk form refused: back to the phone with the reasons, or the desk again with
     the errors beside its forms (400, nothing changed)."""
     if bodies.from_phone():
-        flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        bodies.say_refused(_("Not done: %(reasons)s"), exc)
         return redirect(url_for("director.phone", tournament_id=tournament_id))
     return _desk_page(tournament_id, exc.errors, 400, request.form.to_dict())
 
@@ -384,7 +384,7 @@ def pay(tournament_id: int, player_id: int) -> Any:
         key = form_body(bodies.MONEY_PAY)["request_key"]
         payment = money_service.pay_prize(tournament_id, player_id, key)
     except Invalid as exc:
-        flash(_("Not paid: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        bodies.say_refused(_("Not paid: %(reasons)s"), exc)
     else:
         view = money_service.money(tournament_id)
         flash(_("Paid %(amount)s %(currency)s to %(name)s.", amount=view.fmt(payment.prize),

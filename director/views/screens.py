@@ -36,7 +36,7 @@ def announcement(tournament_id: int) -> Any:
     try:
         screen_service.announce(tournament_id, text)
     except Invalid as exc:
-        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        bodies.say_refused(_("Not changed: %(reasons)s"), exc)
     else:
         flash(_("The announcement is on the screens.") if text.strip()
               else _("The announcement is cleared."))

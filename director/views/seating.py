@@ -171,7 +171,7 @@ def _refused(exc: Invalid, tournament_id: int, **_ids: int) -> Any:
     """A form refused: back to the phone with the reasons, or the page again with the
     errors inline (400, nothing changed)."""
     if bodies.from_phone():
-        flash(_("Not done: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        bodies.say_refused(_("Not done: %(reasons)s"), exc)
         return redirect(url_for("director.phone", tournament_id=tournament_id))
     return _page(tournament_id, exc.errors, 400, request.form)
 

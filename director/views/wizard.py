@@ -29,6 +29,7 @@ from director.services import Invalid
 from director.services import tournaments as tournament_service
 from director.services import wizard as wizard_service
 from director.tournament.structure import entry_numbers, entry_starts
+from director.views import bodies
 from director.views.auth import director_required
 
 bp = Blueprint("wizard", __name__)
@@ -125,7 +126,7 @@ def apply() -> Any:
     try:
         tournament_service.import_structure(tournament_id, request.form.get("structure_json", ""))
     except Invalid as exc:
-        flash(_("Not changed: %(reasons)s", reasons="; ".join(exc.errors.values())), "error")
+        bodies.say_refused(_("Not changed: %(reasons)s"), exc)
         return redirect(url_for("wizard.page"))
     flash(_("Structure imported."))
     return redirect(url_for("director.tournament", tournament_id=tournament_id))
