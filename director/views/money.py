@@ -382,7 +382,7 @@ def results_csv(tournament_id: int) -> Response:
 def pay(tournament_id: int, player_id: int) -> Any:
     try:
         key = form_body(bodies.MONEY_PAY)["request_key"]
-        payment = money_service.pay_prize(tournament_id, player_id, key)
+        payment = money_service.pay_prize(tournament_id, player_id, key).payment
     except Invalid as exc:
         bodies.say_refused(_("Not paid: %(reasons)s"), exc)
     else:
@@ -515,10 +515,11 @@ def api_deal(tournament_id: int) -> Any:
 @bp.post("/api/tournaments/<int:tournament_id>/results/<int:player_id>/pay")
 @director_required
 def api_pay(tournament_id: int, player_id: int) -> Any:
-    payment = money_service.pay_prize(tournament_id, player_id,
-                                      json_body(bodies.MONEY_PAY)["request_key"])
+    paid = money_service.pay_prize(tournament_id, player_id,
+                                   json_body(bodies.MONEY_PAY)["request_key"])
     view = money_service.money(tournament_id)
-    return jsonify({"payment": payment_json(view, payment)}), 201
+    return jsonify({"payment": payment_json(view, paid.payment), "repeated": paid.repeated}), \
+        200 if paid.repeated else 201
 
 
 @bp.get("/api/tournaments/<int:tournament_id>/results")

@@ -448,12 +448,17 @@ def test_a_prize_payments_key_names_one_payment(event, client, auth, monkeypatch
         return client.post(f"/api/tournaments/{event.id}/results/{player_id}/pay",
                            json={"request_key": key}, headers=auth)
 
-    assert pay(ids[0], "pay-1").status_code == 201
-    assert pay(ids[0], "pay-1").get_json()["payment"]["prize"] == 21_000
+    first = pay(ids[0], "pay-1")
+    assert first.status_code == 201 and first.get_json()["repeated"] is False
+    sent_again = pay(ids[0], "pay-1")
+    assert sent_again.status_code == 200
+    assert sent_again.get_json()["repeated"] is True
+    assert sent_again.get_json()["payment"] == first.get_json()["payment"]
     copy = BeforeTheTwinCommitted(places.payment_for_request)
     monkeypatch.setattr(places, "payment_for_request", copy)
     again = pay(ids[0], "pay-1")
-    assert again.status_code == 201 and again.get_json()["payment"]["prize"] == 21_000
+    assert again.status_code == 200 and again.get_json()["repeated"] is True
+    assert again.get_json()["payment"]["prize"] == 21_000
     assert copy.reads >= 2
     monkeypatch.undo()
     other = pay(ids[1], "pay-1")

@@ -387,26 +387,35 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+@dataclass(frozen=True)
+class PrizePaid:
+    """A prize payment's line, and whether it was recorded by an earlier copy of the
+    request (``repeated``: the same key sent again)."""
+
+    payment: Payment
+    repeated: bool = False
+
+
 @unit_of_work
-def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> Payment:
+def pay_prize(tournament_id: int, player_id: Any, request_key: Any = None) -> PrizePaid:
     """Record that a finished player was paid his prize (the ledger's payout line).
 
     ``request_key``: the same payment sent again (a double click, a retry) is recorded
-    once and answered as the first, also a copy that lost the race to its twin (refused
-    as "already paid" by the twin's line); the key sent to pay another player is
-    refused, naming it."""
+    once and answered as the first, ``repeated``, also a copy that lost the race to its
+    twin (refused as "already paid" by the twin's line); the key sent to pay another
+    player is refused, naming it."""
     key = request_key_of(request_key)
     return retry_on_conflict(lambda: _pay_prize(tournament_id, player_id, key),
                              lost=(StaleDataError, IntegrityError),
                              twin=lambda: twin_came_first(tournament_id, key))
 
 
-def _pay_prize(tournament_id: int, player_id: Any, key: str | None) -> Payment:
+def _pay_prize(tournament_id: int, player_id: Any, key: str | None) -> PrizePaid:
     earlier = payment_for_request(tournament_id, key)
     if earlier is not None:
         if earlier.kind != PAYOUT or earlier.player_id != player_id:
             raise sent_for_another(earlier)
-        return earlier
+        return PrizePaid(earlier, repeated=True)
     player = player_in(tournament_id, player_id)
     if get_tournament(tournament_id).lifecycle is Status.CANCELLED:
         lifecycle_service.verify_open(tournament_id)   # paying a finished event's prizes is fine
@@ -430,7 +439,7 @@ def _pay_prize(tournament_id: int, player_id: Any, key: str | None) -> Payment:
             amount=money_param(tournament_id, payment.prize))
     uow.screens(tournament_id, "money")
     uow.commit()
-    return payment
+    return PrizePaid(payment)
 
 
 def summary(tournament_id: int) -> dict[str, Any]:
