@@ -158,3 +158,37 @@ def test_projector_shows_the_money_strip_once_configured(client, tid, director, 
     assert 'class="p-money"' in page
     assert 'data-late-text="Late reg closes in %(time)s"' in page
     assert 'id="p-entries">1<' in page and 'id="p-chips">20,000<' in page
+
+
+def test_the_results_pages_pay_button_pays_once_and_a_kept_form_is_refused(client, tid,
+                                                                           director, auth):
+    """The director's Pay on the results page: a double click records the prize once and
+    says it was paid; the same form's key sent to pay another player is refused in red,
+    and that prize stays owed."""
+    _configure(client, tid, director(), payout_template="custom", custom_payouts="70, 30")
+    ids = [client.post(f"/api/tournaments/{tid}/money/entries",
+                       json={"kind": "buy-in", "name": name}, headers=auth).get_json()["player_id"]
+           for name in ("Anna", "Bo", "Cia")]
+    client.post(f"/api/tournaments/{tid}/seating/eliminate", json={"player_ids": [ids[2]]},
+                headers=auth)
+    client.post(f"/api/tournaments/{tid}/seating/eliminate", json={"player_ids": [ids[1]]},
+                headers=auth)                                  # Anna wins, Bo second
+    page = client.get(f"/results/{tid}").get_data(as_text=True)
+    form = re.search(rf'action="/director/{tid}/results/{ids[0]}/pay".*?name="request_key" '
+                     r'value="([^"]+)"', page, re.S)
+    assert form is not None, page
+    key = form.group(1)
+    for _click in range(2):
+        response = client.post(f"/director/{tid}/results/{ids[0]}/pay",
+                               data={"csrf_token": director(), "request_key": key})
+        assert response.status_code == 302
+        said = client.get(response.headers["Location"]).get_data(as_text=True)
+        assert "Paid 210 EUR to Anna." in said
+    money = client.get(f"/api/tournaments/{tid}/money", headers=auth).get_json()
+    assert [line["kind"] for line in money["ledger"]].count("payout") == 1
+    kept = client.post(f"/director/{tid}/results/{ids[1]}/pay",
+                       data={"csrf_token": director(), "request_key": key})
+    said = client.get(kept.headers["Location"]).get_data(as_text=True)
+    assert "Not paid: This form was sent before, for the prize payment of Anna" in said
+    money = client.get(f"/api/tournaments/{tid}/money", headers=auth).get_json()
+    assert [line["kind"] for line in money["ledger"]].count("payout") == 1
