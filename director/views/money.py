@@ -387,8 +387,9 @@ def pay(tournament_id: int, player_id: int) -> Any:
         bodies.say_refused(_("Not paid: %(reasons)s"), exc)
     else:
         view = money_service.money(tournament_id)
-        flash(_("Paid %(amount)s %(currency)s to %(name)s.", amount=view.fmt(payment.prize),
-                currency=view.currency, name=payment.player_name))
+        # The amount as the results table shows it ("€210.00", "210,00 €").
+        flash(_("Paid %(amount)s to %(name)s.", amount=cash(payment.prize, view.currency),
+                name=payment.player_name))
     return redirect(url_for("money.results", tournament_id=tournament_id))
 
 

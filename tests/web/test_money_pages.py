@@ -183,7 +183,7 @@ def test_the_results_pages_pay_button_pays_once_and_a_kept_form_is_refused(clien
                                data={"csrf_token": director(), "request_key": key})
         assert response.status_code == 302
         said = client.get(response.headers["Location"]).get_data(as_text=True)
-        assert "Paid 210 EUR to Anna." in said
+        assert "Paid €210.00 to Anna." in said
     money = client.get(f"/api/tournaments/{tid}/money", headers=auth).get_json()
     assert [line["kind"] for line in money["ledger"]].count("payout") == 1
     kept = client.post(f"/director/{tid}/results/{ids[1]}/pay",
