@@ -107,16 +107,19 @@ def retry_on_conflict(work: Callable[[], T], *,
     a lost race for this work; ``retries``: how many tries in all.
 
     ``twin``: for a keyed request, whether a copy of it (a double click, a retry with
-    the same key) has committed meanwhile (rolling the session back to see it).  A
-    copy that read before its twin committed is refused by what the twin did (a second
-    rebuy finds the stack the first one made); when ``twin()`` says so, the work is
-    done once more, finds what its key recorded and answers as the first (or, sent
-    for another change, refuses the key).
+    the same key) has committed meanwhile, asked after a refusal with the session rolled
+    back (so it reads what is committed now).  A copy that read before its twin
+    committed is refused by what the twin did (a second rebuy finds the stack the first
+    one made); when ``twin()`` says so, the work is done once more, finds what its key
+    recorded and answers as the first (or, sent for another change, refuses the key).
     """
     try:
         return _retried(work, lost, retries)
     except Invalid:
-        if twin is None or not twin():
+        if twin is None:
+            raise
+        db.session.rollback()
+        if not twin():
             raise
         return _retried(work, lost, retries)
 

@@ -272,13 +272,9 @@ def add(tournament_id: int, name: Any, request_key: Any = None) -> tuple[Waiting
     already there for this request key (a retried post: also a copy that lost the race
     to its twin, refused by the entry the twin made)."""
     key = money_service.request_key_of(request_key)
-
-    def listed_by_twin() -> bool:
-        db.session.rollback()
-        return key is not None and _listed_for(tournament_id, key, name) is not None
-
-    return retry_on_conflict(lambda: _add(tournament_id, name, key), lost=LOST,
-                             twin=listed_by_twin)
+    return retry_on_conflict(
+        lambda: _add(tournament_id, name, key), lost=LOST,
+        twin=lambda: key is not None and _listed_for(tournament_id, key, name) is not None)
 
 
 def _add(tournament_id: int, name: Any, key: str | None) -> tuple[WaitingEntry, bool]:

@@ -69,13 +69,12 @@ def sent_for_another(earlier: Payment) -> Invalid:
 
 def twin_came_first(tournament_id: Any, key: Any) -> bool:
     """A keyed request was refused: whether a copy of it (its twin, with the same
-    ``request_key``: a double click, a retry) committed a payment meanwhile.  The
-    session is rolled back first, to read what is committed now; the request is then
-    to be done once more, which finds that payment and answers as it (or, for another
-    request, refuses the key)."""
+    ``request_key``: a double click, a retry) has committed a payment
+    (``retry_on_conflict(twin=...)``, which asks with the session rolled back); the
+    request is then done once more, finds that payment and answers as it (or, for
+    another request, refuses the key)."""
     if not isinstance(key, str) or not key or not isinstance(tournament_id, int):
         return False
-    db.session.rollback()
     return payment_for_request(tournament_id, key) is not None
 
 
