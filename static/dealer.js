@@ -912,28 +912,34 @@
     if (!call || data.finished || data.to_act !== call.seat) { box.hidden = true; box.innerHTML = ""; return; }
     box.hidden = false;
     var ends = Date.parse(call.ends_at);
+    // drawn once, the tick changes the number (as the shot clock: Cancel stays the same
+    // button under the finger)
+    box.innerHTML = "";
+    box.appendChild(el("span", {className: "clock-seat", text: T.seat + " " + call.seat}));
+    box.appendChild(el("button", {className: "big", id: "clock-cancel", text: T.clock_cancel, onclick: function () {
+      send("/hand/clock", {seat: null}, null, T.clock_cancel);
+    }}));
+    var number = el("span", {className: "clock-left", id: "clock-left"});
+    var unit = el("span", {text: " " + T.seconds_left});
+    box.appendChild(number);
+    box.appendChild(unit);
     var tick = function () {
       var left = Math.ceil((ends - Date.now()) / 1000);
-      box.innerHTML = "";
-      box.appendChild(el("span", {className: "clock-seat", text: T.seat + " " + call.seat}));
-      box.appendChild(el("button", {className: "big", id: "clock-cancel", text: T.clock_cancel, onclick: function () {
-        send("/hand/clock", {seat: null}, null, T.clock_cancel);
-      }}));
       if (left > 0) {
         box.className = "clock-call" + (left <= 5 ? " countdown" : "");
-        box.appendChild(el("span", {className: "clock-left", id: "clock-left", text: String(left)}));
-        box.appendChild(el("span", {text: " " + T.seconds_left}));
-      } else {
-        box.className = "clock-call expired";
-        box.appendChild(el("span", {className: "clock-left", text: T.expired}));
-        box.appendChild(el("button", {className: "big primary", id: "clock-apply", text: T.rule_clock, onclick: function () {
-          send("/hand/rulings", {ruling: "clock_expired", confirm: true});
-        }}));
-        clearInterval(clockTimer); clockTimer = null;
+        if (number.textContent !== String(left)) { number.textContent = String(left); }
+        return;
       }
+      box.className = "clock-call expired";
+      number.removeAttribute("id");
+      number.textContent = T.expired;
+      unit.replaceWith(el("button", {className: "big primary", id: "clock-apply", text: T.rule_clock, onclick: function () {
+        send("/hand/rulings", {ruling: "clock_expired", confirm: true});
+      }}));
+      clearInterval(clockTimer); clockTimer = null;
     };
     tick();
-    clockTimer = setInterval(tick, 250);
+    if (box.className.indexOf("expired") < 0) { clockTimer = setInterval(tick, 250); }
   }
 
   // ------------------------------------------------------------ the shot clock (house rule)
@@ -955,28 +961,31 @@
     var mark = data.hand_id + "/" + shot.seat + "/" + shot.ends_at;
     var who = T.seat + " " + shot.seat;
     var frozen = null;        // the tournament clock is paused: the shot clock stands still
+    // drawn once; the tick changes the number and the colour only.  A box drawn again on
+    // every tick would swap the time-bank button under a finger: a tap whose press and
+    // lift fall on two buttons is no click at all, and the dealer's tap would be lost.
+    box.innerHTML = "";
+    var number = el("span", {className: "shot-left", id: "shot-left"});
+    box.appendChild(el("span", {className: "shot-seat", text: who}));
+    box.appendChild(number);
+    box.appendChild(el("span", {className: "shot-unit", text: shot.paused ? T.shot_paused : T.seconds_left}));
+    var bank = el("button", {className: "big", id: "time-bank", type: "button",
+      text: fill(T.time_bank, {n: shot.cards_left}), onclick: function () {
+        send("/hand/shot-clock", {seat: shot.seat, use: "time_bank"}, null, fill(T.time_bank, {n: shot.cards_left}));
+      }});
+    bank.disabled = shot.cards_left <= 0;
+    box.appendChild(bank);
     var tick = function () {
       var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
       if (shot.paused) { frozen = frozen === null ? Math.max(1, left) : frozen; left = frozen; }
-      box.innerHTML = "";
       box.className = "shot-clock" + (left === 0 ? " expired" : (left <= shot.warn_seconds ? " warn" : ""));
-      box.appendChild(el("span", {className: "shot-seat", text: who}));
-      box.appendChild(el("span", {className: "shot-left", id: "shot-left", text: String(left)}));
-      box.appendChild(el("span", {className: "shot-unit", text: shot.paused ? T.shot_paused : T.seconds_left}));
-      if (left > 0) {
-        var bank = el("button", {className: "big", id: "time-bank", type: "button",
-          text: fill(T.time_bank, {n: shot.cards_left}), onclick: function () {
-            send("/hand/shot-clock", {seat: shot.seat, use: "time_bank"}, null, fill(T.time_bank, {n: shot.cards_left}));
-          }});
-        bank.disabled = shot.cards_left <= 0;
-        box.appendChild(bank);
-      } else {
-        box.appendChild(el("span", {className: "shot-rule", text: shot.expiry === "dead" ? T.shot_dead : T.shot_check_fold}));
-        clearInterval(shotTimer); shotTimer = null;
-        if (shotSent !== mark && !busy) {
-          shotSent = mark;
-          send("/hand/shot-clock", {seat: shot.seat, use: "expired"}, null, T.shot_expired);
-        }
+      if (number.textContent !== String(left)) { number.textContent = String(left); }
+      if (left > 0) { return; }
+      bank.replaceWith(el("span", {className: "shot-rule", text: shot.expiry === "dead" ? T.shot_dead : T.shot_check_fold}));
+      clearInterval(shotTimer); shotTimer = null;
+      if (shotSent !== mark && !busy) {
+        shotSent = mark;
+        send("/hand/shot-clock", {seat: shot.seat, use: "expired"}, null, T.shot_expired);
       }
     };
     tick();

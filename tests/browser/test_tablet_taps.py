@@ -254,7 +254,7 @@ def test_TDA_29_calling_the_clock_asks_first_counts_down_and_can_be_cancelled(
     assert int(page.locator("#clock-left").inner_text()) < first      # it counts down on screen
     called = hand(live_server, t["table_id"])["clock_call"]
     assert called["seat"] == h["to_act"]
-    page.click("#clock-cancel")
+    page.click("#clock-cancel", delay=600)          # held past the countdown's tick: one button
     page.wait_for_selector("#clock-call", state="hidden")
     assert hand(live_server, t["table_id"])["clock_call"] is None
     assert any(line["text"] == "Clock cancelled" for line in hand(live_server, t["table_id"])["log"])
