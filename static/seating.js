@@ -95,34 +95,72 @@
     });
   }
 
-  /* The projector's draw: reload when the seating changes, scroll when it does not fit. */
+  /* The projector's draw: loaded again when someone takes or leaves a seat (not when a
+   * hand only moved chips).  The names fill the screen's columns; more names than it
+   * holds go on in columns past its right edge, shown a page (a screen of columns) at a
+   * time, the page's first and last name in the header.  Loaded again, it stays on its
+   * page: at a big event seats change every few seconds. */
   var screen = document.getElementById("draw-screen");
   if (screen) {
+    var list = document.getElementById("draw-tables");
+    var pager = document.getElementById("draw-page");
+    var KEPT = "director-draw-page-" + window.location.pathname;
+    var PAGE_MS = 12000;
+    var page = 0;
+    try {
+      page = Number(JSON.parse(window.sessionStorage.getItem(KEPT) || "{}").page) || 0;
+      window.sessionStorage.removeItem(KEPT);
+    } catch (e) { page = 0; }
+    var step = function () {
+      return list.clientWidth + (parseFloat(window.getComputedStyle(list).columnGap) || 0);
+    };
+    var pages = function () {
+      var gap = parseFloat(window.getComputedStyle(list).columnGap) || 0;
+      return Math.max(1, Math.ceil((list.scrollWidth + gap) / step() - 0.02));
+    };
+    var show = function () {
+      if (!list) return;
+      var count = pages();
+      page = page % count;
+      list.scrollLeft = Math.round(page * step());
+      pager.hidden = count < 2;
+      if (count < 2) return;
+      var box = list.getBoundingClientRect(), first = null, last = null;
+      Array.prototype.forEach.call(list.children, function (li) {
+        var r = li.getBoundingClientRect();
+        if (r.left >= box.left - 1 && r.right <= box.right + 1) {
+          first = first || li;
+          last = li;
+        }
+      });
+      pager.querySelector(".draw-page-of").textContent =
+        screen.dataset.page.replace("%(page)s", page + 1).replace("%(pages)s", count);
+      pager.querySelector(".draw-page-names").textContent = first && last
+        ? "· " + first.querySelector(".n").textContent + " – " + last.querySelector(".n").textContent : "";
+    };
+    if (list) {
+      show();
+      window.setInterval(function () { page += 1; show(); }, PAGE_MS);
+      window.addEventListener("resize", show);
+    }
     if (window.EventSource) {
       var reload = null;
       window.DirectorLive.openStream(screen.dataset.events, function (source) {
         source.addEventListener("open", function () { screen.dataset.live = "1"; });
         source.addEventListener("error", function () { screen.dataset.live = "0"; });
-        source.addEventListener("seating", function () {
+        source.addEventListener("seating", function (event) {
+          var data = null;
+          try { data = JSON.parse(event.data); } catch (e) { data = null; }
+          if (data && data.seats_changed === false) return;     // chips moved, every seat kept
           window.clearTimeout(reload);
-          reload = window.setTimeout(function () { window.location.reload(); }, 300);
+          reload = window.setTimeout(function () {
+            try {
+              window.sessionStorage.setItem(KEPT, JSON.stringify({page: page}));
+            } catch (e) { /* not kept: it starts on the first page */ }
+            window.location.reload();
+          }, 300);
         });
       });
-    }
-    var tables = document.getElementById("draw-tables");
-    if (tables) {
-      var pause = 0;
-      window.setInterval(function () {
-        if (tables.scrollHeight <= tables.clientHeight + 2) return;
-        if (pause > 0) { pause -= 1; return; }
-        if (tables.scrollTop + tables.clientHeight >= tables.scrollHeight - 1) {
-          tables.scrollTop = 0;
-          pause = 60;
-        } else {
-          tables.scrollTop += 2;
-          if (tables.scrollTop + tables.clientHeight >= tables.scrollHeight - 1) pause = 60;
-        }
-      }, 50);
     }
   }
 })();

@@ -179,3 +179,96 @@ def test_a_halted_tables_header_and_the_places_fit_a_phone_in_every_language(chr
                 e => e.getBoundingClientRect().right > edge + 0.5); }).map(card => card.id)""")
         assert past == [], (code, past)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, code
+
+
+
+SHOWN = """() => { const list = document.getElementById('draw-tables'), box = list.getBoundingClientRect();
+    return [...list.children].filter(li => { const r = li.getBoundingClientRect();
+        return r.left >= box.left - 1 && r.right <= box.right + 1 && r.bottom <= box.bottom + 1; })
+      .map(li => li.querySelector('.n').textContent); }"""
+
+
+def draw_pages(projector) -> list[list[str]]:
+    """The names each page of the projected draw shows whole, page after page (its
+    fake clock moved on a page's time each), until it is back at the first."""
+    pages = [projector.evaluate(SHOWN)]
+    for _ in range(20):
+        projector.clock.run_for(12_000)
+        shown = projector.evaluate(SHOWN)
+        if shown == pages[0]:
+            return pages
+        pages.append(shown)
+    raise AssertionError("the draw's pages never came back to the first")
+
+
+def test_a_draw_with_more_names_than_the_screen_holds_shows_every_name_page_by_page(
+        chromium, live_server, artifacts):
+    """The names went on in columns past the screen's right edge, never shown: at
+    1920x1080 about 300 of 1,800 names.  Now a page (a screen of columns) at a time,
+    its first and last name in the header, and every name on a page."""
+    names = [f"Player {i:03d}" for i in range(316)] + [
+        "Anna-Karin Öberg-Lindqvist", "Wahyu Wicaksono Setiawan", "Zoë Østergaard", "Ân Nguyễn"]
+    tid = drawn_event(live_server, names)
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    projector = context.new_page()
+    projector.clock.install()
+    for code, (width, height) in (("en", (1920, 1080)), ("sv", (1280, 720)), ("id", (1024, 768))):
+        projector.set_viewport_size({"width": width, "height": height})
+        projector.goto(f"{live_server.url}/language/{code}")
+        projector.goto(f"{live_server.url}/seats/{tid}/draw")
+        projector.wait_for_selector('#draw-screen[data-live="1"]')
+        pages = draw_pages(projector)
+        assert sorted({n for shown in pages for n in shown}) == sorted(names), (code, len(pages))
+        header = projector.locator(".draw-top").bounding_box()
+        assert header["x"] >= 0 and header["x"] + header["width"] <= width, code
+        if len(pages) > 1:
+            pager = projector.locator("#draw-page")
+            word = {"en": "of", "sv": "av", "id": "dari"}[code]
+            assert pager.inner_text() == f"1 {word} {len(pages)} · {pages[0][0]} – {pages[0][-1]}"
+            box = pager.bounding_box()
+            assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+        else:
+            assert projector.locator("#draw-page").is_hidden()
+        projector.screenshot(path=str(artifacts / f"seating-draw-pages-{code}-{width}x{height}.png"))
+    context.close()
+
+
+def test_the_projected_draw_keeps_its_page_when_a_hand_ends_and_after_a_late_entry(
+        chromium, live_server, artifacts):
+    """At a big event a hand finishes somewhere every second or so, and the draw was
+    loaded again for each (back on its first page).  A hand that moves chips only leaves
+    the page as it is; a late entry loads it again, the new name at his seat, on the
+    page it was showing."""
+    tid = drawn_event(live_server, [f"Player {i:03d}" for i in range(320)])
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    projector = chromium.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    projector.clock.install()
+    projector.goto(f"{live_server.url}/seats/{tid}/draw")
+    projector.wait_for_selector('#draw-screen[data-live="1"]')
+    projector.clock.run_for(12_000)                          # the second page
+    assert projector.locator("#draw-page .draw-page-of").inner_text() == "2 of 2"
+    projector.evaluate("() => { window.sameLoad = true; }")
+
+    # a hand at table 1: everyone folds to the big blind (chips move, nobody's seat does)
+    table = requests.get(f"{live_server.url}/api/tournaments/{tid}/dealer/pairing", headers=auth,
+                         timeout=10).json()["tables"][0]["table_id"]
+    url = f"{live_server.url}/api/tables/{table}"
+    hand = requests.post(f"{url}/hands", headers=auth, json={}, timeout=10).json()
+    while not hand["finished"]:
+        answer = requests.post(f"{url}/hand/actions", headers=auth, timeout=10, json={
+            "seat": hand["to_act"], "action": "fold", "version": hand["version"]})
+        assert answer.status_code == 200, answer.text
+        hand = answer.json()
+    projector.wait_for_timeout(1500)       # the event came, and the 300 ms before a reload passed
+    assert projector.evaluate("() => window.sameLoad === true")      # not loaded again
+
+    # a late entry: loaded again with his name, on the page it showed
+    answer = requests.post(f"{live_server.url}/api/tournaments/{tid}/seating/players",
+                           headers=auth, timeout=10, json={"name": "Player 999 Late"})
+    assert answer.status_code == 201, answer.text
+    projector.wait_for_function("() => window.sameLoad === undefined && "
+                                "document.body.textContent.includes('Player 999 Late')")
+    assert projector.locator("#draw-page .draw-page-of").inner_text() == "2 of 2"
+    assert "Player 999 Late" in projector.evaluate(SHOWN)           # the last name: page 2
+    assert "321 players" in projector.locator(".draw-stats").inner_text()
+    projector.screenshot(path=str(artifacts / "seating-draw-after-late-entry.png"))
