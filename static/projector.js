@@ -114,35 +114,68 @@
     $("p-break-note").textContent = level.is_break && !colourUp ? (level.note || "") : "";
   }
 
+  /* Rows shown a page at a time in ``list``, as many as its box holds: each page is filled
+   * row by row (a long name may take two lines), the next page every PAGE_MS, "2 of 5" in
+   * ``label``.  A list that is not cut (a phone: it scrolls with the page) shows them all. */
+  var PAGE_MS = 6000;
+  function Pager(list, label) { this.list = list; this.label = label; this.rows = []; this.page = 0; this.pages = 1; }
+  Pager.prototype.set = function (rows) { this.rows = rows; this.show(); };
+  Pager.prototype.next = function () { if (this.pages > 1) { this.page += 1; this.show(); } };
+  Pager.prototype.show = function () {
+    var list = this.list, rows = this.rows;
+    list.textContent = "";
+    this.pages = 1;
+    this.label.textContent = "";
+    if (!rows.length) return;
+    if (getComputedStyle(list).overflowY === "visible" || !list.clientHeight) {
+      rows.forEach(function (row) { list.appendChild(row); });
+      return;
+    }
+    var fill = function (from) {        // the rows from ``from`` that fit; the next one's index
+      list.textContent = "";
+      var i = from;
+      for (; i < rows.length; i += 1) {
+        list.appendChild(rows[i]);
+        if (i > from && list.scrollHeight > list.clientHeight + 1) { list.removeChild(rows[i]); break; }
+      }
+      return i;
+    };
+    var starts = [0];
+    for (var next = fill(0); next < rows.length; next = fill(next)) { starts.push(next); }
+    this.pages = starts.length;
+    if (this.page >= this.pages) this.page = 0;
+    fill(starts[this.page]);
+    if (this.pages > 1) this.label.textContent = s("page", { page: this.page + 1, pages: this.pages });
+  };
+
   var winnerLabel = document.querySelector(".p-winner-label");
   var winnerText = winnerLabel.textContent;
+  var resultsPager = new Pager($("p-results"), $("p-results-page"));
   function renderWinner(state) {
     var finished = state.status === "finished";
     document.body.classList.toggle("finished", finished);
     $("p-winner-name").textContent = state.winner ? state.winner.name : "";
-    var list = $("p-results");
-    list.textContent = "";
     var sat = state.satellite;
     winnerLabel.textContent = sat ? s("seats_won_label") : winnerText;
-    if (!finished) return;
-    if (sat) {        // a satellite's winner screen: every seat winner, each with his seat
+    var rows = [];
+    var row = function (place, name, amount) {
+      var li = el("li");
+      li.appendChild(el("span", "p-place", place));
+      li.appendChild(el("span", "p-who", name));
+      li.appendChild(el("span", "p-amount", amount));
+      rows.push(li);
+    };
+    if (finished && sat) {   // a satellite's winner screen: every seat winner, each with his seat
       $("p-winner-name").textContent = "";
       (sat.winners || []).forEach(function (name, i) {
-        var row = el("li");
-        row.appendChild(el("span", "p-place", String(i + 1)));
-        row.appendChild(el("span", "p-who", name));
-        row.appendChild(el("span", "p-amount", s("seats", { amount: i18n.money(sat.seat_value, state.currency) })));
-        list.appendChild(row);
+        row(String(i + 1), name, s("seats", { amount: i18n.money(sat.seat_value, state.currency) }));
       });
-      return;
+    } else if (finished) {
+      (state.results || []).forEach(function (r) {
+        row(r.place, r.name, r.prize === null || r.prize === undefined ? "" : i18n.money(r.prize, state.currency));
+      });
     }
-    (state.results || []).forEach(function (r) {
-      var row = el("li");
-      row.appendChild(el("span", "p-place", r.place));
-      row.appendChild(el("span", "p-who", r.name));
-      row.appendChild(el("span", "p-amount", r.prize === null || r.prize === undefined ? "" : i18n.money(r.prize, state.currency)));
-      list.appendChild(row);
-    });
+    resultsPager.set(rows);
   }
 
   function render(state) {
@@ -225,7 +258,7 @@
   /* Money: entries, chips in play, the payouts paged to fit their box (a new page every
    * few seconds), and whether late registration, re-entry, rebuys and the add-on are open. */
   var moneyBox = $("p-money");
-  var payoutPage = 0, payoutItems = [];
+  var payoutItems = [];
   function renderMoney(state) {
     moneyBox.classList.toggle("hidden", state.entries === null || state.entries === undefined);
     $("p-entries").textContent = i18n.number(state.entries) || "—";
@@ -240,10 +273,12 @@
         return [p.place + ".", i18n.money(p.amount, state.currency)];
       });
     }
-    showPayouts();
+    // the seats decided: their winners, a name a line, take the payouts' box (one line
+    // of 30 names ran over the column and off the screen)
     var winners = sat && sat.winners && sat.winners.length ? sat.winners : null;
-    $("p-seats-won").textContent = winners ? s("seats_won", { names: winners.join(", ") }) : "";
-    $("p-seats-won").className = winners ? "is-open" : "";
+    if (winners) payoutItems = winners.map(function (name) { return [null, name]; });
+    $("p-payouts-label").textContent = winners ? s("seats_won_label") : $("p-payouts-label").dataset.payouts;
+    showPayouts();
     var bounty = state.bounty;
     $("p-bounty").textContent = !bounty ? "" : bounty.kind === "pko"
       ? s("bounty_pko", { amount: i18n.money(bounty.amount, state.currency), total: i18n.money(bounty.in_play, state.currency) })
@@ -256,37 +291,21 @@
       node.className = value ? "is-open" : "";
     });
   }
-  /* Show page ``payoutPage`` of the payouts: as many rows as the box holds. */
+  var payoutsPager = new Pager($("p-payouts"), $("p-page"));
   function showPayouts() {
-    var list = $("p-payouts");
-    list.textContent = "";
-    var rows = payoutItems.map(function (item) {
-      var row = el("li");
+    payoutsPager.set(payoutItems.map(function (item) {
+      var row = el("li", item[0] === null ? "p-won" : null);
+      if (item[0] === null) {                 // a name (a seat won)
+        row.appendChild(el("span", "p-who", item[1]));
+        return row;
+      }
       row.appendChild(el("span", "p-place", item[0]));
       row.appendChild(el("span", "p-amount", item[1]));
       return row;
-    });
-    if (!rows.length) { $("p-page").textContent = ""; return; }
-    if (getComputedStyle(list).overflowY === "visible") {      // a phone: the list scrolls with the page
-      rows.forEach(function (row) { list.appendChild(row); });
-      $("p-page").textContent = "";
-      list.dataset.pages = 1;
-      return;
-    }
-    list.appendChild(rows[0]);
-    var room = list.clientHeight, rowHeight = rows[0].offsetHeight || 1;
-    var perPage = Math.max(1, Math.floor(room / rowHeight));
-    var pages = Math.ceil(rows.length / perPage);
-    if (payoutPage >= pages) payoutPage = 0;
-    list.textContent = "";
-    rows.slice(payoutPage * perPage, (payoutPage + 1) * perPage).forEach(function (row) { list.appendChild(row); });
-    $("p-page").textContent = pages > 1 ? s("page", { page: payoutPage + 1, pages: pages }) : "";
-    list.dataset.pages = pages;
+    }));
   }
-  setInterval(function () {
-    if (Number($("p-payouts").dataset.pages || 1) > 1) { payoutPage += 1; showPayouts(); }
-  }, 6000);
-  window.addEventListener("resize", function () { showPayouts(); });
+  setInterval(function () { payoutsPager.next(); resultsPager.next(); }, PAGE_MS);
+  window.addEventListener("resize", function () { payoutsPager.show(); resultsPager.show(); });
   function tickLate() {
     var late = live.state ? live.state.late_registration : null;
     if (!late) { $("p-late").textContent = ""; return; }
