@@ -21,6 +21,7 @@ never under a reloader or in tests that do not ask for it.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -40,32 +41,52 @@ SYNC_SECONDS = 1.0
 JOB_DEFAULTS = {"misfire_grace_time": None, "coalesce": True, "max_instances": 1}
 
 
+class _Scheduler(BackgroundScheduler):  # type: ignore[misc]
+    """APScheduler's background scheduler, whose own removal of a date job that has run
+    does not fail when the job is gone already.  The job itself (``run_level_end``), a
+    paused clock or a deleted event may remove it first, from another thread, while the
+    scheduler's thread still holds it: the ``JobLookupError`` ended that thread, and with
+    it every level end, the sync and the backups until the server was started again."""
+
+    def remove_job(self, job_id: str, jobstore: str | None = None) -> None:
+        with contextlib.suppress(JobLookupError):
+            super().remove_job(job_id, jobstore)
+
+
 class LevelScheduler:
     """The BackgroundScheduler of one app, with the versions its jobs were built from."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.scheduler = BackgroundScheduler(timezone=UTC, job_defaults=JOB_DEFAULTS)
+        self.scheduler = _Scheduler(timezone=UTC, job_defaults=JOB_DEFAULTS)
         self._versions: dict[int, int] = {}
         self._lock = threading.Lock()
+        # Each tournament's level-end job has a name of its own each time it is scheduled:
+        # the job that has just run schedules the next level end, and the scheduler then
+        # removes the job that ran by its name, which would be the next one's too.
+        self._jobs: dict[int, str] = {}
+        self._numbers = itertools.count(1)
+        self._scheduling = threading.Lock()
 
     def job_id(self, tournament_id: int) -> str:
+        """The name ``jobs`` gives a tournament's level-end job."""
         return f"clock-{tournament_id}"
 
     def schedule(self, tournament_id: int, when: datetime | None) -> None:
         """One date job at ``when`` (a level end), or none when the clock is not running."""
-        job_id = self.job_id(tournament_id)
-        if when is None:
-            with contextlib.suppress(JobLookupError):
-                self.scheduler.remove_job(job_id)
-            return
-        # A level end that is already due runs at once (not in the past: APScheduler
-        # would still run it, but "now" reads better in the logs).
-        when = max(when, utcnow() + timedelta(milliseconds=5))
-        self.scheduler.add_job(
-            run_level_end, "date", run_date=when, args=[self.app, tournament_id],
-            id=job_id, replace_existing=True,
-        )
+        with self._scheduling:
+            old = self._jobs.pop(tournament_id, None)
+            if old is not None:
+                self.scheduler.remove_job(old)
+            if when is None:
+                return
+            # A level end that is already due runs at once (not in the past: APScheduler
+            # would still run it, but "now" reads better in the logs).
+            when = max(when, utcnow() + timedelta(milliseconds=5))
+            job_id = f"{self.job_id(tournament_id)}-{next(self._numbers)}"
+            self.scheduler.add_job(run_level_end, "date", run_date=when,
+                                   args=[self.app, tournament_id], id=job_id)
+            self._jobs[tournament_id] = job_id
 
     def sync(self) -> None:
         """Reschedule every tournament whose row changed since its job was built."""
@@ -105,11 +126,13 @@ class LevelScheduler:
             self.scheduler.shutdown(wait=False)
 
     def jobs(self) -> dict[str, datetime]:
-        """``{job id: next run time}`` of the level-end jobs."""
+        """``{"clock-<id>": next run time}`` of the level-end jobs."""
+        with self._scheduling:
+            names = {job_id: self.job_id(tid) for tid, job_id in self._jobs.items()}
         return {
-            job.id: job.next_run_time
+            names[job.id]: job.next_run_time
             for job in self.scheduler.get_jobs()
-            if job.id.startswith("clock-") and job.next_run_time is not None
+            if job.id in names and job.next_run_time is not None
         }
 
 

@@ -5,7 +5,7 @@ a late job is not dropped."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -128,3 +128,59 @@ def test_a_scheduler_process_learns_of_a_click_within_a_second(make_app, auth):
     client.post(f"/api/tournaments/{tournament_id}/clock/start", headers=auth)
     assert wait_for(lambda: f"clock-{tournament_id}" in scheduler.jobs(), timeout=1.5)
     assert wait_for(lambda: stored_level(web, tournament_id) == 1, timeout=3)
+
+
+def run_jobs_in_the_schedulers_thread(scheduler) -> None:
+    """The level-end job run at once in the scheduler's own thread, before the scheduler
+    removes the job that ran (APScheduler's debug executor): the order a busy machine
+    can give the two threads, made every time."""
+    from apscheduler.executors.debug import DebugExecutor
+
+    scheduler.scheduler.remove_executor("default")
+    scheduler.scheduler.add_executor(DebugExecutor(), "default")
+
+
+def test_a_level_end_after_a_pause_it_did_not_hear_of_leaves_the_scheduler_running(
+        make_app, auth):
+    """A web worker pauses the clock in the second before the level end, before the
+    scheduler process's sync hears of it: the job finds the clock paused and removes
+    itself; the scheduler then removed it again, and its JobLookupError ended the
+    scheduler's thread: no level end, sync or backup ran after it until a restart."""
+    web, scheduler_app = make_app(), make_app()           # DIRECTOR_SCHEDULER=off on the web
+    client = web.test_client()
+    paused = client.post("/api/tournaments", headers=auth, json={
+        "name": "Paused", "levels": [level(25, 50, seconds=2), level(50, 100, seconds=60)]}
+    ).get_json()["id"]
+    later = client.post("/api/tournaments", headers=auth, json={
+        "name": "Later", "levels": [level(25, 50, seconds=1), level(50, 100, seconds=60)]}
+    ).get_json()["id"]
+    scheduler = start_scheduler(scheduler_app)
+    run_jobs_in_the_schedulers_thread(scheduler)
+    client.post(f"/api/tournaments/{paused}/clock/start", headers=auth)
+    assert wait_for(lambda: f"clock-{paused}" in scheduler.jobs(), timeout=1.5)
+    scheduler.scheduler.pause_job("sync")                 # it does not hear of the pause
+    client.post(f"/api/tournaments/{paused}/clock/pause", headers=auth)
+    assert wait_for(lambda: f"clock-{paused}" not in scheduler.jobs(), timeout=4)   # it ran
+    time.sleep(0.2)
+    assert scheduler.scheduler._thread.is_alive()
+    scheduler.scheduler.resume_job("sync")
+    client.post(f"/api/tournaments/{later}/clock/start", headers=auth)
+    assert wait_for(lambda: stored_level(web, later) == 1, timeout=4)   # levels still end
+    assert stored_level(web, paused) == 0
+
+
+def test_a_level_end_job_schedules_the_next_level_end_at_once(app, client, auth, make_tournament):
+    """The job that ran schedules the next level end; the scheduler then removed the
+    job that ran by its name, the next one's too, and the next level end waited for
+    the once-a-second sync to put it back."""
+    tournament_id = make_tournament(levels=[level(25, 50, seconds=1), level(50, 100, seconds=60),
+                                            level(75, 150, seconds=60)])
+    scheduler = start_scheduler(app)
+    run_jobs_in_the_schedulers_thread(scheduler)
+    scheduler.scheduler.remove_job("sync")                 # no sync to put it back
+    clock = client.post(f"/api/tournaments/{tournament_id}/clock/start", headers=auth).get_json()
+    assert wait_for(lambda: stored_level(app, tournament_id) == 1, timeout=4)
+    assert wait_for(lambda: f"clock-{tournament_id}" in scheduler.jobs(), timeout=0.5)
+    ends = scheduler.jobs()[f"clock-{tournament_id}"]
+    assert (ends - datetime.fromisoformat(clock["ends_at"].replace("Z", "+00:00"))) \
+        .total_seconds() == pytest.approx(60, abs=0.2)
