@@ -99,17 +99,23 @@
    * hand only moved chips).  The names fill the screen's columns; more names than it
    * holds go on in columns past its right edge, shown a page (a screen of columns) at a
    * time, the page's first and last name in the header.  Loaded again, it stays on its
-   * page: at a big event seats change every few seconds. */
+   * page and its page's time: at a big event seats change every few seconds. */
   var screen = document.getElementById("draw-screen");
   if (screen) {
     var list = document.getElementById("draw-tables");
     var pager = document.getElementById("draw-page");
     var KEPT = "director-draw-page-" + window.location.pathname;
     var PAGE_MS = 12000;
-    var page = 0;
+    // the page shown and since when: loaded again, the page keeps its time (a late entry
+    // every few seconds would otherwise hold the draw on one page)
+    var page = 0, since = Date.now();
     try {
-      page = Number(JSON.parse(window.sessionStorage.getItem(KEPT) || "{}").page) || 0;
+      var kept = JSON.parse(window.sessionStorage.getItem(KEPT) || "{}");
       window.sessionStorage.removeItem(KEPT);
+      if (typeof kept.page === "number" && typeof kept.since === "number" && kept.since <= since) {
+        page = kept.page;
+        since = kept.since;
+      }
     } catch (e) { page = 0; }
     var step = function () {
       return list.clientWidth + (parseFloat(window.getComputedStyle(list).columnGap) || 0);
@@ -140,7 +146,12 @@
     };
     if (list) {
       show();
-      window.setInterval(function () { page += 1; show(); }, PAGE_MS);
+      window.setInterval(function () {
+        if (Date.now() - since < PAGE_MS) return;
+        page += 1;
+        since = Date.now();
+        show();
+      }, 500);
       window.addEventListener("resize", show);
     }
     if (window.EventSource) {
@@ -155,7 +166,7 @@
           window.clearTimeout(reload);
           reload = window.setTimeout(function () {
             try {
-              window.sessionStorage.setItem(KEPT, JSON.stringify({page: page}));
+              window.sessionStorage.setItem(KEPT, JSON.stringify({page: page, since: since}));
             } catch (e) { /* not kept: it starts on the first page */ }
             window.location.reload();
           }, 300);

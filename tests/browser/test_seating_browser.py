@@ -272,3 +272,8 @@ def test_the_projected_draw_keeps_its_page_when_a_hand_ends_and_after_a_late_ent
     assert "Player 999 Late" in projector.evaluate(SHOWN)           # the last name: page 2
     assert "321 players" in projector.locator(".draw-stats").inner_text()
     projector.screenshot(path=str(artifacts / "seating-draw-after-late-entry.png"))
+    # the page keeps its time over the reload: 12 s after it came (1.5 s and more of them
+    # before the late entry), the first page again; a late entry every few seconds held
+    # the draw on one page when each reload started its 12 s again
+    projector.clock.run_for(11_200)
+    assert projector.locator("#draw-page .draw-page-of").inner_text() == "1 of 2"
