@@ -1109,7 +1109,15 @@
       if (!hand || data.hand_id !== hand.hand_id || data.version !== hand.version || data.log) { poll(); }
     });
     var idle = function () { if (!hand) { loadNext(); } };
-    source.addEventListener("seating", idle);
+    source.addEventListener("seating", function (event) {
+      // a hand at another table that only moved chips changes nothing of this table's
+      // next hand, unless it waits for the others (hand-for-hand): at 300 tables a hand
+      // finishes every second or so, and every idle tablet read its next hand again
+      var data = null;
+      try { data = JSON.parse(event.data); } catch (e) { data = null; }
+      if (data && data.seats_changed === false && next && !next.hold) { return; }
+      idle();
+    });
     // the tournament clock paused or resumed: the shot clock stands still or starts again
     source.addEventListener("clock", function () { if (hand && hand.shot_clock) { poll(); } else { idle(); } });
   }

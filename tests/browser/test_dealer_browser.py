@@ -605,3 +605,37 @@ def test_undo_after_moving_on_brings_the_finished_hand_back_until_the_next_deal(
     assert not back["finished"] and back["hand_id"] == last["hand_id"]
     assert prompt(page) == f"Seat {back['to_act']} ({back['to_act_name']}) to act"
     assert page.get_by_role("button", name="Fold", exact=True).is_visible()
+
+
+def test_an_idle_tablet_reads_its_next_hand_again_for_a_seat_changed_not_for_chips_moved_elsewhere(
+        chromium: Any, live_server: Server) -> None:
+    """Before "Deal", the tablet shows who is dealt in next; a seat taken or freed anywhere
+    may change it (balancing), a hand at another table that only moved chips does not.
+    At 300 tables a hand finishes every second or so, and every idle tablet read its
+    next hand again for each.  (Held for hand-for-hand it still reads it: the test above.)"""
+    t = setup(live_server, [f"Player {i}" for i in range(1, 13)], PLO)
+    tid = t["tournament_id"]
+    assert call(live_server, "POST", f"/api/tournaments/{tid}/seating/settings", {"table_size": 6})[0] == 200
+    mine, other = call(live_server, "GET", f"/api/tournaments/{tid}/dealer/pairing")[1]["tables"][:2]
+    page = tablet(chromium, live_server, mine["code"])
+    page.wait_for_selector("#deal-button:not([disabled])")
+    reads: list[str] = []
+    page.on("request", lambda r: reads.append(r.url) if r.url.endswith("/next") else None)
+    page.wait_for_timeout(500)
+    reads.clear()
+    url = f"/api/tables/{other['table_id']}"             # the other table: everyone folds
+    status, other_hand = call(live_server, "POST", f"{url}/hands", {"absent_seats": []})
+    assert status == 201, other_hand
+    while not other_hand["finished"]:
+        status, other_hand = call(live_server, "POST", f"{url}/hand/actions", {
+            "seat": other_hand["to_act"], "action": "fold", "version": other_hand["version"]})
+        assert status == 200, other_hand
+    page.wait_for_timeout(1000)
+    assert reads == []                                   # chips moved at table 2 only
+    assert call(live_server, "POST", f"/api/tournaments/{tid}/seating/players",
+                {"name": "Late Comer", "chips": 10_000})[0] == 201
+    for _ in range(40):                                  # a seat taken: it reads it again
+        if reads:
+            break
+        page.wait_for_timeout(50)
+    assert reads
