@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -24,7 +25,6 @@ import requests
 pytestmark = pytest.mark.slow
 
 TOKEN = "crash-test-token"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def free_port() -> int:
@@ -39,27 +39,44 @@ class Server:
     def __init__(self, tmp: Path) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        # A token of its own: the other test processes start servers too, and one may take
+        # this port while this server is down between a crash and its restart.  Only this
+        # server answers a director's request with it.
+        self.token = f"{TOKEN}-{secrets.token_hex(8)}"
+        self.auth = {"Authorization": f"Bearer {self.token}"}
         self.env = {**os.environ, "DIRECTOR_INSTANCE_PATH": str(tmp / "instance"),
                     "DIRECTOR_DATABASE_URL": f"sqlite:///{tmp / 'crash.sqlite'}",
-                    "DIRECTOR_TOKEN": TOKEN, "DIRECTOR_THREADS": "16",
+                    "DIRECTOR_TOKEN": self.token, "DIRECTOR_THREADS": "16",
                     "DIRECTOR_BACKUP_MINUTES": "0", "PYTHONUNBUFFERED": "1"}
         self.process: subprocess.Popen[bytes] | None = None
         self.log = tmp / "server.log"
 
     def start(self) -> None:
+        """Start it and wait until it answers; on a new port when its own was taken."""
+        for _ in range(3):
+            if self._started():
+                return
+            self.port = free_port()
+            self.base = f"http://127.0.0.1:{self.port}"
+        raise AssertionError("the server did not start:\n" + self.log.read_text()[-2000:])
+
+    def _started(self) -> bool:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "from director.cli import main; main()", "serve",
                  "--host", "127.0.0.1", "--port", str(self.port)],
                 env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                if requests.get(self.base + "/api/tournaments", timeout=1).ok:
-                    return
+                if requests.get(self.base + "/api/players", headers=self.auth, timeout=1).ok:
+                    return True
             except requests.RequestException:      # not listening yet, or slow to answer under load
-                time.sleep(0.1)
-        raise AssertionError("the server did not start:\n" + self.log.read_text()[-2000:])
+                pass
+            time.sleep(0.1)
+        if self.process.poll() is None:
+            raise AssertionError("the server did not start:\n" + self.log.read_text()[-2000:])
+        return False                               # it could not listen: the port was taken
 
     def kill9(self) -> None:
         assert self.process is not None
@@ -67,10 +84,10 @@ class Server:
         self.process.wait(timeout=10)
 
     def post(self, path: str, body: dict | None = None) -> requests.Response:
-        return requests.post(self.base + path, json=body or {}, headers=AUTH, timeout=10)
+        return requests.post(self.base + path, json=body or {}, headers=self.auth, timeout=10)
 
     def get(self, path: str) -> requests.Response:
-        return requests.get(self.base + path, headers=AUTH, timeout=10)
+        return requests.get(self.base + path, headers=self.auth, timeout=10)
 
 
 @pytest.fixture
