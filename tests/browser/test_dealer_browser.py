@@ -77,6 +77,17 @@ def hand(server: Server, table_id: int) -> dict[str, Any]:
     return call(server, "GET", f"/api/tables/{table_id}/hand")[1]
 
 
+def fold_around(server: Server, table_id: int) -> None:
+    """A hand at the table, through the tablets' API: everyone folds to the big blind."""
+    url = f"/api/tables/{table_id}"
+    status, played = call(server, "POST", f"{url}/hands", {"absent_seats": []})
+    assert status == 201, played
+    while not played["finished"]:
+        status, played = call(server, "POST", f"{url}/hand/actions", {
+            "seat": played["to_act"], "action": "fold", "version": played["version"]})
+        assert status == 200, played
+
+
 PLO = {"game": "PO", "small_blind": 100, "big_blind": 200}
 
 
@@ -304,13 +315,7 @@ def test_hand_for_hand_the_tablet_holds_until_every_table_has_played(
     assert page.locator("#deal-button").is_disabled()
     page.screenshot(path=str(artifacts / "dealer-hand-for-hand-hold.png"))
 
-    url = f"/api/tables/{other['table_id']}"            # the other table plays its hand
-    status, other_hand = call(live_server, "POST", f"{url}/hands", {"absent_seats": []})
-    assert status == 201, other_hand
-    while not other_hand["finished"]:
-        status, other_hand = call(live_server, "POST", f"{url}/hand/actions", {
-            "seat": other_hand["to_act"], "action": "fold", "version": other_hand["version"]})
-        assert status == 200, other_hand
+    fold_around(live_server, other["table_id"])         # the other table plays its hand
     hold.wait_for(state="detached")                     # the tablet is told of it
     page.wait_for_selector("#deal-button:not([disabled]):not(.arming)", timeout=2000)
     deal(page)                                          # hand-for-hand hand 2
@@ -623,13 +628,7 @@ def test_an_idle_tablet_reads_its_next_hand_again_for_a_seat_changed_not_for_chi
     page.on("request", lambda r: reads.append(r.url) if r.url.endswith("/next") else None)
     page.wait_for_timeout(500)
     reads.clear()
-    url = f"/api/tables/{other['table_id']}"             # the other table: everyone folds
-    status, other_hand = call(live_server, "POST", f"{url}/hands", {"absent_seats": []})
-    assert status == 201, other_hand
-    while not other_hand["finished"]:
-        status, other_hand = call(live_server, "POST", f"{url}/hand/actions", {
-            "seat": other_hand["to_act"], "action": "fold", "version": other_hand["version"]})
-        assert status == 200, other_hand
+    fold_around(live_server, other["table_id"])          # the other table: everyone folds
     page.wait_for_timeout(1000)
     assert reads == []                                   # chips moved at table 2 only
     assert call(live_server, "POST", f"/api/tournaments/{tid}/seating/players",
