@@ -1113,9 +1113,7 @@
       // a hand at another table that only moved chips changes nothing of this table's
       // next hand, unless it waits for the others (hand-for-hand): at 300 tables a hand
       // finishes every second or so, and every idle tablet read its next hand again
-      var data = null;
-      try { data = JSON.parse(event.data); } catch (e) { data = null; }
-      if (data && data.seats_changed === false && next && !next.hold) { return; }
+      if (window.DirectorLive.onlyChipsMoved(event) && next && !next.hold) { return; }
       idle();
     });
     // the tournament clock paused or resumed: the shot clock stands still or starts again

@@ -218,8 +218,15 @@
     return Date.now().toString(16) + "-" + r;
   }
 
+  /* Whether a stream's "seating" event says only chips moved (a hand elsewhere that busted
+   * nobody: ``seats_changed`` false), so that no seat was taken or freed. */
+  function onlyChipsMoved(event) {
+    try { return JSON.parse(event.data).seats_changed === false; } catch (e) { return false; }
+  }
+
   global.DirectorLive = {
     Live: Live, formatSeconds: formatSeconds, openStream: openStream, requestKey: requestKey,
+    onlyChipsMoved: onlyChipsMoved,
     i18n: { locale: i18nData.locale, t: t, number: formatNumber, money: formatMoney,
             gameName: gameName, levelTitle: levelTitle, stakes: stakes, card: card, ranks: ranks,
             renderStakes: renderStakes }

@@ -294,11 +294,12 @@
   var payoutsPager = new Pager($("p-payouts"), $("p-page"));
   function showPayouts() {
     payoutsPager.set(payoutItems.map(function (item) {
-      var row = el("li", item[0] === null ? "p-won" : null);
       if (item[0] === null) {                 // a name (a seat won)
-        row.appendChild(el("span", "p-who", item[1]));
-        return row;
+        var won = el("li", "p-won");
+        won.appendChild(el("span", "p-who", item[1]));
+        return won;
       }
+      var row = el("li");
       row.appendChild(el("span", "p-place", item[0]));
       row.appendChild(el("span", "p-amount", item[1]));
       return row;

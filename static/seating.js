@@ -117,18 +117,14 @@
         since = kept.since;
       }
     } catch (e) { page = 0; }
-    var step = function () {
-      return list.clientWidth + (parseFloat(window.getComputedStyle(list).columnGap) || 0);
-    };
-    var pages = function () {
-      var gap = parseFloat(window.getComputedStyle(list).columnGap) || 0;
-      return Math.max(1, Math.ceil((list.scrollWidth + gap) / step() - 0.02));
-    };
     var show = function () {
-      if (!list) return;
-      var count = pages();
+      // a page: the box's width and one gap between columns (the next page's first
+      // column starts a gap past the box's right edge)
+      var gap = parseFloat(window.getComputedStyle(list).columnGap) || 0;
+      var step = list.clientWidth + gap;
+      var count = Math.max(1, Math.ceil((list.scrollWidth + gap) / step - 0.02));
       page = page % count;
-      list.scrollLeft = Math.round(page * step());
+      list.scrollLeft = Math.round(page * step);
       pager.hidden = count < 2;
       if (count < 2) return;
       var box = list.getBoundingClientRect(), first = null, last = null;
@@ -160,9 +156,7 @@
         source.addEventListener("open", function () { screen.dataset.live = "1"; });
         source.addEventListener("error", function () { screen.dataset.live = "0"; });
         source.addEventListener("seating", function (event) {
-          var data = null;
-          try { data = JSON.parse(event.data); } catch (e) { data = null; }
-          if (data && data.seats_changed === false) return;     // chips moved, every seat kept
+          if (window.DirectorLive.onlyChipsMoved(event)) return;    // every seat kept
           window.clearTimeout(reload);
           reload = window.setTimeout(function () {
             try {
