@@ -5,6 +5,7 @@ taken back alone."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -95,3 +96,87 @@ def test_a_write_that_fails_tells_its_own_thread_and_the_next_ones_still_commit(
         committer.submit(broken)
     assert insert(committer, 1, "after") == 1
     assert stored(app) == {1: "after"}
+
+
+def queued_together(committer: GroupCommit, writes: dict[str, Any]) -> dict[str, Any]:
+    """Each of ``writes`` (name -> work) submitted from a thread of its own while the
+    writer thread is held inside another write: they are run as one batch.  Returns
+    each thread's answer (or the exception it was given)."""
+    started, release = threading.Event(), threading.Event()
+
+    def gate(cursor: Any) -> str:
+        started.set()
+        release.wait(10)
+        return "gate"
+
+    answers: dict[str, Any] = {}
+
+    def writer(name: str, work: Any) -> None:
+        try:
+            answers[name] = committer.submit(work)
+        except Exception as exc:  # noqa: BLE001 - the answer this thread was given
+            answers[name] = exc
+
+    held = threading.Thread(target=writer, args=("gate", gate))
+    held.start()
+    assert started.wait(10)
+    threads = [threading.Thread(target=writer, args=item) for item in writes.items()]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while committer.jobs.qsize() < len(threads) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert committer.jobs.qsize() == len(threads)          # all waiting: one batch
+    release.set()
+    for thread in [held, *threads]:
+        thread.join(30)
+    assert answers.pop("gate") == "gate"
+    return answers
+
+
+def test_a_write_refused_half_way_in_a_batch_is_taken_back_alone(
+        app: Flask, committer: GroupCommit) -> None:
+    """A write that fails after writing part of itself (a refused key, a mistake of its
+    own) is taken back whole, and every other write of its batch is committed once:
+    no half of a write is ever committed with the others."""
+    insert(committer, 7, "first")
+    sql = driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
+
+    def half(cursor: Any) -> int:
+        cursor.execute(sql, (500, "half"))       # written ...
+        cursor.execute(sql, (7, "half"))         # ... then refused: the key is taken
+        return 500
+
+    def row(n: int) -> Any:
+        return lambda cursor: (cursor.execute(sql, (n, f"w{n}")), n)[1]
+
+    def broken(cursor: Any) -> None:
+        cursor.execute(sql, (600, "broken"))
+        raise ValueError("this write's own mistake")
+
+    writes = {"w200": row(200), "half": half, **{f"w{n}": row(n) for n in range(201, 206)},
+              "broken": broken}
+    answers = queued_together(committer, writes)
+    assert answers["half"] is None
+    assert isinstance(answers["broken"], ValueError)
+    assert {name: answers[name] for name in writes if name.startswith("w")} == {
+        f"w{n}": n for n in range(200, 206)}
+    assert stored(app) == {7: "first", **{n: f"w{n}" for n in range(200, 206)}}
+
+
+def test_a_batch_of_good_writes_is_committed_once_each(app: Flask,
+                                                        committer: GroupCommit) -> None:
+    sql = driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
+    runs: dict[int, int] = {}
+
+    def row(n: int) -> Any:
+        def work(cursor: Any) -> int:
+            runs[n] = runs.get(n, 0) + 1
+            cursor.execute(sql, (n, f"w{n}"))
+            return n
+        return work
+
+    answers = queued_together(committer, {f"w{n}": row(n) for n in range(10)})
+    assert answers == {f"w{n}": n for n in range(10)}
+    assert runs == {n: 1 for n in range(10)}       # each run once
+    assert stored(app) == {n: f"w{n}" for n in range(10)}
