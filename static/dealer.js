@@ -723,7 +723,7 @@
   }
 
   function openRulings(prefill) {
-    if (!hand) { return; }
+    if (!hand) { showError(T.rulings_no_hand); return; }    // between hands: said, not silent
     prefill = prefill && prefill.ruling ? prefill : null;
     var dlg = $("rulings");
     dlg.innerHTML = "";

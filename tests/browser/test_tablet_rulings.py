@@ -34,7 +34,8 @@ def test_TDA_43_A_chips_pushed_silently_cites_TDA_and_groups_the_amounts(
         page.wait_for_selector(f'html[lang="{language}"]')
         page.wait_for_selector("#deal-button")
     page.click("#deal-button")
-    page.wait_for_selector("#controls button")
+    # the tablet shows the hand dealt (its Deal button was a "#controls button" too)
+    page.wait_for_selector("#dealer[data-version]")
     to_act = _to_act(live_server, t["table_id"])
     page.click("#rulings-button")
     page.select_option("#ruling-kind", "silent_push")
@@ -61,3 +62,32 @@ def _to_act(server: Server, table_id: int) -> int:
             return int(dealt["to_act"])
         time.sleep(0.1)
     raise AssertionError("the hand was not dealt")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "No hand is in play"), ("sv", "Ingen hand spelas"), ("id", "Tidak ada tangan"),
+])
+def test_rulings_tapped_between_hands_says_why_nothing_opens(
+        chromium: Any, live_server: Server, artifacts: Path, language: str, said: str) -> None:
+    """A ruling is given on the hand being played: tapped before the deal, the Rulings
+    button says so in the tablet's language, where it used to do nothing at all."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], NO_LIMIT)
+    page = tablet(chromium, live_server, t["code"])
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+    page.wait_for_selector("#deal-button")
+    page.click("#rulings-button")
+    error = page.locator("#error")
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith(said)
+    assert page.locator("#rulings[open]").count() == 0
+    box, viewport = error.bounding_box(), page.viewport_size
+    assert box is not None and viewport is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]   # on the screen
+    page.screenshot(path=str(artifacts / f"tablet_rulings_between_hands_{language}.png"))
+    page.click("#deal-button")                    # the hand dealt: Rulings opens its form
+    page.wait_for_selector("#dealer[data-version]")
+    error.wait_for(state="hidden")                # and the sentence is gone
+    page.click("#rulings-button")
+    page.wait_for_selector("#rulings[open] #ruling-kind")
