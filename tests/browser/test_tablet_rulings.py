@@ -27,12 +27,7 @@ def test_TDA_43_A_chips_pushed_silently_cites_TDA_and_groups_the_amounts(
         amounts: tuple[str, ...]) -> None:
     """Blinds 1,000/2,000: the player to act pushes 3,000 without a word, a raise of 1,000,
     half of the 2,000 needed: he must make it a full raise to 4,000 (TDA 43-A)."""
-    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], NO_LIMIT)
-    page = tablet(chromium, live_server, t["code"])
-    if language != "en":
-        page.click(f".language-switch a[hreflang={language}]")
-        page.wait_for_selector(f'html[lang="{language}"]')
-        page.wait_for_selector("#deal-button")
+    t, page = idle_tablet(chromium, live_server, language)
     page.click("#deal-button")
     # the tablet shows the hand dealt (its Deal button was a "#controls button" too)
     page.wait_for_selector("#dealer[data-version]")
@@ -71,12 +66,7 @@ def test_rulings_tapped_between_hands_says_why_nothing_opens(
         chromium: Any, live_server: Server, artifacts: Path, language: str, said: str) -> None:
     """A ruling is given on the hand being played: tapped before the deal, the Rulings
     button says so in the tablet's language, where it used to do nothing at all."""
-    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], NO_LIMIT)
-    page = tablet(chromium, live_server, t["code"])
-    if language != "en":
-        page.click(f".language-switch a[hreflang={language}]")
-        page.wait_for_selector(f'html[lang="{language}"]')
-    page.wait_for_selector("#deal-button")
+    _t, page = idle_tablet(chromium, live_server, language)
     page.click("#rulings-button")
     error = page.locator("#error")
     error.wait_for(state="visible")
@@ -91,3 +81,15 @@ def test_rulings_tapped_between_hands_says_why_nothing_opens(
     error.wait_for(state="hidden")                # and the sentence is gone
     page.click("#rulings-button")
     page.wait_for_selector("#rulings[open] #ruling-kind")
+
+
+def idle_tablet(chromium: Any, live_server: Server, language: str) -> tuple[dict[str, Any], Any]:
+    """A no-limit table of four (blinds 1,000/2,000) and its tablet in ``language``, before
+    its first deal."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], NO_LIMIT)
+    page = tablet(chromium, live_server, t["code"])
+    if language != "en":
+        page.click(f".language-switch a[hreflang={language}]")
+        page.wait_for_selector(f'html[lang="{language}"]')
+    page.wait_for_selector("#deal-button")
+    return t, page
