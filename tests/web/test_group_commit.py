@@ -26,8 +26,13 @@ def committer(app: Flask) -> GroupCommit:
         return group_commit()
 
 
+def insert_sql(committer: GroupCommit) -> str:
+    """A row of ``written``, in the driver's parameter style."""
+    return driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
+
+
 def insert(committer: GroupCommit, n: int, by: str) -> Any:
-    sql = driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
+    sql = insert_sql(committer)
     return committer.submit(lambda cursor: (cursor.execute(sql, (n, by)), n)[1])
 
 
@@ -140,7 +145,7 @@ def test_a_write_refused_half_way_in_a_batch_is_taken_back_alone(
     own) is taken back whole, and every other write of its batch is committed once:
     no half of a write is ever committed with the others."""
     insert(committer, 7, "first")
-    sql = driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
+    sql = insert_sql(committer)
 
     def half(cursor: Any) -> int:
         cursor.execute(sql, (500, "half"))       # written ...
@@ -166,7 +171,7 @@ def test_a_write_refused_half_way_in_a_batch_is_taken_back_alone(
 
 def test_a_batch_of_good_writes_is_committed_once_each(app: Flask,
                                                         committer: GroupCommit) -> None:
-    sql = driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
+    sql = insert_sql(committer)
     runs: dict[int, int] = {}
 
     def row(n: int) -> Any:
