@@ -240,12 +240,26 @@ class _Responder(WSGIResponder):
     across one by one, the thread waiting for the loop at each (profiled under the
     dealer tablets' load: a sixth of the server's time went to those waits and the
     loop's wake-ups).  Here a body of up to ``READ_AHEAD`` bytes with its length
-    given is read on the loop before the thread starts, and the answer goes back in
-    one hand-over (or one per ``HAND_OVER`` bytes for a long one).  Flask's answers
-    are in memory already: nothing is held that was not held anyway."""
+    given is read on the loop before the thread starts, and an answer comes back
+    with the thread's end: the loop, woken once to resume this request, sends it
+    (no task, queue or wake-up of its own).  A long answer goes across once per
+    ``HAND_OVER`` bytes while the thread makes the rest, through a sender started
+    for it.  Flask's answers are in memory already: nothing is held that was not
+    held anyway."""
 
     READ_AHEAD = 64 * 1024
     HAND_OVER = 256 * 1024
+
+    def __init__(self, app: Any, executor: Any, loop: asyncio.AbstractEventLoop) -> None:
+        # Not a2wsgi's: it asks for the loop and makes a queue on every request.
+        self.app = app
+        self.executor = executor
+        self.loop = loop
+        self.response_started = False
+        self.exc_info: Any = None
+        self._out: list[Any] = []
+        self._out_bytes = 0
+        self._sender: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         body = Body(self.loop, receive)
@@ -256,37 +270,36 @@ class _Responder(WSGIResponder):
                 body.buffer.extend(message.get("body", b""))
                 body._has_more = message.get("more_body", False)
         environ = build_environ(scope, body)
-        self._out: list[Any] = []
-        self._out_bytes = 0
-        sender = self.loop.create_task(self.sender(send))
+        self._send = send
         try:
             await self.loop.run_in_executor(self.executor, contextvars.copy_context().run,
                                             self.wsgi, environ, self.start_response)
-            await self.send_queue.put(None)
-            await sender
-            if self.exc_info is not None:
-                raise self.exc_info[0].with_traceback(self.exc_info[1], self.exc_info[2])
-        finally:
-            if not sender.done():
-                sender.cancel()
+        except BaseException:
+            if self._sender is not None and not self._sender.done():
+                self._sender.cancel()
+            raise
+        if self._sender is None:
+            for message in self._out:
+                await send(message)
+        else:                        # a long answer: its last part after the others
+            _put_all(self.send_queue, [*self._out, None])
+            await self._sender
+        if self.exc_info is not None:
+            raise self.exc_info[0].with_traceback(self.exc_info[1], self.exc_info[2])
 
     def send(self, message: Any) -> None:
         self._out.append(message)
         self._out_bytes += len(message.get("body", b""))
-        if message["type"] == "http.response.body" and (
-                not message.get("more_body") or self._out_bytes >= self.HAND_OVER):
-            self._hand_over()
+        if self._out_bytes >= self.HAND_OVER and message.get("more_body"):
+            out, self._out, self._out_bytes = self._out, [], 0
+            self.loop.call_soon_threadsafe(self._spill, out)
 
-    def _hand_over(self) -> None:
-        out, self._out, self._out_bytes = self._out, [], 0
-        self.loop.call_soon_threadsafe(_put_all, self.send_queue, out)
-
-    def wsgi(self, environ: Any, start_response: Any) -> None:
-        try:
-            super().wsgi(environ, start_response)
-        finally:
-            if self._out:            # an answer cut short by an exception: what was said
-                self._hand_over()
+    def _spill(self, messages: list[Any]) -> None:
+        """On the loop: a long answer's part, sent while the thread goes on."""
+        if self._sender is None:
+            self.send_queue: asyncio.Queue[Any] = asyncio.Queue()
+            self._sender = self.loop.create_task(self.sender(self._send))
+        _put_all(self.send_queue, messages)
 
 
 def _put_all(queue: asyncio.Queue[Any], messages: list[Any]) -> None:
@@ -299,7 +312,8 @@ class Pages(WSGIMiddleware):
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            await _Responder(self.app, self.executor, 0)(scope, receive, send)
+            await _Responder(self.app, self.executor, asyncio.get_running_loop())(
+                scope, receive, send)
             return
         await super().__call__(scope, receive, send)
 

@@ -1,0 +1,165 @@
+"""The Flask app on the served stack (``director.asgi.Pages``): what a client gets.
+
+An answer made in memory comes back whole with the thread's end; a long answer
+(a download streamed by the app) goes out part by part while the app still makes
+the rest; an app that fails half-way through its answer neither hangs the request
+nor sends a half answer as if it were whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from flask import Flask, Response, request
+
+from director.asgi import Pages, _Responder
+
+PART = 64 * 1024
+
+
+def app() -> Flask:
+    flask = Flask(__name__)
+    released = threading.Event()
+    flask.config["released"] = released
+
+    @flask.get("/small")
+    def small() -> Any:
+        return {"seat": 3, "action": "fold"}
+
+    @flask.post("/echo")
+    def echo() -> Any:
+        return {"got": request.get_json()}
+
+    @flask.get("/long")
+    def long() -> Response:
+        def parts() -> Iterator[bytes]:
+            for n in range(20):
+                if n * PART == 2 * _Responder.HAND_OVER:
+                    # The client must have had the first parts before the app goes on.
+                    flask.config["streamed"] = released.wait(10)
+                yield bytes([n]) * PART
+        return Response(parts(), mimetype="application/octet-stream")
+
+    @flask.get("/broken")
+    def broken() -> Response:
+        def parts() -> Iterator[bytes]:
+            yield b"first part"
+            raise RuntimeError("the disk went away")
+        return Response(parts(), mimetype="text/plain")
+
+    return flask
+
+
+def run_apart(coroutine: Any) -> Any:
+    """``asyncio.run`` on a thread of its own: the browser tests leave a loop running
+    on this one."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+def scope_of(method: str, path: str, body: bytes = b"") -> dict[str, Any]:
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+            "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+            "root_path": "", "query_string": b"", "server": ("127.0.0.1", 5000),
+            "client": ("127.0.0.1", 40000),
+            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode())]}
+
+
+def call(flask: Flask, method: str, path: str, body: bytes = b"",
+         on_body: Any = None) -> tuple[list[dict[str, Any]], BaseException | None]:
+    """Run one request through ``Pages`` as uvicorn would: what was sent, and the error
+    the request ended with (uvicorn closes the connection then)."""
+    sent: list[dict[str, Any]] = []
+    pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+    scope = scope_of(method, path, body)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if on_body is not None and message["type"] == "http.response.body":
+            on_body()
+
+    async def run() -> BaseException | None:
+        try:
+            await asyncio.wait_for(pages(scope, receive, send), 20)
+        except Exception as exc:  # noqa: BLE001 - the test looks at it
+            return exc
+        return None
+
+    try:
+        return sent, run_apart(run())
+    finally:
+        pages.executor.shutdown(wait=True)
+
+
+def body_of(sent: list[dict[str, Any]]) -> bytes:
+    return b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+def test_an_answer_in_memory_arrives_whole_with_one_start_and_one_end() -> None:
+    sent, error = call(app(), "GET", "/small")
+    assert error is None
+    assert [m["type"] for m in sent].count("http.response.start") == 1
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 200
+    assert json.loads(body_of(sent)) == {"seat": 3, "action": "fold"}
+    assert sent[-1]["type"] == "http.response.body" and not sent[-1].get("more_body")
+
+
+def test_a_posted_body_reaches_the_app_and_its_answer_comes_back() -> None:
+    sent, error = call(app(), "POST", "/echo", json.dumps({"seat": 2, "amount": 700}).encode())
+    assert error is None
+    assert sent[0]["status"] == 200
+    assert json.loads(body_of(sent)) == {"got": {"seat": 2, "amount": 700}}
+
+
+def test_a_long_answer_goes_out_part_by_part_while_the_app_makes_the_rest() -> None:
+    flask = app()
+    sent, error = call(flask, "GET", "/long", on_body=flask.config["released"].set)
+    assert error is None
+    assert flask.config["streamed"] is True, "the app waited for the client's first parts"
+    assert body_of(sent) == b"".join(bytes([n]) * PART for n in range(20))
+    assert [m["type"] for m in sent].count("http.response.start") == 1
+    assert sent[-1]["type"] == "http.response.body" and not sent[-1].get("more_body")
+
+
+def test_an_app_failing_half_way_ends_the_request_without_a_half_answer_sent_as_whole() -> None:
+    sent, error = call(app(), "GET", "/broken")
+    assert isinstance(error, RuntimeError)
+    assert not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent)
+
+
+@pytest.mark.parametrize("path", ["/small", "/long"])
+def test_many_requests_at_once_each_get_their_own_answer(path: str) -> None:
+    flask = app()
+    flask.config["released"].set()
+    alone, _ = call(flask, "GET", path)
+
+    async def many() -> list[bytes]:
+        pages = Pages(flask, workers=4)  # type: ignore[arg-type]
+        try:
+            async def one() -> bytes:
+                sent: list[dict[str, Any]] = []
+
+                async def receive() -> dict[str, Any]:
+                    return {"type": "http.request", "body": b"", "more_body": False}
+
+                async def send(message: dict[str, Any]) -> None:
+                    sent.append(message)
+
+                await pages(scope_of("GET", path), receive, send)
+                return body_of(sent)
+            return await asyncio.wait_for(asyncio.gather(*(one() for _ in range(12))), 30)
+        finally:
+            pages.executor.shutdown(wait=True)
+
+    assert body_of(alone)
+    assert run_apart(many()) == [body_of(alone)] * 12
