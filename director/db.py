@@ -10,6 +10,7 @@ datetime.timezone.utc
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import sqlite3
@@ -207,6 +208,7 @@ class GroupCommit:
         return job.result
 
     def _loop(self) -> None:
+        raw: Any = None       # kept from one group to the next while writes are queued
         while True:
             try:
                 batch = [self.jobs.get(timeout=self.IDLE)]
@@ -224,15 +226,21 @@ class GroupCommit:
                 except queue.Empty:
                     break
             try:
-                self._commit(batch)
+                if raw is None:
+                    raw = self.pool.connect()
+                self._commit(raw, batch)
             except BaseException as exc:  # noqa: BLE001 - every waiting request hears of it
                 for job in batch:
                     job.result, job.error = None, exc
+                raw = _give_back(raw)
             for job in batch:
                 job.done.set()
+            if raw is not None and self.jobs.empty():
+                # Back to the pool (its check-in a rollback, a turn of the interpreter
+                # lock): a restore or a dispose finds no connection held while idle.
+                raw = _give_back(raw)
 
-    def _commit(self, batch: list[_Job]) -> None:
-        raw = self.pool.connect()
+    def _commit(self, raw: Any, batch: list[_Job]) -> None:
         try:
             with write_lock:
                 cursor = raw.cursor()
@@ -254,7 +262,13 @@ class GroupCommit:
         except BaseException:
             raw.rollback()
             raise
-        finally:
+
+
+def _give_back(raw: Any) -> None:
+    """Return the group committer's connection to its pool; a connection that fails
+    to close (it is invalidated by the pool) must not end the committer's thread."""
+    if raw is not None:
+        with contextlib.suppress(Exception):
             raw.close()
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from director.db import GroupCommit, db, driver_sql, group_commit
 
@@ -31,9 +32,18 @@ def insert_sql(committer: GroupCommit) -> str:
     return driver_sql(committer.engine.dialect, "INSERT INTO written (n, by) VALUES (?, ?)")
 
 
-def insert(committer: GroupCommit, n: int, by: str) -> Any:
+def row(committer: GroupCommit, n: int, by: str | None = None) -> Callable[[Any], int]:
+    """A write of row ``n`` (by ``w<n>`` unless said), answering ``n``."""
     sql = insert_sql(committer)
-    return committer.submit(lambda cursor: (cursor.execute(sql, (n, by)), n)[1])
+
+    def work(cursor: Any) -> int:
+        cursor.execute(sql, (n, f"w{n}" if by is None else by))
+        return n
+    return work
+
+
+def insert(committer: GroupCommit, n: int, by: str) -> Any:
+    return committer.submit(row(committer, n, by))
 
 
 def stored(app: Flask) -> dict[int, str]:
@@ -152,14 +162,12 @@ def test_a_write_refused_half_way_in_a_batch_is_taken_back_alone(
         cursor.execute(sql, (7, "half"))         # ... then refused: the key is taken
         return 500
 
-    def row(n: int) -> Any:
-        return lambda cursor: (cursor.execute(sql, (n, f"w{n}")), n)[1]
-
     def broken(cursor: Any) -> None:
         cursor.execute(sql, (600, "broken"))
         raise ValueError("this write's own mistake")
 
-    writes = {"w200": row(200), "half": half, **{f"w{n}": row(n) for n in range(201, 206)},
+    writes = {"w200": row(committer, 200), "half": half,
+              **{f"w{n}": row(committer, n) for n in range(201, 206)},
               "broken": broken}
     answers = queued_together(committer, writes)
     assert answers["half"] is None
@@ -171,17 +179,50 @@ def test_a_write_refused_half_way_in_a_batch_is_taken_back_alone(
 
 def test_a_batch_of_good_writes_is_committed_once_each(app: Flask,
                                                         committer: GroupCommit) -> None:
-    sql = insert_sql(committer)
     runs: dict[int, int] = {}
 
-    def row(n: int) -> Any:
+    def counted(n: int) -> Callable[[Any], int]:
         def work(cursor: Any) -> int:
             runs[n] = runs.get(n, 0) + 1
-            cursor.execute(sql, (n, f"w{n}"))
-            return n
+            return row(committer, n)(cursor)
         return work
 
-    answers = queued_together(committer, {f"w{n}": row(n) for n in range(10)})
+    answers = queued_together(committer, {f"w{n}": counted(n) for n in range(10)})
     assert answers == {f"w{n}": n for n in range(10)}
     assert runs == {n: 1 for n in range(10)}       # each run once
     assert stored(app) == {n: f"w{n}" for n in range(10)}
+
+
+def test_a_group_whose_connection_breaks_answers_its_writers_and_the_next_write_commits(
+        app: Flask, committer: GroupCommit) -> None:
+    """A connection that dies under a group (here closed by its write) fails that group
+    for each of its writers; the writer thread lives on and the next write commits on
+    a fresh connection."""
+    def breaks(cursor: Any) -> None:
+        cursor.connection.close()
+
+    with pytest.raises(Exception):  # noqa: B017 - whatever the driver says of a closed connection
+        committer.submit(breaks)
+    assert insert(committer, 3, "after the break") == 3
+    assert stored(app) == {3: "after the break"}
+
+
+def test_one_connection_serves_the_groups_queued_back_to_back_and_none_is_held_after(
+        app: Flask, committer: GroupCommit) -> None:
+    """While writes are queued the writer keeps its connection from one group to the
+    next (a check-out and check-in of the pool is a rollback and a turn of the
+    interpreter lock a group); once nothing is queued it gives it back, so a restore
+    finds no connection open."""
+    checkouts: list[int] = []
+    listen = (committer.pool, "checkout", lambda *_: checkouts.append(1))
+    event.listen(*listen)
+    try:
+        answers = queued_together(committer, {f"w{n}": row(committer, n) for n in range(5)})
+    finally:
+        event.remove(*listen)
+    assert answers == {f"w{n}": n for n in range(5)}
+    assert len(checkouts) == 1            # the gate's group and the queued one: one connection
+    deadline = time.monotonic() + 5
+    while committer.pool.checkedout() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert committer.pool.checkedout() == 0
