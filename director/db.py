@@ -202,7 +202,7 @@ class GroupCommit:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, name="group-commit", daemon=True)
                 self._thread.start()
-        job.done.wait()
+        job.done.acquire()               # released by the writer thread once committed
         if job.error is not None:
             raise job.error
         return job.result
@@ -234,7 +234,7 @@ class GroupCommit:
                     job.result, job.error = None, exc
                 raw = _give_back(raw)
             for job in batch:
-                job.done.set()
+                job.done.release()
             if raw is not None and self.jobs.empty():
                 # Back to the pool (its check-in a rollback, a turn of the interpreter
                 # lock): a restore or a dispose finds no connection held while idle.
@@ -279,7 +279,10 @@ class _Job:
         self.work = work
         self.result: Any = None
         self.error: BaseException | None = None
-        self.done = threading.Event()
+        # Held until the write's group is committed: a bare lock is one futex, where an
+        # Event is a condition, a lock made for each wait and a list of waiters.
+        self.done = threading.Lock()
+        self.done.acquire()
 
 
 _groups_lock = threading.Lock()
