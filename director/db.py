@@ -232,13 +232,15 @@ class GroupCommit:
             except BaseException as exc:  # noqa: BLE001 - every waiting request hears of it
                 for job in batch:
                     job.result, job.error = None, exc
-                raw = _give_back(raw)
+                _give_back(raw)
+                raw = None
             for job in batch:
                 job.done.release()
             if raw is not None and self.jobs.empty():
                 # Back to the pool (its check-in a rollback, a turn of the interpreter
                 # lock): a restore or a dispose finds no connection held while idle.
-                raw = _give_back(raw)
+                _give_back(raw)
+                raw = None
 
     def _commit(self, raw: Any, batch: list[_Job]) -> None:
         try:
