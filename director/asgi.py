@@ -260,6 +260,7 @@ class _Responder(WSGIResponder):
         self._out: list[Any] = []
         self._out_bytes = 0
         self._sender: asyncio.Task[None] | None = None
+        self._ended = False
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         body = Body(self.loop, receive)
@@ -274,7 +275,8 @@ class _Responder(WSGIResponder):
         try:
             await self.loop.run_in_executor(self.executor, contextvars.copy_context().run,
                                             self.wsgi, environ, self.start_response)
-        except BaseException:
+        except BaseException:        # the app failed, or this request was cancelled
+            self._ended = True
             if self._sender is not None and not self._sender.done():
                 self._sender.cancel()
             raise
@@ -295,7 +297,10 @@ class _Responder(WSGIResponder):
             self.loop.call_soon_threadsafe(self._spill, out)
 
     def _spill(self, messages: list[Any]) -> None:
-        """On the loop: a long answer's part, sent while the thread goes on."""
+        """On the loop: a long answer's part, sent while the thread goes on (dropped
+        once the request has ended: no one would take it from the queue)."""
+        if self._ended:
+            return
         if self._sender is None:
             self.send_queue: asyncio.Queue[Any] = asyncio.Queue()
             self._sender = self.loop.create_task(self.sender(self._send))

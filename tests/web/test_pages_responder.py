@@ -9,6 +9,7 @@ nor sends a half answer as if it were whole.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ def app() -> Flask:
     flask = Flask(__name__)
     released = threading.Event()
     flask.config["released"] = released
+    flask.config["gate"] = threading.Event()
 
     @flask.get("/small")
     def small() -> Any:
@@ -43,6 +45,14 @@ def app() -> Flask:
                 if n * PART == 2 * _Responder.HAND_OVER:
                     # The client must have had the first parts before the app goes on.
                     flask.config["streamed"] = released.wait(10)
+                yield bytes([n]) * PART
+        return Response(parts(), mimetype="application/octet-stream")
+
+    @flask.get("/held")
+    def held() -> Response:
+        def parts() -> Iterator[bytes]:
+            flask.config["gate"].wait(10)       # the test lets the app go on
+            for n in range(20):
                 yield bytes([n]) * PART
         return Response(parts(), mimetype="application/octet-stream")
 
@@ -135,6 +145,37 @@ def test_an_app_failing_half_way_ends_the_request_without_a_half_answer_sent_as_
     sent, error = call(app(), "GET", "/broken")
     assert isinstance(error, RuntimeError)
     assert not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent)
+
+
+def test_a_request_cancelled_while_its_long_answer_is_made_sends_nothing_and_leaves_no_task(
+        ) -> None:
+    """The server cancels a request (it is stopping) while the app is still making a
+    long answer: the parts the app makes after that are dropped, not sent by a task
+    that would then wait for more forever."""
+    flask = app()
+    sent: list[dict[str, Any]] = []
+
+    async def run() -> list[asyncio.Task[Any]]:
+        pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        request = asyncio.ensure_future(pages(scope_of("GET", "/held"), receive, send))
+        await asyncio.sleep(0.2)                   # the app is making its answer
+        request.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await request
+        flask.config["gate"].set()                 # it goes on, and hands its parts over
+        await asyncio.get_running_loop().run_in_executor(None, pages.executor.shutdown, True)
+        await asyncio.sleep(0.1)                   # the loop runs what the thread handed over
+        return [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+
+    assert run_apart(run()) == []
+    assert not [m for m in sent if m["type"] == "http.response.body"]
 
 
 @pytest.mark.parametrize("path", ["/small", "/long"])
