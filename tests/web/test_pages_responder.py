@@ -82,14 +82,10 @@ def scope_of(method: str, path: str, body: bytes = b"") -> dict[str, Any]:
                         (b"content-length", str(len(body)).encode())]}
 
 
-def call(flask: Flask, method: str, path: str, body: bytes = b"",
-         on_body: Any = None) -> tuple[list[dict[str, Any]], BaseException | None]:
-    """Run one request through ``Pages`` as uvicorn would: what was sent, and the error
-    the request ended with (uvicorn closes the connection then)."""
-    sent: list[dict[str, Any]] = []
-    pages = Pages(flask, workers=2)  # type: ignore[arg-type]
-    scope = scope_of(method, path, body)
-
+def client(sent: list[dict[str, Any]], body: bytes = b"",
+           on_body: Any = None) -> tuple[Any, Any]:
+    """uvicorn's ``receive`` (the whole ``body`` at once) and ``send`` (each message
+    kept in ``sent``; ``on_body`` called at each part of the answer's body)."""
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": body, "more_body": False}
 
@@ -98,9 +94,20 @@ def call(flask: Flask, method: str, path: str, body: bytes = b"",
         if on_body is not None and message["type"] == "http.response.body":
             on_body()
 
+    return receive, send
+
+
+def call(flask: Flask, method: str, path: str, body: bytes = b"",
+         on_body: Any = None) -> tuple[list[dict[str, Any]], BaseException | None]:
+    """Run one request through ``Pages`` as uvicorn would: what was sent, and the error
+    the request ended with (uvicorn closes the connection then)."""
+    sent: list[dict[str, Any]] = []
+    pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+    scope = scope_of(method, path, body)
+
     async def run() -> BaseException | None:
         try:
-            await asyncio.wait_for(pages(scope, receive, send), 20)
+            await asyncio.wait_for(pages(scope, *client(sent, body, on_body)), 20)
         except Exception as exc:  # noqa: BLE001 - the test looks at it
             return exc
         return None
@@ -157,14 +164,7 @@ def test_a_request_cancelled_while_its_long_answer_is_made_sends_nothing_and_lea
 
     async def run() -> list[asyncio.Task[Any]]:
         pages = Pages(flask, workers=2)  # type: ignore[arg-type]
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        request = asyncio.ensure_future(pages(scope_of("GET", "/held"), receive, send))
+        request = asyncio.ensure_future(pages(scope_of("GET", "/held"), *client(sent)))
         await asyncio.sleep(0.2)                   # the app is making its answer
         request.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -189,14 +189,7 @@ def test_many_requests_at_once_each_get_their_own_answer(path: str) -> None:
         try:
             async def one() -> bytes:
                 sent: list[dict[str, Any]] = []
-
-                async def receive() -> dict[str, Any]:
-                    return {"type": "http.request", "body": b"", "more_body": False}
-
-                async def send(message: dict[str, Any]) -> None:
-                    sent.append(message)
-
-                await pages(scope_of("GET", path), receive, send)
+                await pages(scope_of("GET", path), *client(sent))
                 return body_of(sent)
             return await asyncio.wait_for(asyncio.gather(*(one() for _ in range(12))), 30)
         finally:
