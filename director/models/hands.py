@@ -10,7 +10,8 @@
 * ``HandEvent``: one engine event, in order (``seq``).  The hand's state is
   the replay of its events that are not ``undone`` (STYLE.md: persist the
   events).  ``idempotency_key`` is unique: a retried request finds its
-  original answer in ``response`` and nothing is applied twice.
+  original answer in ``response`` and nothing is applied twice (another request
+  with the key, told by ``digest``, is refused).
 * ``HandLogEntry``: the audit trail of a hand (actions, undos, rulings,
   corrections), with who did it.
 * ``DealerDevice``: a paired tablet: a bearer token (stored hashed) for one
@@ -37,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from director.db import Base, UTCDateTime, utcnow
+from director.models.requests import DIGEST_MAX
 
 
 class DealerHand(Base):
@@ -74,6 +76,9 @@ class HandEvent(Base):
     event: Mapped[dict[str, Any]] = mapped_column(JSON)
     idempotency_key: Mapped[str | None] = mapped_column(String(100), unique=True, nullable=True)
     response: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The request that brought the key, but the key (``services.once.request_digest``):
+    # another request with the key is refused.  None: kept before 0020, or no request.
+    digest: Mapped[str | None] = mapped_column(String(DIGEST_MAX), nullable=True)
     undone: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -88,6 +93,7 @@ class HandRequest(Base):
     idempotency_key: Mapped[str] = mapped_column(String(100), unique=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("dealer_hand.id", ondelete="CASCADE"))
     response: Mapped[str] = mapped_column(Text)
+    digest: Mapped[str | None] = mapped_column(String(DIGEST_MAX), nullable=True)   # as the event's
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

@@ -100,6 +100,38 @@ def test_same_idempotency_key_applies_once(client: FlaskClient, auth: dict[str, 
     assert sum(1 for line in now["log"] if "calls" in line["text"]) == 1
 
 
+def test_a_key_sent_again_with_another_tap_is_refused_and_nothing_is_lost(
+        client: FlaskClient, auth: dict[str, str], table: dict[str, Any]) -> None:
+    """A retry is the same request with its key; a tablet that reuses a key for another
+    tap is told (a 400 naming the key), not answered as the first tap: that would say
+    "done" for a tap that was not applied."""
+    url = f"/api/tables/{table['id']}/hand"
+    hand = client.post(f"/api/tables/{table['id']}/hands", json={}, headers=auth).get_json()
+    call = {"seat": hand["to_act"], "action": "call", "version": hand["version"], "idempotency_key": "k"}
+    first = client.post(f"{url}/actions", headers=auth, json=call)
+    assert first.status_code == 200
+    after = first.get_json()
+    fold = {"seat": after["to_act"], "action": "fold", "idempotency_key": "k"}
+    for version in (after["version"], hand["version"]):      # at the hand's version, and stale
+        reused = client.post(f"{url}/actions", headers=auth, json={**fold, "version": version})
+        assert reused.status_code == 400, reused.get_json()
+        assert "another tap" in reused.get_json()["errors"]["idempotency_key"]
+    undo = client.post(f"{url}/undo", headers=auth, json={"version": after["version"], "idempotency_key": "k"})
+    assert undo.status_code == 400 and "idempotency_key" in undo.get_json()["errors"]
+    now = client.get(url).get_json()
+    assert now["version"] == after["version"] and now["to_act"] == after["to_act"]
+    # the first tap sent again is still a retry: its answer, applied once
+    again = client.post(f"{url}/actions", headers=auth, json=call)
+    assert again.status_code == 200 and again.get_json() == after
+    # a request without an event (an undo) keeps its digest too
+    undo = {"version": after["version"], "idempotency_key": "u"}
+    assert client.post(f"{url}/undo", headers=auth, json=undo).status_code == 200
+    assert client.post(f"{url}/undo", headers=auth, json=undo).status_code == 200
+    other = client.post(f"{url}/undo", headers=auth, json={**undo, "street": True})
+    assert other.status_code == 400 and "another tap" in other.get_json()["errors"]["idempotency_key"]
+    assert client.get(url).get_json()["version"] == after["version"] + 1
+
+
 def test_bad_bodies_get_400_naming_the_field(client: FlaskClient, auth: dict[str, str],
                                              table: dict[str, Any]) -> None:
     url = f"/api/tables/{table['id']}"

@@ -48,6 +48,7 @@ from director.services.dealer.writes import (
     stored_answer,
     tell_tablets,
 )
+from director.services.once import request_digest
 
 DEAL_UNDONE = N_("deal undone by the dealer")
 
@@ -110,7 +111,8 @@ def undo(table_id: int, *, version: int | None, key: str | None, who: str = "dea
     db.session.flush()
     body = hand_json(row)
     if key is not None:
-        db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body)))
+        db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body),
+                                   digest=request_digest()))
     if reopened:
         chips_moved(row.tournament_id, clock=reinstated)
     uow.after_commit(functools.partial(keep_state, body))      # what every tablet reads now
@@ -191,7 +193,8 @@ def write_note(row: DealerHand, hand: Hand, who: str, text: str, key: str | None
     db.session.flush()
     body = hand_json(row, hand, turn_started=turn_started)
     if key is not None:
-        db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body)))
+        db.session.add(HandRequest(idempotency_key=key, hand_id=row.id, response=json.dumps(body),
+                                   digest=request_digest()))
     _commit(row, hand, body)
     return Answer(body)
 

@@ -41,22 +41,32 @@ from director.services.dealer.memory import (
 )
 from director.services.dealer.rows import latest_hand, table_tournament
 from director.services.dealer.tablet import hand_json
+from director.services.once import request_digest
 
 
 def stored_answer(key: str | None, table_id: int) -> Answer | None:
-    """The answer a write with this idempotency key got (one query over both tables)."""
+    """The answer a write with this idempotency key got (one query over both tables).
+    The key of another table, or kept with another request than this one (a tablet
+    reusing its key for another tap), is refused naming ``idempotency_key``: answered
+    as the first, the other tap would be lost unseen."""
     if key is None:
         return None
-    events = select(HandEvent.response.label("response"), DealerHand.table_id.label("table_id")) \
+    events = select(HandEvent.response.label("response"), HandEvent.digest.label("digest"),
+                    DealerHand.table_id.label("table_id")) \
         .join(DealerHand, DealerHand.id == HandEvent.hand_id).where(HandEvent.idempotency_key == key)
-    others = select(HandRequest.response.label("response"), DealerHand.table_id.label("table_id")) \
+    others = select(HandRequest.response.label("response"), HandRequest.digest.label("digest"),
+                    DealerHand.table_id.label("table_id")) \
         .join(DealerHand, DealerHand.id == HandRequest.hand_id).where(HandRequest.idempotency_key == key)
     stored = db.session.execute(union_all(events, others)).first()
     if stored is None:
         return None
-    response, owner = stored
+    response, digest, owner = stored
     if owner != table_id:
         raise Invalid({"idempotency_key": _("This idempotency_key was used at another table")})
+    asked = request_digest()
+    if digest is not None and asked is not None and digest != asked:
+        raise Invalid({"idempotency_key": _(
+            "This tap's key was sent before with another tap: nothing was done, tap again")})
     if response is None:
         return None
     return Answer(json.loads(response), text=response)
@@ -108,9 +118,9 @@ class _FastSQL:
         self.bump = driver_sql(dialect, "UPDATE dealer_hand SET version = ?, last_seq = last_seq + ? "
                                         "WHERE id = ? AND version = ? RETURNING last_seq")
         self.event = DriverInsert(HandEvent.__table__, dialect, [
-            "hand_id", "seq", "event", "idempotency_key", "response", "undone", "created_at"])
+            "hand_id", "seq", "event", "idempotency_key", "response", "digest", "undone", "created_at"])
         self.request = DriverInsert(HandRequest.__table__, dialect, [
-            "idempotency_key", "hand_id", "response", "created_at"])
+            "idempotency_key", "hand_id", "response", "digest", "created_at"])
         self.log = DriverInsert(HandLogEntry.__table__, dialect, ["hand_id", "at", "who", "text"])
         hands = DealerHand.__table__
         applied, self.applied = DriverInsert.value(hands, dialect, "chips_applied")
@@ -166,12 +176,13 @@ def _write_work(row: HandRow, events: list[Event], key: str | None, text: str,
     finding any."""
     sql = _statements()
     rows = [{"hand_id": row.id, "seq": 0, "event": event_to_json(event), "idempotency_key": None,
-             "response": None, "undone": False, "created_at": now} for event in events]
+             "response": None, "digest": None, "undone": False, "created_at": now} for event in events]
+    digest = request_digest() if key is not None else None
     if key is not None and rows:
-        rows[-1].update(idempotency_key=key, response=text)
+        rows[-1].update(idempotency_key=key, response=text, digest=digest)
     rows = [list(sql.event.params(values)) for values in rows]
     request = sql.request.params({"idempotency_key": key, "hand_id": row.id, "response": text,
-                                  "created_at": now}) if key is not None and not rows else None
+                                  "digest": digest, "created_at": now}) if key is not None and not rows else None
     logs = [sql.log.params({"hand_id": row.id, "at": now, "who": who, "text": stored_text(line)})
             for who, line in entries]
 
