@@ -120,6 +120,22 @@ def test_session_cookie_is_httponly_and_samesite_lax(client):
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
+def test_a_new_secret_key_ends_the_sessions_signed_with_the_old_one(app, client):
+    """The session's signer is kept from one request to the next (``SigningKept``), and
+    made again for a new key: a cookie signed with the key before is no longer a
+    director's session, unless that key is kept as a fallback."""
+    assert client.post("/login", data={"secret": TOKEN}).status_code == 302
+    assert client.get("/director/").status_code == 200
+    assert client.get("/director/").status_code == 200          # the kept signer reads it
+    old = app.config["SECRET_KEY"]
+    app.secret_key = "another key of at least thirty-two characters"
+    assert client.get("/director/").status_code == 302          # to the login page
+    app.config["SECRET_KEY_FALLBACKS"] = [old]
+    assert client.get("/director/").status_code == 200
+    app.config["SECRET_KEY_FALLBACKS"] = []
+    assert client.get("/director/").status_code == 302
+
+
 def test_the_secret_key_is_generated_into_the_instance_folder(tmp_path):
     config = {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "inst"),
               "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'k.sqlite'}"}
