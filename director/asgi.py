@@ -21,11 +21,16 @@ protocol with three guards added where uvicorn has none):
   arms no timer before the first request, and a byte now and then kept its
   keep-alive timer off;
 * a request head over ``HEAD_LIMIT`` (8 KB) is answered 431 (httptools has no
-  limit of its own).
+  limit of its own);
+* a request body not sent with its head must be whole within ``HEAD_SECONDS``
+  and a second for each ``BODY_RATE`` bytes, and at the cap such a connection
+  is let go as one without a head is; the body is read on the loop before a
+  thread takes the request (``_Responder``), so a slow body holds no thread.
 
 uvicorn's own settings do the rest: ``limit_concurrency`` (the cap),
 ``timeout_keep_alive``, the backlog, ``timeout_graceful_shutdown``; the bodies
-are bounded by Flask's ``MAX_CONTENT_LENGTH`` (2 MB) and uvicorn's flow control.
+are bounded by Flask's ``MAX_CONTENT_LENGTH`` (2 MB; the largest a route takes
+is read ahead at most) and ``BODY_BUDGET`` for the large ones held at once.
 What is turned away is said once a minute per reason (``streams.Tally``), and so
 are uvicorn's and asyncio's own complaints of the kind a flood repeats.
 """
@@ -36,6 +41,7 @@ import asyncio
 import contextlib
 import contextvars
 import gc
+import json
 import logging
 import os
 import re
@@ -71,6 +77,7 @@ from director.streams import (
     raise_open_files_limit,
 )
 from director.tournament.lifecycle import Status
+from director.views.body_limits import largest_body
 from director.workers import SchedulerStandby
 
 IN_PLAY = (Status.REGISTERING.value, Status.RUNNING.value)
@@ -78,6 +85,8 @@ IN_PLAY = (Status.REGISTERING.value, Status.RUNNING.value)
 log = logging.getLogger("director.server")
 
 HEAD_LIMIT = 8192        # bytes of a request head
+BODY_RATE = 64 * 1024    # bytes a second a request body comes at, at the least (Door)
+BODY_BUDGET = 64 * 1024 * 1024   # bytes of large bodies read ahead at once (_Responder)
 BACKLOG = 4096           # connections the system queues before they are accepted
 SWITCH_SECONDS = 0.001   # the GIL's switch interval while screens are served
 CA_PATH = "/ca.crt"
@@ -109,11 +118,15 @@ class Door(HttpToolsProtocol):
     cap = 10_000
     head_seconds = 5.0
     keep_alive_seconds = 5.0
+    max_body = 16 * 1024 * 1024      # the largest body a route takes (``body_limits``)
     refusal = b""
 
     @classmethod
-    def configure(cls, cap: int, head_seconds: float, keep_alive_seconds: float) -> None:
+    def configure(cls, cap: int, head_seconds: float, keep_alive_seconds: float,
+                  max_body: int | None = None) -> None:
         cls.cap, cls.head_seconds, cls.keep_alive_seconds = cap, head_seconds, keep_alive_seconds
+        if max_body is not None:
+            cls.max_body = max_body
         body = f"All {cap:,} connections are in use; try again in a few seconds\n".encode()
         cls.refusal = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; "
                        b"charset=utf-8\r\nRetry-After: 10\r\nConnection: close\r\n"
@@ -122,10 +135,10 @@ class Door(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         waiting = _waiting(self.server_state)
         if len(self.connections) >= self.cap:
-            if waiting:       # the oldest one that has said nothing makes room
-                oldest = next(iter(waiting))
+            if waiting:       # the oldest one that has not sent its request makes room
+                oldest, missing = next(iter(waiting.items()))
                 waiting.pop(oldest)
-                oldest._let_go(f"no request head while the {self.cap:,} connections were full")
+                oldest._let_go(f"no {missing} while the {self.cap:,} connections were full")
                 # It is gone now, though its transport says so only at the next turn
                 # of the loop (uvloop: later): uvicorn's own count must not hold it.
                 self.connections.discard(oldest)
@@ -139,10 +152,12 @@ class Door(HttpToolsProtocol):
         no_delay(transport)
         super().connection_made(transport)
         self._head_bytes = 0
+        self._body_due: int | None = None        # the bytes of a body still to come
+        self._body_timer: asyncio.TimerHandle | None = None
         self._awaiting_head(self.head_seconds)
 
     def _awaiting_head(self, seconds: float) -> None:
-        _waiting(self.server_state)[self] = None
+        _waiting(self.server_state)[self] = "request head"
         self._head_timer: asyncio.TimerHandle | None = self.loop.call_later(
             seconds, self._let_go, f"no request head within {self.head_seconds:g} s")
 
@@ -153,9 +168,29 @@ class Door(HttpToolsProtocol):
             timer.cancel()
             self._head_timer = None
 
+    def _awaiting_body(self, size: int) -> None:
+        """A request whose body did not come with its head: it has ``head_seconds``
+        and a second for each ``BODY_RATE`` bytes to come whole, and, at the cap, it
+        is let go to make room as a connection without a head is (``Responder``
+        reads a body on the loop before any thread takes the request)."""
+        seconds = self.head_seconds + size / BODY_RATE
+        _waiting(self.server_state)[self] = "whole request body"
+        self._body_timer = self.loop.call_later(
+            seconds, self._let_go, f"request body not whole within {self.head_seconds:g} s "
+                                   f"and a second for each {BODY_RATE // 1024} KB")
+
+    def _body_done(self) -> None:
+        self._body_due = None
+        timer = getattr(self, "_body_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self._body_timer = None
+            _waiting(self.server_state).pop(self, None)
+
     def _let_go(self, reason: str) -> None:
         _tally.add(reason)
         self._head_done()
+        self._body_done()
         if self.transport is not None and not self.transport.is_closing():
             self.transport.abort()
 
@@ -164,6 +199,10 @@ class Door(HttpToolsProtocol):
         if waiting:
             self._head_bytes += len(data)
         super().data_received(data)        # the head may be complete now (on_headers_complete)
+        if self._body_due is not None and self._body_timer is None and not self.transport.is_closing():
+            # The head came, its body not whole with it (a body sent with its head, as a
+            # tablet's tap, arms no timer).
+            self._awaiting_body(self._body_due)
         if waiting and getattr(self, "_head_timer", None) is not None \
                 and self._head_bytes > HEAD_LIMIT and not self.transport.is_closing():
             self._head_done()
@@ -178,8 +217,15 @@ class Door(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._head_done()
         super().on_headers_complete()
+        self._body_due = _body_size(self.headers)
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._body_done()
 
     def on_response_complete(self) -> None:
+        if not self.pipeline:      # answered before its body was whole (a 413): no more wait
+            self._body_done()
         super().on_response_complete()
         if not self.transport.is_closing() and not self.pipeline:
             self._head_bytes = 0
@@ -188,6 +234,7 @@ class Door(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if getattr(self, "_admitted", False):   # a refused one was never counted in
             self._head_done()
+            self._body_done()
             super().connection_lost(exc)
 
     def shutdown(self) -> None:
@@ -196,10 +243,22 @@ class Door(HttpToolsProtocol):
         super().shutdown()
 
 
-def _waiting(server_state: Any) -> dict[Door, None]:
+def _body_size(headers: list[tuple[bytes, bytes]]) -> int | None:
+    """The bytes of body a request head announces (``Door.max_body`` for a chunked
+    one), or None for none."""
+    size = None
+    for name, value in headers:
+        if name == b"content-length" and value.isdigit():
+            size = int(value)
+        elif name == b"transfer-encoding" and b"chunked" in value.lower():
+            return Door.max_body
+    return size or None
+
+
+def _waiting(server_state: Any) -> dict[Door, str]:
     """The connections of this server that have not sent (the rest of) a request head,
-    oldest first."""
-    waiting: dict[Door, None] | None = getattr(server_state, "director_waiting", None)
+    or its whole body, oldest first, with what they have not sent."""
+    waiting: dict[Door, str] | None = getattr(server_state, "director_waiting", None)
     if waiting is None:
         waiting = server_state.director_waiting = {}
     return waiting
@@ -239,8 +298,14 @@ class _Responder(WSGIResponder):
     a2wsgi hands the body's chunks, the answer's start, each chunk and its end
     across one by one, the thread waiting for the loop at each (profiled under the
     dealer tablets' load: a sixth of the server's time went to those waits and the
-    loop's wake-ups).  Here a body of up to ``READ_AHEAD`` bytes with its length
-    given is read on the loop before the thread starts, and an answer comes back
+    loop's wake-ups).  Here a body with its length given, up to the largest a route
+    takes (``Door.max_body``), is read whole on the loop before the thread starts:
+    40 clients sending a body a byte a second held every thread while it waited for
+    the rest, and no page answered.  Beyond ``READ_AHEAD`` bytes a body draws on a
+    budget of ``BODY_BUDGET`` bytes for the process (a 503 when it is spent), so
+    that bodies stopped short of their end cannot fill the memory; the door lets go
+    of a body not whole in time.  A body larger than any route takes is left
+    unread: the app refuses it (413) before reading.  An answer comes back
     with the thread's end: the loop, woken once to resume this request, sends it
     (no task, queue or wake-up of its own).  A long answer goes across once per
     ``HAND_OVER`` bytes while the thread makes the rest, through a sender started
@@ -265,11 +330,30 @@ class _Responder(WSGIResponder):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         body = Body(self.loop, receive)
         length = next((value for name, value in scope["headers"] if name == b"content-length"), None)
-        if length is not None and length.isdigit() and int(length) <= self.READ_AHEAD:
-            while body._has_more:
-                message = await receive()
-                body.buffer.extend(message.get("body", b""))
-                body._has_more = message.get("more_body", False)
+        size = int(length) if length is not None and length.isdigit() else None
+        held = 0              # bytes of a large body taken from the read-ahead budget
+        try:
+            if size is not None and size <= Door.max_body:
+                # The whole body, on the loop, before a thread takes the request: a client
+                # sending it slowly holds a socket (the door's body timer), not a thread.
+                while body._has_more:
+                    message = await receive()
+                    if message["type"] != "http.request":   # gone before its body was whole
+                        return
+                    chunk = message.get("body", b"")
+                    if size > self.READ_AHEAD:
+                        if not _read_ahead.take(len(chunk)):
+                            _tally.add(f"large request bodies over {_read_ahead.total:,} bytes at once")
+                            await _busy(scope, send)
+                            return
+                        held += len(chunk)
+                    body.buffer.extend(chunk)
+                    body._has_more = message.get("more_body", False)
+            await self._answer(scope, body, send)
+        finally:
+            _read_ahead.give(held)
+
+    async def _answer(self, scope: Any, body: Body, send: Any) -> None:
         environ = build_environ(scope, body)
         self._send = send
         try:
@@ -305,6 +389,38 @@ class _Responder(WSGIResponder):
             self.send_queue: asyncio.Queue[Any] = asyncio.Queue()
             self._sender = self.loop.create_task(self.sender(self._send))
         _put_all(self.send_queue, messages)
+
+
+class _Budget:
+    """Bytes held at once by the large bodies read ahead (on the loop: no lock)."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.used = total, 0
+
+    def take(self, size: int) -> bool:
+        if self.used + size > self.total:
+            return False
+        self.used += size
+        return True
+
+    def give(self, size: int) -> None:
+        self.used -= size
+
+
+_read_ahead = _Budget(BODY_BUDGET)
+
+BUSY = "The server is receiving too many large uploads at once: send it again in a few seconds"
+
+
+async def _busy(scope: Any, send: Any) -> None:
+    """503 for a large body over the read-ahead budget, without a thread."""
+    api = scope["path"].startswith("/api/")
+    body = (json.dumps({"error": BUSY}) if api else BUSY + "\n").encode()
+    await send({"type": "http.response.start", "status": 503, "headers": [
+        (b"content-type", b"application/json" if api else b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()), (b"retry-after", b"5"),
+        (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _put_all(queue: asyncio.Queue[Any], messages: list[Any]) -> None:
@@ -471,7 +587,8 @@ LOG_CONFIG: dict[str, Any] = {
 def configure_door(app: Flask) -> int:
     """The door's limits from ``app``'s settings, in this process; returns the cap."""
     cap = connection_cap(app.config, raise_open_files_limit())
-    Door.configure(cap, float(app.config["HEAD_SECONDS"]), float(app.config["KEEP_ALIVE_SECONDS"]))
+    Door.configure(cap, float(app.config["HEAD_SECONDS"]), float(app.config["KEEP_ALIVE_SECONDS"]),
+                   largest_body(app))
     return cap
 
 

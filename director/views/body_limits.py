@@ -54,6 +54,13 @@ def _limit() -> int | None:
     return int(limit) if limit is not None else current_app.config.get("MAX_CONTENT_LENGTH")
 
 
+def largest_body(app: Flask) -> int:
+    """The largest body any of ``app``'s routes takes (``MAX_CONTENT_LENGTH``, or a
+    view's ``allow_body``)."""
+    limits = [int(getattr(view, "max_body", 0)) for view in app.view_functions.values()]
+    return max([int(app.config.get("MAX_CONTENT_LENGTH") or 0), *limits])
+
+
 def _too_large(limit: int) -> None:
     size = f"{limit / MB:g} MB" if limit >= MB else f"{limit // 1024} kB"
     abort(413, description=_("The body is larger than %(size)s", size=size))

@@ -204,6 +204,97 @@ def test_a_kept_alive_connection_that_drips_bytes_after_its_answer_is_closed(
         assert 0.5 < time.monotonic() - started < 1.5
 
 
+def whole_answer(sock: socket.socket) -> bytes:
+    """An answer with its Content-Length, read whole from ``sock``."""
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(65536)
+    length = int(re.search(rb"content-length: (\d+)", answer, re.I).group(1))  # type: ignore[union-attr]
+    while len(answer.partition(b"\r\n\r\n")[2]) < length:
+        answer += sock.recv(65536)
+    return answer
+
+
+def body_started(port: int, size: int, sent: bytes = b"{", path: str = "/api/dealer/pair") -> socket.socket:
+    """A connection that sends a request head announcing ``size`` bytes of body, and
+    ``sent`` of them."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {size}\r\n\r\n".encode() + sent)
+    sock.setblocking(False)
+    return sock
+
+
+def test_clients_sending_their_bodies_a_byte_at_a_time_hold_no_thread_and_are_let_go(
+        door: Callable[..., Running], caplog: pytest.LogCaptureFixture) -> None:
+    """40 clients sending a 1 MB body a byte a second held every one of the app's
+    threads, each waiting for the rest of its body, and no page answered (15 s and
+    more).  The body is read on the loop now: the pages answer at once, and each
+    slow body is let go when it is not whole within the head's time and a second for
+    each 64 KB."""
+    caplog.set_level(logging.INFO)
+    running = door(THREADS=4, HEAD_SECONDS=0.5)
+    size = 100_000              # more than is read ahead today; whole within 0.5 + 1.5 s, or let go
+    slow = [body_started(running.port, size) for _ in range(12)]
+    try:
+        started = time.monotonic()
+        for _ in range(3):
+            for sock in slow:
+                sock.send(b" ")
+            page = urllib.request.urlopen(f"http://127.0.0.1:{running.port}/login", timeout=5)
+            assert page.status == 200
+            time.sleep(0.2)
+        assert time.monotonic() - started < 1.4        # three pages, none waiting for a body
+        assert held(slow) == 12
+        assert wait_until(lambda: held(slow) == 0, 3)
+        assert 1.8 < time.monotonic() - started < 4
+    finally:
+        close_all(slow)
+    assert any("request body not whole within 0.5 s" in record.getMessage()
+               for record in caplog.records if record.name == "director.server")
+
+
+def test_at_the_cap_a_connection_stopped_in_its_body_makes_room(door: Callable[..., Running]) -> None:
+    running = door(MAX_CONNECTIONS=10, HEAD_SECONDS=30)
+    stopped = [body_started(running.port, 5000) for _ in range(10)]
+    try:
+        assert wait_until(lambda: running.open == 10, 2)
+        answer = ask(running.port, b"GET /login HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:80]
+        assert wait_until(lambda: held(stopped) == 9, 2)  # the oldest was let go
+        assert state(stopped[0]) == "closed"
+    finally:
+        close_all(stopped)
+
+
+def test_a_body_sent_whole_slowly_is_answered_and_large_bodies_held_at_once_are_bounded(
+        door: Callable[..., Running], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bodies over 64 KB read ahead share a budget (64 MB a process; 150 KB here): one
+    that would pass it is answered 503 with Retry-After, read no further; the one
+    that holds it is answered when whole; the budget is given back after."""
+    monkeypatch.setattr(asgi, "_read_ahead", asgi._Budget(150_000))
+    running = door(HEAD_SECONDS=5)
+    size = 120_000
+    body = b'{"code": "' + b"1" * (size - 12) + b'"}'
+    first = body_started(running.port, size, body[:100_000])
+    try:
+        time.sleep(0.3)
+        second = ask(running.port, f"POST /api/dealer/pair HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                     f"application/json\r\nContent-Length: {size}\r\n\r\n".encode() + body[:100_000])
+        assert second.startswith(b"HTTP/1.1 503 ") and b"retry-after: 5" in second.lower()
+        first.setblocking(True)
+        first.sendall(body[100_000:])
+        answer = whole_answer(first)
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]      # read whole: the code is no code
+        assert b'"code"' in answer.partition(b"\r\n\r\n")[2]
+    finally:
+        first.close()
+    third = ask(running.port, f"POST /api/dealer/pair HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                f"application/json\r\nContent-Length: {size}\r\n\r\n".encode() + body)
+    assert third.startswith(b"HTTP/1.1 400 ")
+    assert wait_until(lambda: asgi._read_ahead.used == 0, 1)     # given back once answered
+
+
 def test_a_request_head_over_8_kb_is_answered_431_and_closed(door: Callable[..., Running]) -> None:
     running = door()
     with socket.create_connection(("127.0.0.1", running.port), timeout=5) as sock:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from flask import Flask, Response, request
 
+from director import asgi
 from director.asgi import Pages, _Responder
 
 PART = 64 * 1024
@@ -197,3 +198,50 @@ def test_many_requests_at_once_each_get_their_own_answer(path: str) -> None:
 
     assert body_of(alone)
     assert run_apart(many()) == [body_of(alone)] * 12
+
+
+def parts_then(parts: list[bytes], end: dict[str, Any] | None) -> Any:
+    """uvicorn's ``receive`` for a body that comes in ``parts`` and then ``end`` (None:
+    its last part ends it; a disconnect: the client went away)."""
+    messages = [{"type": "http.request", "body": part, "more_body": True} for part in parts]
+    messages.append(end or {"type": "http.request", "body": b"", "more_body": False})
+
+    async def receive() -> dict[str, Any]:
+        await asyncio.sleep(0.01)                      # each part on a later turn of the loop
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    return receive
+
+
+def test_a_large_body_is_read_whole_before_a_thread_takes_it_and_a_body_cut_short_is_not_run(
+        ) -> None:
+    """A body larger than the first read (64 KB) is read on the loop too: a client
+    sending it slowly holds no thread.  A client gone before its body was whole gets
+    no answer and the app never sees half a body (half a form may well be a valid
+    form)."""
+    flask = app()
+    seen: list[int] = []
+
+    @flask.post("/size")
+    def size() -> Any:
+        seen.append(threading.get_ident())
+        return {"bytes": len(request.get_data())}
+
+    whole = json.dumps({"pad": "x" * 300_000}).encode()
+    pieces = [whole[i:i + 50_000] for i in range(0, len(whole), 50_000)]
+
+    async def run(end: dict[str, Any] | None, parts: list[bytes]) -> tuple[list[dict[str, Any]], int]:
+        sent: list[dict[str, Any]] = []
+        pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+        try:
+            _, send = client(sent)
+            await asyncio.wait_for(pages(scope_of("POST", "/size", whole), parts_then(parts, end), send), 10)
+            return sent, asgi._read_ahead.used
+        finally:
+            pages.executor.shutdown(wait=True)
+
+    sent, used = run_apart(run(None, pieces))
+    assert sent[0]["status"] == 200 and json.loads(body_of(sent)) == {"bytes": len(whole)}
+    assert used == 0                                   # the budget given back
+    sent, used = run_apart(run({"type": "http.disconnect"}, pieces[:3]))
+    assert sent == [] and len(seen) == 1 and used == 0
