@@ -302,8 +302,9 @@ class _Responder(WSGIResponder):
     takes (``Door.max_body``), is read whole on the loop before the thread starts:
     40 clients sending a body a byte a second held every thread while it waited for
     the rest, and no page answered.  Beyond ``READ_AHEAD`` bytes a body draws on a
-    budget of ``BODY_BUDGET`` bytes for the process (a 503 when it is spent), so
-    that bodies stopped short of their end cannot fill the memory; the door lets go
+    budget of ``BODY_BUDGET`` bytes for the process, a quarter of it for one client
+    address (a 503 past either), so that bodies stopped short of their end cannot
+    fill the memory, nor one client keep the others' uploads out; the door lets go
     of a body not whole in time.  A body larger than any route takes is left
     unread: the app refuses it (413) before reading.  An answer comes back
     with the thread's end: the loop, woken once to resume this request, sends it
@@ -331,9 +332,11 @@ class _Responder(WSGIResponder):
         body = Body(self.loop, receive)
         length = next((value for name, value in scope["headers"] if name == b"content-length"), None)
         size = int(length) if length is not None and length.isdigit() else None
+        chunked = size is None and _body_size(scope["headers"]) is not None
         held = 0              # bytes of a large body taken from the read-ahead budget
+        address = (scope.get("client") or ("",))[0]
         try:
-            if size is not None and size <= Door.max_body:
+            if chunked or size is not None and size <= Door.max_body:
                 # The whole body, on the loop, before a thread takes the request: a client
                 # sending it slowly holds a socket (the door's body timer), not a thread.
                 while body._has_more:
@@ -341,20 +344,26 @@ class _Responder(WSGIResponder):
                     if message["type"] != "http.request":   # gone before its body was whole
                         return
                     chunk = message.get("body", b"")
-                    if size > self.READ_AHEAD:
-                        if not _read_ahead.take(len(chunk)):
-                            _tally.add(f"large request bodies over {_read_ahead.total:,} bytes at once")
-                            await _busy(scope, send)
+                    if len(body.buffer) + len(chunk) > Door.max_body:   # chunked: more than any route takes
+                        await _refuse(scope, send, 413, f"The body is larger than {Door.max_body / 2**20:g} MB")
+                        return
+                    if chunked or size > self.READ_AHEAD:   # type: ignore[operator]
+                        if not _read_ahead.take(address, len(chunk)):
+                            _tally.add(f"large request bodies over {_read_ahead.total:,} bytes at once, "
+                                       f"or {_read_ahead.share:,} from one address")
+                            await _refuse(scope, send, 503, BUSY, [(b"retry-after", b"5")])
                             return
                         held += len(chunk)
                     body.buffer.extend(chunk)
                     body._has_more = message.get("more_body", False)
-            await self._answer(scope, body, send)
+            await self._answer(scope, body, send, chunked)
         finally:
-            _read_ahead.give(held)
+            _read_ahead.give(address, held)
 
-    async def _answer(self, scope: Any, body: Body, send: Any) -> None:
+    async def _answer(self, scope: Any, body: Body, send: Any, chunked: bool = False) -> None:
         environ = build_environ(scope, body)
+        if chunked:       # read whole above: the app reads it (werkzeug reads no body of unknown length else)
+            environ["wsgi.input_terminated"] = True
         self._send = send
         try:
             await self.loop.run_in_executor(self.executor, contextvars.copy_context().run,
@@ -392,19 +401,29 @@ class _Responder(WSGIResponder):
 
 
 class _Budget:
-    """Bytes held at once by the large bodies read ahead (on the loop: no lock)."""
+    """Bytes held at once by the large bodies read ahead (on the loop: no lock), of
+    which one client address may hold ``share``: a client that stops its bodies short
+    of their end cannot take it all from the others."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, share: int | None = None) -> None:
         self.total, self.used = total, 0
+        self.share = total // 4 if share is None else share
+        self.by_address: dict[str, int] = {}
 
-    def take(self, size: int) -> bool:
-        if self.used + size > self.total:
+    def take(self, address: str, size: int) -> bool:
+        held = self.by_address.get(address, 0)
+        if self.used + size > self.total or held + size > self.share:
             return False
         self.used += size
+        self.by_address[address] = held + size
         return True
 
-    def give(self, size: int) -> None:
-        self.used -= size
+    def give(self, address: str, size: int) -> None:
+        if size:
+            self.used -= size
+            left = self.by_address.pop(address) - size
+            if left:
+                self.by_address[address] = left
 
 
 _read_ahead = _Budget(BODY_BUDGET)
@@ -412,13 +431,15 @@ _read_ahead = _Budget(BODY_BUDGET)
 BUSY = "The server is receiving too many large uploads at once: send it again in a few seconds"
 
 
-async def _busy(scope: Any, send: Any) -> None:
-    """503 for a large body over the read-ahead budget, without a thread."""
+async def _refuse(scope: Any, send: Any, status: int, sentence: str,
+                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    """Answer ``status`` with ``sentence`` (JSON under ``/api/``) from the loop, without a
+    thread, and close the connection (its body is not read further)."""
     api = scope["path"].startswith("/api/")
-    body = (json.dumps({"error": BUSY}) if api else BUSY + "\n").encode()
-    await send({"type": "http.response.start", "status": 503, "headers": [
+    body = (json.dumps({"error": sentence}) if api else sentence + "\n").encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json" if api else b"text/plain; charset=utf-8"),
-        (b"content-length", str(len(body)).encode()), (b"retry-after", b"5"),
+        (b"content-length", str(len(body)).encode()), *(headers or []),
         (b"connection", b"close")]})
     await send({"type": "http.response.body", "body": body})
 

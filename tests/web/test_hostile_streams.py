@@ -215,10 +215,12 @@ def whole_answer(sock: socket.socket) -> bytes:
     return answer
 
 
-def body_started(port: int, size: int, sent: bytes = b"{", path: str = "/api/dealer/pair") -> socket.socket:
-    """A connection that sends a request head announcing ``size`` bytes of body, and
-    ``sent`` of them."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+def body_started(port: int, size: int, sent: bytes = b"{", path: str = "/api/dealer/pair",
+                 source: str | None = None) -> socket.socket:
+    """A connection (from the address ``source``) that sends a request head announcing
+    ``size`` bytes of body, and ``sent`` of them."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                    source_address=(source, 0) if source else None)
     sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                  f"Content-Length: {size}\r\n\r\n".encode() + sent)
     sock.setblocking(False)
@@ -269,30 +271,42 @@ def test_at_the_cap_a_connection_stopped_in_its_body_makes_room(door: Callable[.
 
 def test_a_body_sent_whole_slowly_is_answered_and_large_bodies_held_at_once_are_bounded(
         door: Callable[..., Running], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bodies over 64 KB read ahead share a budget (64 MB a process; 150 KB here): one
-    that would pass it is answered 503 with Retry-After, read no further; the one
-    that holds it is answered when whole; the budget is given back after."""
-    monkeypatch.setattr(asgi, "_read_ahead", asgi._Budget(150_000))
+    """Bodies over 64 KB read ahead share a budget (64 MB a process, a quarter of it
+    for one address; 250 and 150 KB here): one that would pass either is answered
+    503 with Retry-After, read no further; one from another address still fits; the
+    ones that hold the budget are answered when whole; the budget is given back."""
+    monkeypatch.setattr(asgi, "_read_ahead", asgi._Budget(250_000, share=150_000))
     running = door(HEAD_SECONDS=5)
     size = 120_000
     body = b'{"code": "' + b"1" * (size - 12) + b'"}'
     first = body_started(running.port, size, body[:100_000])
     try:
+        other = body_started(running.port, size, body[:100_000], source="127.0.0.2")
+    except OSError:
+        pytest.skip("no second loopback address here (127.0.0.2)")
+    try:
         time.sleep(0.3)
-        second = ask(running.port, f"POST /api/dealer/pair HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                     f"application/json\r\nContent-Length: {size}\r\n\r\n".encode() + body[:100_000])
-        assert second.startswith(b"HTTP/1.1 503 ") and b"retry-after: 5" in second.lower()
-        first.setblocking(True)
-        first.sendall(body[100_000:])
-        answer = whole_answer(first)
-        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]      # read whole: the code is no code
-        assert b'"code"' in answer.partition(b"\r\n\r\n")[2]
+        request = (f"POST /api/dealer/pair HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                   f"application/json\r\nContent-Length: {size}\r\n\r\n").encode() + body[:100_000]
+        for source in ("127.0.0.1", "127.0.0.3"):    # the first address's share; the whole budget
+            with socket.create_connection(("127.0.0.1", running.port), timeout=5,
+                                          source_address=(source, 0)) as sock:
+                sock.sendall(request)
+                refused = whole_answer(sock)
+            assert refused.startswith(b"HTTP/1.1 503 ") and b"retry-after: 5" in refused.lower()
+        for sock in (first, other):
+            sock.setblocking(True)
+            sock.sendall(body[100_000:])
+            answer = whole_answer(sock)
+            assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]  # read whole: the code is no code
+            assert b'"code"' in answer.partition(b"\r\n\r\n")[2]
     finally:
         first.close()
+        other.close()
     third = ask(running.port, f"POST /api/dealer/pair HTTP/1.1\r\nHost: x\r\nContent-Type: "
                 f"application/json\r\nContent-Length: {size}\r\n\r\n".encode() + body)
     assert third.startswith(b"HTTP/1.1 400 ")
-    assert wait_until(lambda: asgi._read_ahead.used == 0, 1)     # given back once answered
+    assert wait_until(lambda: asgi._read_ahead.used == 0 and not asgi._read_ahead.by_address, 1)
 
 
 def test_a_request_head_over_8_kb_is_answered_431_and_closed(door: Callable[..., Running]) -> None:

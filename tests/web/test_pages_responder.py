@@ -245,3 +245,42 @@ def test_a_large_body_is_read_whole_before_a_thread_takes_it_and_a_body_cut_shor
     assert used == 0                                   # the budget given back
     sent, used = run_apart(run({"type": "http.disconnect"}, pieces[:3]))
     assert sent == [] and len(seen) == 1 and used == 0
+
+
+def test_a_chunked_body_reaches_the_app_whole_and_one_larger_than_any_route_takes_is_413(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A body without a length (``Transfer-Encoding: chunked``) is read on the loop as
+    well and handed to the app whole; werkzeug read none before (the app saw an empty
+    body).  Past the largest body a route takes it is refused (413) unread further,
+    the app never run."""
+    monkeypatch.setattr(asgi.Door, "max_body", 2**17)
+    flask = app()
+    runs: list[int] = []
+
+    @flask.post("/size")
+    def size() -> Any:
+        runs.append(1)
+        return {"bytes": len(request.get_data()), "json": request.get_json(silent=True) is not None}
+
+    def chunked_scope() -> dict[str, Any]:
+        scope = scope_of("POST", "/size")
+        scope["headers"] = [(b"host", b"x"), (b"content-type", b"application/json"),
+                            (b"transfer-encoding", b"chunked")]
+        return scope
+
+    async def run(parts: list[bytes]) -> list[dict[str, Any]]:
+        sent: list[dict[str, Any]] = []
+        pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+        try:
+            _, send = client(sent)
+            await asyncio.wait_for(pages(chunked_scope(), parts_then(parts, None), send), 10)
+            return sent
+        finally:
+            pages.executor.shutdown(wait=True)
+
+    whole = json.dumps({"pad": "x" * 80_000}).encode()
+    sent = run_apart(run([whole[:30_000], whole[30_000:]]))
+    assert sent[0]["status"] == 200 and json.loads(body_of(sent)) == {"bytes": len(whole), "json": True}
+    sent = run_apart(run([b"x" * 60_000] * 3))
+    assert sent[0]["status"] == 413 and b"larger than 0.125 MB" in body_of(sent)
+    assert runs == [1] and asgi._read_ahead.used == 0
