@@ -363,7 +363,7 @@ class _Responder(WSGIResponder):
     async def _answer(self, scope: Any, body: Body, send: Any, chunked: bool = False) -> None:
         environ = build_environ(scope, body)
         if chunked:       # read whole above: the app reads it (werkzeug reads no body of unknown length else)
-            environ["wsgi.input_terminated"] = True
+            environ["wsgi.input_terminated"] = True  # type: ignore[typeddict-unknown-key]
         self._send = send
         try:
             await self.loop.run_in_executor(self.executor, contextvars.copy_context().run,

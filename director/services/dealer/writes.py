@@ -57,7 +57,7 @@ def stored_answer(key: str | None, table_id: int) -> Answer | None:
     others = select(HandRequest.response.label("response"), HandRequest.digest.label("digest"),
                     DealerHand.table_id.label("table_id")) \
         .join(DealerHand, DealerHand.id == HandRequest.hand_id).where(HandRequest.idempotency_key == key)
-    stored = db.session.execute(union_all(events, others)).first()
+    stored: Any = db.session.execute(union_all(events, others)).first()
     if stored is None:
         return None
     response, digest, owner = stored
@@ -175,12 +175,13 @@ def _write_work(row: HandRow, events: list[Event], key: str | None, text: str,
     writer moved the hand first; ``grouped``, it raises :class:`BustsFound` instead of
     finding any."""
     sql = _statements()
-    rows = [{"hand_id": row.id, "seq": 0, "event": event_to_json(event), "idempotency_key": None,
-             "response": None, "digest": None, "undone": False, "created_at": now} for event in events]
+    values: list[dict[str, Any]] = [
+        {"hand_id": row.id, "seq": 0, "event": event_to_json(event), "idempotency_key": None,
+         "response": None, "digest": None, "undone": False, "created_at": now} for event in events]
     digest = request_digest() if key is not None else None
-    if key is not None and rows:
-        rows[-1].update(idempotency_key=key, response=text, digest=digest)
-    rows = [list(sql.event.params(values)) for values in rows]
+    if key is not None and values:
+        values[-1].update(idempotency_key=key, response=text, digest=digest)
+    rows = [list(sql.event.params(one)) for one in values]
     request = sql.request.params({"idempotency_key": key, "hand_id": row.id, "response": text,
                                   "digest": digest, "created_at": now}) if key is not None and not rows else None
     logs = [sql.log.params({"hand_id": row.id, "at": now, "who": who, "text": stored_text(line)})
@@ -198,8 +199,8 @@ def _write_work(row: HandRow, events: list[Event], key: str | None, text: str,
             return None
         first = int(found[0]) - len(events) + 1
         if rows:
-            for i, values in enumerate(rows):
-                values[1] = first + i            # the column "seq"
+            for i, params in enumerate(rows):
+                params[1] = first + i            # the column "seq"
             cursor.executemany(sql.event.sql, rows)
         if request is not None:
             cursor.execute(sql.request.sql, request)
