@@ -119,9 +119,12 @@ class _Listener:
         if self._sender is None:
             with self._lock:
                 if self._sender is None:
-                    self._sender = threading.Thread(target=self._send_all, daemon=True,
-                                                    name=f"director-change-feed-{self.name}-sender")
-                    self._sender.start()
+                    sender = threading.Thread(target=self._send_all, daemon=True,
+                                              name=f"director-change-feed-{self.name}-sender")
+                    sender.start()
+                    # Seen by ``close`` only once started: a close racing this send joined a
+                    # thread not yet started (RuntimeError in a test's teardown on CI).
+                    self._sender = sender
                     atexit.register(self.close)   # a process that ends sends what it committed
 
     def _send_all(self) -> None:
