@@ -333,6 +333,7 @@ class _Responder(WSGIResponder):
         length = next((value for name, value in scope["headers"] if name == b"content-length"), None)
         size = int(length) if length is not None and length.isdigit() else None
         chunked = size is None and _body_size(scope["headers"]) is not None
+        large = chunked or size is not None and size > self.READ_AHEAD   # drawn on the budget
         held = 0              # bytes of a large body taken from the read-ahead budget
         address = (scope.get("client") or ("",))[0]
         try:
@@ -347,7 +348,7 @@ class _Responder(WSGIResponder):
                     if len(body.buffer) + len(chunk) > Door.max_body:   # chunked: more than any route takes
                         await _refuse(scope, send, 413, f"The body is larger than {Door.max_body / 2**20:g} MB")
                         return
-                    if chunked or size > self.READ_AHEAD:   # type: ignore[operator]
+                    if large:
                         if not _read_ahead.take(address, len(chunk)):
                             _tally.add(f"large request bodies over {_read_ahead.total:,} bytes at once, "
                                        f"or {_read_ahead.share:,} from one address")
