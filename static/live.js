@@ -213,8 +213,11 @@
   /* A write's idempotency key: one per tap or click, sent again with the write until
    * the server answers, which applies it once (the dealer's tablet, the clock buttons). */
   function requestKey() {
-    var r = "";
-    for (var i = 0; i < 4; i++) { r += Math.floor(Math.random() * 0x100000000).toString(16); }
+    var words = new Uint32Array(4), r = "";
+    var source = global.crypto;     // on plain HTTP too (randomUUID needs HTTPS)
+    if (source && source.getRandomValues) source.getRandomValues(words);
+    else for (var j = 0; j < 4; j++) words[j] = Math.floor(Math.random() * 0x100000000);
+    for (var i = 0; i < 4; i++) r += ("0000000" + words[i].toString(16)).slice(-8);
     return Date.now().toString(16) + "-" + r;
   }
 

@@ -298,6 +298,28 @@ def test_a_lost_connection_is_shown_large_and_the_pending_tap_is_sent_once(
 
 
 
+def test_a_taps_key_comes_from_the_browsers_cryptographic_generator(
+        chromium: Any, live_server: Server) -> None:
+    """The key that makes a tap sent again count once is drawn from ``crypto``, which
+    the browser gives on the room's plain HTTP too: not from ``Math.random``, whose
+    next values a player on the Wi-Fi could work out from the keys he sees."""
+    t = setup(live_server, ["Ann", "Bo", "Cy", "Di"], PLO)
+    page = tablet(chromium, live_server, t["code"])
+    deal(page)
+    page.evaluate("""() => { const own = crypto.getRandomValues.bind(crypto);
+        window.drawn = 0; Math.random = () => 0.5;
+        crypto.getRandomValues = (words) => { window.drawn += 1; return own(words); }; }""")
+    x, y = spot(page, "#controls button.action-call")
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/hand/actions")) as sent:
+        page.mouse.click(x, y)
+    key = sent.value.post_data_json["idempotency_key"]
+    assert re.fullmatch(r"[0-9a-f]+-[0-9a-f]{32}", key), key
+    assert key.split("-")[1] != "80000000" * 4          # not Math.random's (made constant above)
+    assert page.evaluate("window.drawn") >= 1
+    keys = page.evaluate("() => Array.from({length: 2000}, () => DirectorLive.requestKey())")
+    assert len(set(keys)) == 2000
+
+
 def offline_tap_then_page_gone(page: Any, server: Server,
                                t: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """Call tapped while the server cannot be reached (every send of it fails as on a
