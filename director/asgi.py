@@ -65,6 +65,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from director.db import db, start_checkpointer
 from director.i18n import load_locale_data
 from director.models import Tournament
+from director.security import TrustedProxies
 from director.services import change_feed, read_model
 from director.services import seating as seating_service
 from director.services.audit import writer
@@ -316,9 +317,11 @@ class _Responder(WSGIResponder):
     READ_AHEAD = 64 * 1024
     HAND_OVER = 256 * 1024
 
-    def __init__(self, app: Any, executor: Any, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, app: Any, executor: Any, loop: asyncio.AbstractEventLoop,
+                 proxies: TrustedProxies | None = None) -> None:
         # Not a2wsgi's: it asks for the loop and makes a queue on every request.
         self.app = app
+        self.proxies = proxies
         self.executor = executor
         self.loop = loop
         self.response_started = False
@@ -335,7 +338,7 @@ class _Responder(WSGIResponder):
         chunked = size is None and _body_size(scope["headers"]) is not None
         large = chunked or size is not None and size > self.READ_AHEAD   # drawn on the budget
         held = 0              # bytes of a large body taken from the read-ahead budget
-        address = (scope.get("client") or ("",))[0]
+        address = self._client(scope) if large else ""
         try:
             if chunked or size is not None and size <= Door.max_body:
                 # The whole body, on the loop, before a thread takes the request: a client
@@ -360,6 +363,16 @@ class _Responder(WSGIResponder):
             await self._answer(scope, body, send, chunked)
         finally:
             _read_ahead.give(address, held)
+
+    def _client(self, scope: Any) -> str:
+        """Whose share a large body draws on: the client's address, the one a trusted
+        proxy names for it (behind one, every client would have the proxy's)."""
+        peer = (scope.get("client") or ("",))[0]
+        if self.proxies is None:
+            return str(peer)
+        forwarded = b",".join(value for name, value in scope["headers"] if name == b"x-forwarded-for")
+        named = self.proxies.forwarded_client(peer, forwarded.decode("latin-1"))
+        return str(peer) if named is None else f"{named} (by {peer})"
 
     async def _answer(self, scope: Any, body: Body, send: Any, chunked: bool = False) -> None:
         environ = build_environ(scope, body)
@@ -453,9 +466,14 @@ def _put_all(queue: asyncio.Queue[Any], messages: list[Any]) -> None:
 class Pages(WSGIMiddleware):
     """The Flask app on a pool of ``workers`` threads (a2wsgi)."""
 
+    def __init__(self, app: Flask, workers: int) -> None:
+        super().__init__(app, workers=workers)  # type: ignore[arg-type]
+        wrapped = app.wsgi_app
+        self.proxies = wrapped if isinstance(wrapped, TrustedProxies) else None
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            await _Responder(self.app, self.executor, asyncio.get_running_loop())(
+            await _Responder(self.app, self.executor, asyncio.get_running_loop(), self.proxies)(
                 scope, receive, send)
             return
         await super().__call__(scope, receive, send)
@@ -468,7 +486,7 @@ def build(app: Flask, *, serving: bool = True) -> Callable[..., Awaitable[None]]
     screens = LiveScreens(app)
     _live.add(screens)
     threads = int(app.config["THREADS"])
-    pages = Pages(app, workers=threads)  # type: ignore[arg-type]
+    pages = Pages(app, workers=threads)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:

@@ -608,17 +608,29 @@ class TrustedProxies:
             return False
         return any(ip in network for network in self.networks)
 
+    def forwarded_client(self, peer: str | None, forwarded_for: str | None) -> str | None:
+        """The client's address a request from ``peer`` with this ``X-Forwarded-For``
+        names, when it is to be believed (None: the peer is the client).  The app's
+        ``remote_addr``, and the server's door reads it the same way (``asgi``: the
+        large bodies one client may hold at once, each client behind the proxy its own)."""
+        chain = [part.strip() for part in str(forwarded_for or "").split(",") if part.strip()]
+        if self.hops:                       # werkzeug's ProxyFix: the hops-th from the right
+            return chain[-self.hops] if len(chain) >= self.hops else None
+        if not (self.networks and self.trusted(peer)):
+            return None
+        while chain and self.trusted(chain[-1]):
+            chain.pop()
+        return chain[-1] if chain else None
+
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         if self.fixed is not None:
             return self.fixed(environ, start_response)
         if self.networks and self.trusted(environ.get("REMOTE_ADDR")):
-            chain = [part.strip() for part in
-                     str(environ.get("HTTP_X_FORWARDED_FOR", "")).split(",") if part.strip()]
-            while chain and self.trusted(chain[-1]):
-                chain.pop()
-            if chain:
+            client = self.forwarded_client(environ.get("REMOTE_ADDR"),
+                                           environ.get("HTTP_X_FORWARDED_FOR"))
+            if client is not None:
                 environ["director.proxy_peer"] = environ.get("REMOTE_ADDR")
-                environ["REMOTE_ADDR"] = chain[-1]
+                environ["REMOTE_ADDR"] = client
             proto = str(environ.get("HTTP_X_FORWARDED_PROTO", "")).split(",")[0].strip().lower()
             if proto in ("http", "https"):
                 environ["wsgi.url_scheme"] = proto

@@ -216,12 +216,13 @@ def whole_answer(sock: socket.socket) -> bytes:
 
 
 def body_started(port: int, size: int, sent: bytes = b"{", path: str = "/api/dealer/pair",
-                 source: str | None = None) -> socket.socket:
+                 source: str | None = None, forwarded_for: str | None = None) -> socket.socket:
     """A connection (from the address ``source``) that sends a request head announcing
-    ``size`` bytes of body, and ``sent`` of them."""
+    ``size`` bytes of body (``X-Forwarded-For: forwarded_for``), and ``sent`` of them."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=5,
                                     source_address=(source, 0) if source else None)
-    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    proxy = f"X-Forwarded-For: {forwarded_for}\r\n" if forwarded_for else ""
+    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{proxy}"
                  f"Content-Length: {size}\r\n\r\n".encode() + sent)
     sock.setblocking(False)
     return sock
@@ -307,6 +308,48 @@ def test_a_body_sent_whole_slowly_is_answered_and_large_bodies_held_at_once_are_
                 f"application/json\r\nContent-Length: {size}\r\n\r\n".encode() + body)
     assert third.startswith(b"HTTP/1.1 400 ")
     assert wait_until(lambda: asgi._read_ahead.used == 0 and not asgi._read_ahead.by_address, 1)
+
+
+@pytest.mark.parametrize("proxies", ["127.0.0.1", "1"], ids=["listed", "hops"])
+def test_behind_a_trusted_proxy_each_client_has_its_own_share_of_the_large_bodies(
+        door: Callable[..., Running], monkeypatch: pytest.MonkeyPatch, proxies: str) -> None:
+    """Behind the reverse proxy of the deployment section every connection comes from
+    the proxy's address: one player there stopping his large bodies short would keep
+    every director's import out.  The share is the client's the proxy names
+    (``DIRECTOR_TRUSTED_PROXIES``, as the app reads it); a client that is no trusted
+    proxy naming others gets none of theirs."""
+    monkeypatch.setattr(asgi, "_read_ahead", asgi._Budget(250_000, share=150_000))
+    size = 120_000
+    body = b'{"code": "' + b"1" * (size - 12) + b'"}'
+
+    def refused(running: Running, forwarded_for: str) -> bool:
+        sock = body_started(running.port, size, body[:100_000], forwarded_for=forwarded_for)
+        try:
+            sock.setblocking(True)
+            sock.settimeout(0.5)
+            try:
+                return whole_answer(sock).startswith(b"HTTP/1.1 503 ")
+            except TimeoutError:        # held, waiting for the rest of its body
+                return False
+        finally:
+            sock.close()
+
+    behind = door(HEAD_SECONDS=5, TRUSTED_PROXIES=proxies)
+    player = body_started(behind.port, size, body[:100_000], forwarded_for="10.0.0.66")
+    try:
+        time.sleep(0.3)
+        assert refused(behind, "10.0.0.66")             # his share is full ...
+        assert not refused(behind, "10.0.0.7")          # ... the director's is not
+    finally:
+        player.close()
+    assert wait_until(lambda: asgi._read_ahead.used == 0, 2)
+    direct = door(HEAD_SECONDS=5)                         # no proxy trusted: the header is no one
+    player = body_started(direct.port, size, body[:100_000], forwarded_for="10.0.0.66")
+    try:
+        time.sleep(0.3)
+        assert refused(direct, "10.0.0.7")
+    finally:
+        player.close()
 
 
 def test_a_request_head_over_8_kb_is_answered_431_and_closed(door: Callable[..., Running]) -> None:
