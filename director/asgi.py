@@ -78,7 +78,7 @@ from director.streams import (
     raise_open_files_limit,
 )
 from director.tournament.lifecycle import Status
-from director.views.body_limits import largest_body
+from director.views.body_limits import largest_body, route_limits, size_words
 from director.workers import SchedulerStandby
 
 IN_PLAY = (Status.REGISTERING.value, Status.RUNNING.value)
@@ -306,8 +306,9 @@ class _Responder(WSGIResponder):
     budget of ``BODY_BUDGET`` bytes for the process, a quarter of it for one client
     address (a 503 past either), so that bodies stopped short of their end cannot
     fill the memory, nor one client keep the others' uploads out; the door lets go
-    of a body not whole in time.  A body larger than any route takes is left
-    unread: the app refuses it (413) before reading.  An answer comes back
+    of a body not whole in time.  A large body larger than its route takes (the
+    app's URL map, ``body_limits.route_limits``) is left unread: the app refuses it
+    (413) before reading.  An answer comes back
     with the thread's end: the loop, woken once to resume this request, sends it
     (no task, queue or wake-up of its own).  A long answer goes across once per
     ``HAND_OVER`` bytes while the thread makes the rest, through a sender started
@@ -318,10 +319,12 @@ class _Responder(WSGIResponder):
     HAND_OVER = 256 * 1024
 
     def __init__(self, app: Any, executor: Any, loop: asyncio.AbstractEventLoop,
-                 proxies: TrustedProxies | None = None) -> None:
+                 proxies: TrustedProxies | None = None,
+                 limits: Callable[[str, str], int | None] | None = None) -> None:
         # Not a2wsgi's: it asks for the loop and makes a queue on every request.
         self.app = app
         self.proxies = proxies
+        self.limits = limits
         self.executor = executor
         self.loop = loop
         self.response_started = False
@@ -339,8 +342,10 @@ class _Responder(WSGIResponder):
         large = chunked or size is not None and size > self.READ_AHEAD   # drawn on the budget
         held = 0              # bytes of a large body taken from the read-ahead budget
         address = self._client(scope) if large else ""
+        # A large body is read up to what its route takes (2 MB but for the players import)
+        limit = min(Door.max_body, self._route_limit(scope) or Door.max_body) if large else Door.max_body
         try:
-            if chunked or size is not None and size <= Door.max_body:
+            if chunked or size is not None and size <= limit:
                 # The whole body, on the loop, before a thread takes the request: a client
                 # sending it slowly holds a socket (the door's body timer), not a thread.
                 while body._has_more:
@@ -348,8 +353,8 @@ class _Responder(WSGIResponder):
                     if message["type"] != "http.request":   # gone before its body was whole
                         return
                     chunk = message.get("body", b"")
-                    if len(body.buffer) + len(chunk) > Door.max_body:   # chunked: more than any route takes
-                        await _refuse(scope, send, 413, f"The body is larger than {Door.max_body / 2**20:g} MB")
+                    if len(body.buffer) + len(chunk) > limit:   # chunked: more than the route takes
+                        await _refuse(scope, send, 413, f"The body is larger than {size_words(limit)}")
                         return
                     if large:
                         if not _read_ahead.take(address, len(chunk)):
@@ -363,6 +368,9 @@ class _Responder(WSGIResponder):
             await self._answer(scope, body, send, chunked)
         finally:
             _read_ahead.give(address, held)
+
+    def _route_limit(self, scope: Any) -> int | None:
+        return None if self.limits is None else self.limits(scope["method"], scope["path"])
 
     def _client(self, scope: Any) -> str:
         """Whose share a large body draws on: the client's address, the one a trusted
@@ -470,11 +478,12 @@ class Pages(WSGIMiddleware):
         super().__init__(app, workers=workers)  # type: ignore[arg-type]
         wrapped = app.wsgi_app
         self.proxies = wrapped if isinstance(wrapped, TrustedProxies) else None
+        self.limits = route_limits(app)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            await _Responder(self.app, self.executor, asyncio.get_running_loop(), self.proxies)(
-                scope, receive, send)
+            await _Responder(self.app, self.executor, asyncio.get_running_loop(), self.proxies,
+                             self.limits)(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
 

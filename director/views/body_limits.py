@@ -26,7 +26,8 @@ from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.routing import RoutingException
 
 from director.schemas import DEEP_JSON, FORM_TYPES, MAX_JSON_DEPTH, json_depth
 
@@ -61,9 +62,32 @@ def largest_body(app: Flask) -> int:
     return max([int(app.config.get("MAX_CONTENT_LENGTH") or 0), *limits])
 
 
+def route_limits(app: Flask) -> Callable[[str, str], int | None]:
+    """For the server's door, which reads a large body before the app runs: the
+    largest body the route of (method, path) takes (None: a path or method no route
+    has, which the app answers without reading a body)."""
+    adapter = app.url_map.bind("localhost")
+    default = app.config.get("MAX_CONTENT_LENGTH")
+
+    def limit(method: str, path: str) -> int | None:
+        try:
+            endpoint, _ = adapter.match(path, method)
+        except (HTTPException, RoutingException):        # 404, 405, a redirect
+            return None
+        view = app.view_functions.get(str(endpoint))
+        limit = getattr(view, "max_body", default)
+        return int(limit) if limit is not None else None
+
+    return limit
+
+
+def size_words(limit: int) -> str:
+    """A body limit as a person reads it: ``2 MB``, ``512 kB``."""
+    return f"{limit / MB:g} MB" if limit >= MB else f"{limit // 1024} kB"
+
+
 def _too_large(limit: int) -> None:
-    size = f"{limit / MB:g} MB" if limit >= MB else f"{limit // 1024} kB"
-    abort(413, description=_("The body is larger than %(size)s", size=size))
+    abort(413, description=_("The body is larger than %(size)s", size=size_words(limit)))
 
 
 def check_body() -> None:

@@ -9,6 +9,7 @@ answer at once while idle sockets flood the port."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -350,6 +351,39 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_share_of_the_large_bodie
         assert refused(direct, "10.0.0.7")
     finally:
         player.close()
+
+
+def test_a_large_body_is_read_only_up_to_what_its_route_takes(door: Callable[..., Running]) -> None:
+    """Every route takes 2 MB but the players import (16 MB).  A 3 MB body announced to
+    the anonymous pairing route is refused (413, naming its limit) without a byte of it
+    read: before, the door read any body up to 16 MB, the largest of all, and only
+    then did the app refuse it.  A chunked one is cut off at the route's 2 MB.  The
+    import still takes its 3 MB."""
+    running = door(HEAD_SECONDS=5)
+    started = time.monotonic()
+    sock = body_started(running.port, 3 * 2**20)         # the head and one byte, no more
+    try:
+        sock.settimeout(5)
+        answer = whole_answer(sock)
+    finally:
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 413 ") and b"larger than 2 MB" in answer, answer[:300]
+    assert time.monotonic() - started < 2
+    assert asgi._read_ahead.used == 0
+    with socket.create_connection(("127.0.0.1", running.port), timeout=5) as sock:
+        sock.sendall(b"POST /api/dealer/pair HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
+        part = b"x" * 2**18
+        answer = b""
+        with contextlib.suppress(OSError):       # closed once past the limit
+            for _ in range(12):                  # 3 MB
+                sock.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+        answer = whole_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 413 ") and b"larger than 2 MB" in answer, answer[:300]
+    csv = b"name\n" + b"A Player\n" * (3 * 2**20 // 9)
+    imported = ask(running.port, f"POST /api/players/import HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\n"
+                   f"Content-Length: {len(csv)}\r\n\r\n".encode() + csv)
+    assert imported.startswith(b"HTTP/1.1 401 "), imported[:300]     # read whole: then not signed in
 
 
 def test_a_request_head_over_8_kb_is_answered_431_and_closed(door: Callable[..., Running]) -> None:

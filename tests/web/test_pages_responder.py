@@ -282,5 +282,5 @@ def test_a_chunked_body_reaches_the_app_whole_and_one_larger_than_any_route_take
     sent = run_apart(run([whole[:30_000], whole[30_000:]]))
     assert sent[0]["status"] == 200 and json.loads(body_of(sent)) == {"bytes": len(whole), "json": True}
     sent = run_apart(run([b"x" * 60_000] * 3))
-    assert sent[0]["status"] == 413 and b"larger than 0.125 MB" in body_of(sent)
+    assert sent[0]["status"] == 413 and b"larger than 128 kB" in body_of(sent)
     assert runs == [1] and asgi._read_ahead.used == 0
