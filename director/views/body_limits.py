@@ -64,8 +64,8 @@ def largest_body(app: Flask) -> int:
 
 def route_limits(app: Flask) -> Callable[[str, str], int | None]:
     """For the server's door, which reads a large body before the app runs: the
-    largest body the route of (method, path) takes (None: a path or method no route
-    has, which the app answers without reading a body)."""
+    largest body the route of (method, path) takes, as :func:`check_body` will check
+    it (``MAX_CONTENT_LENGTH`` for a path or method no route has; None: no limit set)."""
     adapter = app.url_map.bind("localhost")
     default = app.config.get("MAX_CONTENT_LENGTH")
 
@@ -73,9 +73,8 @@ def route_limits(app: Flask) -> Callable[[str, str], int | None]:
         try:
             endpoint, _ = adapter.match(path, method)
         except (HTTPException, RoutingException):        # 404, 405, a redirect
-            return None
-        view = app.view_functions.get(str(endpoint))
-        limit = getattr(view, "max_body", default)
+            endpoint = ""
+        limit = getattr(app.view_functions.get(str(endpoint)), "max_body", default)
         return int(limit) if limit is not None else None
 
     return limit

@@ -368,6 +368,13 @@ def test_a_large_body_is_read_only_up_to_what_its_route_takes(door: Callable[...
     finally:
         sock.close()
     assert answer.startswith(b"HTTP/1.1 413 ") and b"larger than 2 MB" in answer, answer[:300]
+    sock = body_started(running.port, 3 * 2**20, path="/no/such/route")      # nor to no route
+    try:
+        sock.settimeout(5)
+        answer = whole_answer(sock)
+    finally:
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:300]
     assert time.monotonic() - started < 2
     assert asgi._read_ahead.used == 0
     with socket.create_connection(("127.0.0.1", running.port), timeout=5) as sock:
