@@ -83,7 +83,7 @@ def flask_floor(kind: str) -> Any:
         return jsonify({"id": 0, "accepted": True, "echo": body})
 
     threads = int(os.environ.get("DIRECTOR_THREADS", "32"))
-    return Pages(app, workers=threads)  # type: ignore[arg-type]
+    return Pages(app, workers=threads)
 
 
 def broadcast_floor() -> Any:

@@ -103,7 +103,7 @@ def call(flask: Flask, method: str, path: str, body: bytes = b"",
     """Run one request through ``Pages`` as uvicorn would: what was sent, and the error
     the request ended with (uvicorn closes the connection then)."""
     sent: list[dict[str, Any]] = []
-    pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+    pages = Pages(flask, workers=2)
     scope = scope_of(method, path, body)
 
     async def run() -> BaseException | None:
@@ -164,7 +164,7 @@ def test_a_request_cancelled_while_its_long_answer_is_made_sends_nothing_and_lea
     sent: list[dict[str, Any]] = []
 
     async def run() -> list[asyncio.Task[Any]]:
-        pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+        pages = Pages(flask, workers=2)
         request = asyncio.ensure_future(pages(scope_of("GET", "/held"), *client(sent)))
         await asyncio.sleep(0.2)                   # the app is making its answer
         request.cancel()
@@ -186,7 +186,7 @@ def test_many_requests_at_once_each_get_their_own_answer(path: str) -> None:
     alone, _ = call(flask, "GET", path)
 
     async def many() -> list[bytes]:
-        pages = Pages(flask, workers=4)  # type: ignore[arg-type]
+        pages = Pages(flask, workers=4)
         try:
             async def one() -> bytes:
                 sent: list[dict[str, Any]] = []
@@ -232,7 +232,7 @@ def test_a_large_body_is_read_whole_before_a_thread_takes_it_and_a_body_cut_shor
 
     async def run(end: dict[str, Any] | None, parts: list[bytes]) -> tuple[list[dict[str, Any]], int]:
         sent: list[dict[str, Any]] = []
-        pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+        pages = Pages(flask, workers=2)
         try:
             _, send = client(sent)
             await asyncio.wait_for(pages(scope_of("POST", "/size", whole), parts_then(parts, end), send), 10)
@@ -270,7 +270,7 @@ def test_a_chunked_body_reaches_the_app_whole_and_one_larger_than_any_route_take
 
     async def run(parts: list[bytes]) -> list[dict[str, Any]]:
         sent: list[dict[str, Any]] = []
-        pages = Pages(flask, workers=2)  # type: ignore[arg-type]
+        pages = Pages(flask, workers=2)
         try:
             _, send = client(sent)
             await asyncio.wait_for(pages(chunked_scope(), parts_then(parts, None), send), 10)
