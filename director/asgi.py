@@ -319,8 +319,7 @@ class _Responder(WSGIResponder):
     HAND_OVER = 256 * 1024
 
     def __init__(self, app: Any, executor: Any, loop: asyncio.AbstractEventLoop,
-                 proxies: TrustedProxies | None = None,
-                 limits: Callable[[str, str], int | None] | None = None) -> None:
+                 proxies: TrustedProxies | None, limits: Callable[[str, str], int | None]) -> None:
         # Not a2wsgi's: it asks for the loop and makes a queue on every request.
         self.app = app
         self.proxies = proxies
@@ -343,7 +342,8 @@ class _Responder(WSGIResponder):
         held = 0              # bytes of a large body taken from the read-ahead budget
         address = self._client(scope) if large else ""
         # A large body is read up to what its route takes (2 MB but for the players import)
-        limit = min(Door.max_body, self._route_limit(scope) or Door.max_body) if large else Door.max_body
+        limit = min(Door.max_body, self.limits(scope["method"], scope["path"]) or Door.max_body) \
+            if large else Door.max_body
         try:
             if chunked or size is not None and size <= limit:
                 # The whole body, on the loop, before a thread takes the request: a client
@@ -368,9 +368,6 @@ class _Responder(WSGIResponder):
             await self._answer(scope, body, send, chunked)
         finally:
             _read_ahead.give(address, held)
-
-    def _route_limit(self, scope: Any) -> int | None:
-        return None if self.limits is None else self.limits(scope["method"], scope["path"])
 
     def _client(self, scope: Any) -> str:
         """Whose share a large body draws on: the client's address, the one a trusted
@@ -476,8 +473,7 @@ class Pages(WSGIMiddleware):
 
     def __init__(self, app: Flask, workers: int) -> None:
         super().__init__(app, workers=workers)  # type: ignore[arg-type]
-        wrapped = app.wsgi_app
-        self.proxies = wrapped if isinstance(wrapped, TrustedProxies) else None
+        self.proxies: TrustedProxies | None = app.extensions.get("director.proxies")
         self.limits = route_limits(app)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:

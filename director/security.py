@@ -692,7 +692,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_SSL_STRICT", False)  # plain HTTP on the room's Wi-Fi
     app.config.setdefault("WTF_CSRF_HEADERS", ["X-CSRF-Token", "X-CSRFToken"])
     csrf.init_app(app)
-    app.wsgi_app = TrustedProxies(app.wsgi_app, app.config.get("TRUSTED_PROXIES"))  # type: ignore[method-assign]
+    proxies = app.extensions["director.proxies"] = TrustedProxies(
+        app.wsgi_app, app.config.get("TRUSTED_PROXIES"))      # the server's door reads it too
+    app.wsgi_app = proxies  # type: ignore[method-assign]
     register_dealer_token_lookup(device_table)  # the dealer tablets' device tokens
     app.before_request(_refuse_nul)
     app.before_request(_check_csrf)

@@ -49,10 +49,16 @@ def allow_body(max_bytes: int) -> Callable[[F], F]:
     return mark
 
 
+def view_limit(app: Flask, endpoint: str | None) -> int | None:
+    """The largest body the view of ``endpoint`` takes: its ``allow_body``, else
+    ``MAX_CONTENT_LENGTH`` (also for no view: a 404 or a 405); None: no limit set."""
+    limit = getattr(app.view_functions.get(endpoint or ""), "max_body", None)
+    limit = app.config.get("MAX_CONTENT_LENGTH") if limit is None else limit
+    return None if limit is None else int(limit)
+
+
 def _limit() -> int | None:
-    view = current_app.view_functions.get(request.endpoint or "")
-    limit = getattr(view, "max_body", None)
-    return int(limit) if limit is not None else current_app.config.get("MAX_CONTENT_LENGTH")
+    return view_limit(current_app, request.endpoint)
 
 
 def largest_body(app: Flask) -> int:
@@ -65,17 +71,15 @@ def largest_body(app: Flask) -> int:
 def route_limits(app: Flask) -> Callable[[str, str], int | None]:
     """For the server's door, which reads a large body before the app runs: the
     largest body the route of (method, path) takes, as :func:`check_body` will check
-    it (``MAX_CONTENT_LENGTH`` for a path or method no route has; None: no limit set)."""
+    it (:func:`view_limit`)."""
     adapter = app.url_map.bind("localhost")
-    default = app.config.get("MAX_CONTENT_LENGTH")
 
     def limit(method: str, path: str) -> int | None:
         try:
             endpoint, _ = adapter.match(path, method)
         except (HTTPException, RoutingException):        # 404, 405, a redirect
-            endpoint = ""
-        limit = getattr(app.view_functions.get(str(endpoint)), "max_body", default)
-        return int(limit) if limit is not None else None
+            return view_limit(app, None)
+        return view_limit(app, str(endpoint))
 
     return limit
 

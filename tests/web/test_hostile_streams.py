@@ -360,20 +360,20 @@ def test_a_large_body_is_read_only_up_to_what_its_route_takes(door: Callable[...
     then did the app refuse it.  A chunked one is cut off at the route's 2 MB.  The
     import still takes its 3 MB."""
     running = door(HEAD_SECONDS=5)
+
+    def answer_to_head(path: str) -> bytes:
+        """The answer to a head announcing 3 MB and one byte of the body, no more."""
+        sock = body_started(running.port, 3 * 2**20, path=path)
+        try:
+            sock.settimeout(5)
+            return whole_answer(sock)
+        finally:
+            sock.close()
+
     started = time.monotonic()
-    sock = body_started(running.port, 3 * 2**20)         # the head and one byte, no more
-    try:
-        sock.settimeout(5)
-        answer = whole_answer(sock)
-    finally:
-        sock.close()
+    answer = answer_to_head("/api/dealer/pair")
     assert answer.startswith(b"HTTP/1.1 413 ") and b"larger than 2 MB" in answer, answer[:300]
-    sock = body_started(running.port, 3 * 2**20, path="/no/such/route")      # nor to no route
-    try:
-        sock.settimeout(5)
-        answer = whole_answer(sock)
-    finally:
-        sock.close()
+    answer = answer_to_head("/no/such/route")                              # nor to no route
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:300]
     assert time.monotonic() - started < 2
     assert asgi._read_ahead.used == 0
