@@ -326,7 +326,6 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_share_of_the_large_bodie
     def refused(running: Running, forwarded_for: str) -> bool:
         sock = body_started(running.port, size, body[:100_000], forwarded_for=forwarded_for)
         try:
-            sock.setblocking(True)
             sock.settimeout(0.5)
             try:
                 return whole_answer(sock).startswith(b"HTTP/1.1 503 ")
@@ -381,7 +380,6 @@ def test_a_large_body_is_read_only_up_to_what_its_route_takes(door: Callable[...
         sock.sendall(b"POST /api/dealer/pair HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Transfer-Encoding: chunked\r\n\r\n")
         part = b"x" * 2**18
-        answer = b""
         with contextlib.suppress(OSError):       # closed once past the limit
             for _ in range(12):                  # 3 MB
                 sock.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
