@@ -227,9 +227,11 @@ def _serve(tmp: Path, port: int, env: dict[str, str]) -> Server:
             if "Address already in use" in text:
                 raise PortTaken(text)
             raise RuntimeError(f"the server exited: {text}")
-        # "Director:  http://..." is printed once the server holds its port (and not
-        # before): a connection then reaches this server, not one that took the port.
-        if "Director:" in log.read_text():
+        # The banner ("Director:  http://..." to its last line, "Server: ...") is printed
+        # once the server holds its port (and not before): a connection then reaches this
+        # server, not one that took the port, and a test reads the whole banner (CI once
+        # read it with its first line only).
+        if "\nServer:" in log.read_text():
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                     return Server(f"http://127.0.0.1:{port}", TOKEN, process, log)
