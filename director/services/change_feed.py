@@ -19,6 +19,7 @@ The backend follows ``CHANGE_FEED`` (``auto``: from the database URL):
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import queue
 import threading
@@ -30,7 +31,7 @@ from datetime import timedelta
 from typing import Any, Protocol
 
 from flask import Flask
-from sqlalchemy import delete, func, insert, select, text
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Engine
 
 from director.db import db, utcnow, write_lock
@@ -133,6 +134,7 @@ class _Listener:
                 batch = [self._outbox.get(timeout=0.2)]
             except queue.Empty:
                 if self._stop.is_set():
+                    self.sent_all()
                     return
                 continue
             while len(batch) < self.BATCH:
@@ -152,6 +154,9 @@ class _Listener:
 
     def write(self, batch: list[Change]) -> None:
         raise NotImplementedError
+
+    def sent_all(self) -> None:
+        """The sender's last step, once closed and everything sent."""
 
     @property
     def engine(self) -> Engine:
@@ -198,6 +203,7 @@ class PostgresFeed(_Listener):
     def __init__(self, app: Flask, channel: str) -> None:
         super().__init__(app)
         self.channel = channel
+        self._sending: Any = None      # the sender thread's connection (``write``)
 
     def write(self, batch: list[Change]) -> None:
         payloads = []
@@ -206,19 +212,41 @@ class PostgresFeed(_Listener):
             if len(payload.encode()) > self.MAX_PAYLOAD:
                 payload = replace(change, data=None).to_json()
             payloads.append(payload)
-        with self.engine.connect() as connection:   # one round trip for the batch
-            connection.execute(text("SELECT pg_notify(:channel, payload) "
-                                    "FROM unnest(CAST(:payloads AS text[])) AS payload"),
-                               {"channel": self.channel, "payloads": payloads})
-            connection.commit()
+        # One round trip for the batch, on a connection of the sender's own in autocommit:
+        # a pooled one cost four (its ping, BEGIN, COMMIT and the pool's rollback), each a
+        # wait for the interpreter lock while the event loop writes the change to the
+        # screens (a NOTIFY then took 190 ms to leave a process with two busy threads).
+        if self._sending is None:
+            self._sending = self._own_connection()
+        try:
+            self._sending.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) "
+                                  "AS payload", (self.channel, payloads))
+        except Exception:
+            self._close_sending()           # lost: the next attempt opens another
+            raise
+
+    def _own_connection(self) -> Any:
+        """A connection with the pool's settings (search path, name) in autocommit, never
+        given back to the pool."""
+        raw = self.engine.raw_connection()
+        connection: Any = raw.driver_connection
+        raw.detach()
+        connection.rollback()
+        connection.autocommit = True
+        return connection
+
+    def _close_sending(self) -> None:
+        sending, self._sending = self._sending, None
+        if sending is not None:
+            with contextlib.suppress(Exception):
+                sending.close()
+
+    def sent_all(self) -> None:
+        self._close_sending()
 
     def listen(self, deliver: Deliver) -> None:
-        raw = self.engine.raw_connection()   # the pool's settings (search path, name) ...
-        connection: Any = raw.driver_connection
-        raw.detach()                          # ... but never given back to the pool
+        connection = self._own_connection()
         try:
-            connection.rollback()
-            connection.autocommit = True
             channel = self.channel.replace('"', '""')
             connection.execute(f'LISTEN "{channel}"')
             self._ready.set()

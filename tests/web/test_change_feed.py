@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy
 from flask import Flask
 from flask.testing import FlaskClient
 
 from director import ROOT
+from director.db import db
 from director.services import change_feed, dealer_pairing
 from director.services.events import events
 from tests.conftest import POSTGRES_URL, TOKEN
@@ -180,3 +182,24 @@ def test_a_change_made_by_another_os_process_reaches_the_screens(
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.stdout.strip() == "200", done.stderr[-2000:]
     assert screen.next_named("clock")["running"] is True
+
+
+def test_a_change_is_still_told_after_the_database_dropped_the_senders_connection(
+        app: Flask, other: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int], screen_on: Callable[..., Screen]) -> None:
+    """The NOTIFY goes out on a connection the feed keeps; one the database ended (a
+    restart, a dropped link) is opened again for the next change, none is lost."""
+    if not POSTGRES_URL:
+        pytest.skip("LISTEN/NOTIFY: make test-postgres")
+    tid = make_tournament()
+    screen = screen_on(other, tid)
+    assert client.post(f"/api/tournaments/{tid}/clock/start", headers=auth).status_code == 200
+    assert screen.next_named("clock")["running"] is True
+    with app.app_context(), db.engine.connect() as connection:
+        ended = connection.scalar(sqlalchemy.text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE application_name = :name AND query LIKE 'SELECT pg_notify%' "
+            "AND pid <> pg_backend_pid()"), {"name": app.config["TEST_SCHEMA"]})
+    assert ended == 1                  # the feed's one sending connection
+    assert client.post(f"/api/tournaments/{tid}/clock/pause", headers=auth).status_code == 200
+    assert screen.next_named("clock", timeout=DEADLINE + 1)["running"] is False
