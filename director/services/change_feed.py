@@ -68,7 +68,7 @@ class Change:
                       if name in fields})
 
 
-Deliver = Callable[[Change], None]
+Deliver = Callable[[list[Change]], None]     # the changes that arrived together, in order
 
 
 class Feed(Protocol):
@@ -251,8 +251,11 @@ class PostgresFeed(_Listener):
             connection.execute(f'LISTEN "{channel}"')
             self._ready.set()
             while not self._stop.is_set():
-                for notify in connection.notifies(timeout=1.0):
-                    deliver(Change.from_json(notify.payload))
+                # What one read brought (``stop_after``: never fewer than a packet holds):
+                # a change's events come in one NOTIFY, and go to a screen in one write.
+                arrived = list(connection.notifies(timeout=1.0, stop_after=1))
+                if arrived:
+                    deliver([Change.from_json(notify.payload) for notify in arrived])
         finally:
             connection.close()
 
@@ -292,9 +295,9 @@ class TableFeed(_Listener):
                     with write_lock:
                         connection.execute(delete(table).where(table.at < utcnow() - self.KEEP))
                         connection.commit()
-            for row_id, payload in rows:
-                last = row_id
-                deliver(Change.from_json(payload))
+            if rows:
+                last = rows[-1][0]
+                deliver([Change.from_json(payload) for _row_id, payload in rows])
 
 
 def backend(app: Flask) -> str:

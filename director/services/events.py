@@ -73,6 +73,7 @@ def sent_to(item: bytes, table: int | None) -> bool:
 Versions = Callable[[list[int]], dict[int, int]]   # tournament id -> its version column
 State = Callable[[int], dict[str, Any]]            # a tournament's public clock state
 Handler = Callable[[Change], None]                 # a change made by another process
+Told = tuple[str, dict[str, Any], int | None]      # an event: its name, data and version
 
 # The kind of change a screens' event tells, when the publisher names none.
 KIND_OF_EVENT = {"clock": "clock", "seating": "seating", "dealer": "hands"}
@@ -182,11 +183,18 @@ class TournamentEvents:
         """After a commit: send the event to every stream of the tournament in this
         process, and tell the other processes (``kind``: what changed, by default
         the event's own, ``KIND_OF_EVENT``).  Returns how many streams here."""
-        sent = self._fan_out(tournament_id, event, data, version)
-        if version is None and isinstance(data.get("version"), int):
-            version = data["version"]
-        self.tell(Change(kind or KIND_OF_EVENT[event], tournament_id, version, event, data,
-                         self.origin))
+        return self.publish_all(tournament_id, [(event, data, version)], kind=kind)
+
+    def publish_all(self, tournament_id: int, told: list[Told], *,
+                    kind: str | None = None) -> int:
+        """``publish`` for several events of one change, in order: a screen here is
+        sent them in one write (the seating figures and the clock of a late entry)."""
+        sent = self._fan_out(tournament_id, told)
+        for event, data, version in told:
+            if version is None and isinstance(data.get("version"), int):
+                version = data["version"]
+            self.tell(Change(kind or KIND_OF_EVENT[event], tournament_id, version, event, data,
+                             self.origin))
         return sent
 
     def notify(self, tournament_id: int, kind: str, data: dict[str, Any]) -> None:
@@ -205,11 +213,23 @@ class TournamentEvents:
         of every kind)."""
         self._handlers.setdefault(kind, []).append(handler)
 
-    def deliver(self, change: Change) -> None:
-        """A change from the feed: its handlers run (in the app's context: a cache is
-        forgotten for this app), and this process's screens get its event."""
-        if change.origin == self.origin:
-            return
+    def deliver(self, changes: list[Change]) -> None:
+        """Changes from the feed, as they arrived together: each one's handlers run (in
+        the app's context: a cache is forgotten for this app), then this process's
+        screens get their events, a tournament's in one write (one change's seating
+        figures and clock come in one NOTIFY)."""
+        told: dict[int, list[Told]] = {}
+        for change in changes:
+            if change.origin == self.origin:
+                continue
+            self._handle(change)
+            event = self._event_of(change)
+            if event is not None:
+                told.setdefault(change.tournament_id, []).append(event)
+        for tournament_id, events_ in told.items():
+            self._fan_out(tournament_id, events_)
+
+    def _handle(self, change: Change) -> None:
         handlers = (*self._handlers.get("*", ()), *self._handlers.get(change.kind, ()))
         with self.app.app_context() if self.app is not None else contextlib.nullcontext():
             for handler in handlers:
@@ -219,40 +239,50 @@ class TournamentEvents:
                     if self.app is not None:
                         self.app.logger.exception("change feed: the %s handler failed",
                                                   change.kind)
+
+    def _event_of(self, change: Change) -> Told | None:
+        """What a change from another process sends this process's screens (None: no
+        screen here is told it)."""
         if not change.event:
-            return
+            return None
         with self._lock:
             if change.tournament_id not in self._subscribers:
-                return
+                return None
         data = change.data
         if data is None:                     # too big for the feed: read it here
             if change.event != "clock" or self.state is None or self.app is None:
-                return
+                return None
             with self.app.app_context():
                 data = self.state(change.tournament_id)
         version = change.version if change.event == "clock" else None
-        self._fan_out(change.tournament_id, change.event, data, version)
+        return change.event, data, version
 
     def start_feed(self) -> None:
         """Listen to the other processes' changes (at start-up, or with the first stream)."""
         self.feed.start(self.deliver)
 
-    def _fan_out(self, tournament_id: int, event: str, data: dict[str, Any],
-                 version: int | None) -> int:
-        payload = encode(event, data, version)
-        if event == "dealer" and isinstance(data.get("table_id"), int):
-            payload = TableEvent.of(payload, data["table_id"])
+    def _fan_out(self, tournament_id: int, told: list[Told]) -> int:
+        payloads = [TableEvent.of(encode(event, data, version), data["table_id"])
+                    if event == "dealer" and isinstance(data.get("table_id"), int)
+                    else encode(event, data, version) for event, data, version in told]
+        # One item for a screen's inbox when every screen is sent them all (no table's own)
+        together = [b"".join(payloads)] if all(table_of(p) is None for p in payloads) \
+            else payloads
+        newest = max((version for _, _, version in told if version is not None), default=None)
         with self._lock:
-            if version is not None:
+            if newest is not None:
                 known = self._versions.get(tournament_id)
-                if tournament_id in self._subscribers and (known is None or version > known):
-                    self._versions[tournament_id] = version
+                if tournament_id in self._subscribers and (known is None or newest > known):
+                    self._versions[tournament_id] = newest
             subs = list(self._subscribers.get(tournament_id, ()))
         for sub in subs:
             if sub.inbox is not None:
-                sub.inbox.put(payload)
-            elif sent_to(payload, sub.table):
-                sub.queue.put(payload)
+                for item in together:
+                    sub.inbox.put(item)
+                continue
+            for payload in payloads:
+                if sent_to(payload, sub.table):
+                    sub.queue.put(payload)
         return len(subs)
 
     def close(self) -> None:
@@ -289,7 +319,7 @@ class TournamentEvents:
             for tid, version in self.versions(list(watched)).items():
                 if watched[tid] is not None and version != watched[tid]:  # None: its first state is on its way
                     state = self.state(tid)   # every process's watcher sees it: not told again
-                    self._fan_out(tid, "clock", state, state["version"])
+                    self._fan_out(tid, [("clock", state, state["version"])])
 
 
 def events(app: Flask | None = None) -> TournamentEvents:

@@ -7,8 +7,9 @@ the app factory.  For what a committed transaction recorded, in this order:
    own line, written before the answer);
 2. the caches to forget (``uow.after_commit``);
 3. the level-end jobs to move (``scheduler.reschedule`` to the clock's next change);
-4. each changed event's screens: the seating screens' figures, and the clock state
-   read once (``read_model.refresh``) for every screen of every process;
+4. each changed event's screens: the seating screens' figures and the clock state,
+   each read once (``read_model.refresh``), then told together for every screen of
+   every process (one write to a screen, one NOTIFY);
 5. the events a service computed itself (the tablets' hand state).
 
 A failure here never undoes the commit: it is logged and the rest goes on (the
@@ -24,7 +25,7 @@ from director.models import Tournament
 from director.services import audit, dealer, read_model, scheduler, uow
 from director.services import clock as clock_service
 from director.services import seating as seating_service
-from director.services.events import events
+from director.services.events import Told, events
 
 logger = logging.getLogger(__name__)
 
@@ -61,20 +62,27 @@ def _reschedule(tournament_id: int) -> None:
 
 def _tell_screens(tournament_id: int, screens: uow.Screens,
                   began: read_model.Began | None = None) -> None:
-    """The seating screens' figures, then the clock state, each read once."""
+    """The seating screens' figures and the clock state, each read once, then told
+    together."""
     if db.session.get(Tournament, tournament_id) is None:      # deleted
         read_model.forget(tournament_id)
         return
     broker = events()
     kind = screens.kinds[0] if screens.kinds else "seating"
+    seating = None
     if any(k != "clock" for k in screens.kinds):
-        stats = seating_service.field_stats(tournament_id)
-        broker.publish(tournament_id, "seating", {"tournament_id": tournament_id, **stats,
-                                                  "seats_changed": seats_changed(screens)},
-                       kind=kind)
-    if screens.clock:
-        state = read_model.refresh(tournament_id, began)
-        broker.publish(tournament_id, "clock", state, state["version"], kind=kind)
+        seating = {"tournament_id": tournament_id, **seating_service.field_stats(tournament_id),
+                   "seats_changed": seats_changed(screens)}
+    state = read_model.refresh(tournament_id, began) if screens.clock else None
+    # Both read first, then told together: each screen here gets them in one write, and
+    # none is written to while this thread still reads the clock.
+    told: list[Told] = []
+    if seating is not None:
+        told.append(("seating", seating, None))
+    if state is not None:
+        told.append(("clock", state, state["version"]))
+    if told:
+        broker.publish_all(tournament_id, told, kind=kind)
     for other in screens.kinds[1:]:     # the other processes' handlers of each kind hear it
         broker.notify(tournament_id, other, {})
 

@@ -13,7 +13,8 @@ import pytest
 
 from director.db import db
 from director.models import Tournament
-from director.services.events import events
+from director.services.change_feed import Change
+from director.services.events import TournamentEvents, events, table_of
 from director.services.scheduler import start_scheduler
 from tests.conftest import level
 
@@ -158,3 +159,39 @@ def test_streams_beyond_the_limit_get_503(make_app, make_tournament):
         events(app).close()
         for response in open_:
             response.close()
+
+
+class Writes:
+    """A stream server's inbox: each item it is handed is one write to its screens."""
+
+    def __init__(self) -> None:
+        self.items: list[bytes] = []
+
+    def put(self, item: bytes) -> None:
+        self.items.append(item)
+
+
+def test_the_events_of_a_change_heard_together_from_another_process_go_out_in_one_write() -> None:
+    """A late entry's seating figures and clock come from the other process in one
+    NOTIFY: this process's screens get them in one write, in order; a table's hand
+    event, for its tablet alone, still goes as an item of its own."""
+    broker = TournamentEvents()
+    broker.watch_seconds = 3600
+    other, here = Writes(), Writes()
+    subscriptions = [broker.subscribe(7, inbox=here), broker.subscribe(8, inbox=other)]
+    seating = Change("seating", 7, None, "seating", {"tournament_id": 7, "players_left": 5}, "p2")
+    clock = Change("seating", 7, 12, "clock", {"tournament_id": 7, "players_left": 5,
+                                               "version": 12}, "p2")
+    hand = Change("hands", 7, None, "dealer", {"table_id": 3, "hand_id": 1}, "p2")
+    elsewhere = Change("clock", 8, 4, "clock", {"tournament_id": 8, "version": 4}, "p2")
+    mine = Change("clock", 7, 13, "clock", {"tournament_id": 7, "version": 13}, broker.origin)
+    broker.deliver([seating, clock, elsewhere, mine])
+    assert here.items == [b'event: seating\ndata: {"tournament_id":7,"players_left":5}\n\n'
+                          b'id: 12\nevent: clock\ndata: {"tournament_id":7,"players_left":5,'
+                          b'"version":12}\n\n']          # its own change: not delivered back
+    assert other.items == [b'id: 4\nevent: clock\ndata: {"tournament_id":8,"version":4}\n\n']
+    broker.deliver([hand, clock])
+    assert [table_of(item) for item in here.items[1:]] == [3, None]
+    for subscription in subscriptions:
+        broker.unsubscribe(subscription)
+    broker.close()

@@ -205,3 +205,52 @@ def test_a_screen_gets_the_first_event_after_a_quiet_spell_at_once_and_a_burst_i
     # the burst waited for the end of the first write's window, not longer
     assert COALESCE_SECONDS * 0.9 <= writes[1][0] - writes[0][0] < COALESCE_SECONDS * 10
     assert writes[2][0] - writes[1][0] >= COALESCE_SECONDS * 3
+
+
+def chunks(sent: bytes) -> list[bytes]:
+    """The chunks of a chunked answer's body (``sent``: from its head on), each one write
+    of the server's."""
+    body = sent.split(b"\r\n\r\n", 1)[1]
+    found = []
+    while b"\r\n" in body:
+        size_line, rest = body.split(b"\r\n", 1)
+        size = int(size_line, 16)
+        if size == 0 or len(rest) < size:
+            break
+        found.append(rest[:size])
+        body = rest[size + 2:]
+    return found
+
+
+def test_a_late_entrys_seating_figures_and_clock_reach_a_screen_in_one_write(
+        server: tuple[Server, int]) -> None:
+    """A late entry changes the seating figures and the clock (players left, the prize
+    pool): each screen gets both in one write, not a write for each, and the other
+    processes both in one NOTIFY (``publishing._tell_screens`` reads both, then tells)."""
+    running, port = server
+    tid = api(running, "/api/tournaments", {"name": "Late", "levels": [
+        {"game": "PO", "duration_seconds": 1200, "small_blind": 25, "big_blind": 50}]})["id"]
+    api(running, f"/api/tournaments/{tid}/money/settings",
+        {"buy_in": "100", "starting_stack": 5000, "late_registration_level": 6})
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        api(running, f"/api/tournaments/{tid}/seating/players", {"name": name, "chips": 5000})
+    api(running, f"/api/tournaments/{tid}/seating/draw", {})
+
+    async def run() -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET /clock/{tid}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        sent = await read_until(reader, b"event: clock", 10)
+        await asyncio.sleep(0.2)
+        await asyncio.to_thread(api, running, f"/api/tournaments/{tid}/seating/players",
+                                {"name": "Eve", "chips": 5000})
+        sent += await read_until(reader, b'"players_left":5,', 10)
+        sent += await read_until(reader, b"\r\n", 1)           # the end of its chunk
+        writer.close()
+        return sent
+
+    with ThreadPoolExecutor(1) as thread:
+        sent = thread.submit(asyncio.run, run()).result()
+    assert b"transfer-encoding: chunked" in sent.split(b"\r\n\r\n", 1)[0].lower()
+    told = [chunk for chunk in chunks(sent) if b"event: seating" in chunk]
+    assert len(told) == 1, told
+    assert b"event: clock" in told[0] and told[0].count(b'"players_left":5,') == 2, told[0]

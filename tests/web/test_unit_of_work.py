@@ -77,20 +77,21 @@ def test_something_recorded_after_the_commit_is_told_at_once(
 def test_the_dispatch_tells_in_one_order(app: Flask, make_tournament: Callable[..., int],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever order they were recorded in: the log lines, the caches to forget, the
-    clock jobs, the seating screens, the clock state read and published, and last the
-    events a service made."""
+    clock jobs, the clock state read, the seating screens' figures and the clock state
+    published together (one write to a screen), and last the events a service made."""
     tid = make_tournament()
     order: list[str] = []
     write, refresh = audit.write_change, read_model.refresh
     broker = events(app)
-    publish = broker.publish
+    publish_all = broker.publish_all           # publish is publish_all of one event
     monkeypatch.setattr(audit, "write_change", lambda line, **kw: (order.append("log"),
                                                                   write(line, **kw)))
     monkeypatch.setattr(scheduler, "reschedule", lambda *args: order.append("reschedule"))
     monkeypatch.setattr(read_model, "refresh",
                         lambda *args: (order.append("read"), refresh(*args))[1])
-    monkeypatch.setattr(broker, "publish", lambda t, name, *args, **kw: (
-        order.append(f"publish {name}"), publish(t, name, *args, **kw))[1])
+    monkeypatch.setattr(broker, "publish_all", lambda t, told, **kw: (
+        order.append("publish " + " and ".join(name for name, _, _ in told)),
+        publish_all(t, told, **kw))[1])
     with app.app_context():
         assert db.session.get(Tournament, tid) is not None
         uow.event(tid, "dealer", {"tournament_id": tid}, kind="hands")
@@ -99,7 +100,7 @@ def test_the_dispatch_tells_in_one_order(app: Flask, make_tournament: Callable[.
         uow.after_commit(lambda: order.append("forget"))
         uow.log("event archived", tid)
         uow.commit()
-    assert order == ["log", "forget", "reschedule", "publish seating", "read", "publish clock",
+    assert order == ["log", "forget", "reschedule", "read", "publish seating and clock",
                      "publish dealer"]
 
 
