@@ -561,10 +561,11 @@ def test_a_room_read_after_a_change_keeps_each_table_the_change_did_not_touch(
     kept(after, {3})
 
 
-def test_a_tables_open_seats_are_read_from_the_drivers_json_on_every_database(
+def test_a_tables_open_seats_are_read_from_the_jsons_text_on_every_database(
         ctx: Flask, field: Callable[..., int]) -> None:
-    """The table rows are read as the driver gives them: ``vacated`` is JSON text on
-    SQLite and a list on PostgreSQL; either is the table's open seats in order."""
+    """The table rows are read as the driver gives them, ``vacated`` as its JSON's text
+    on every database (parsed only for a table built again): the table's open seats in
+    order."""
     tid = field(12)
     layout = seating.load_layout(tid)
     table = layout.table(1)
