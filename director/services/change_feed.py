@@ -74,7 +74,7 @@ Deliver = Callable[[list[Change]], None]     # the changes that arrived together
 class Feed(Protocol):
     name: str
 
-    def send(self, change: Change) -> None: ...
+    def send(self, changes: list[Change]) -> None: ...
     def start(self, deliver: Deliver) -> None: ...
     def close(self) -> None: ...
 
@@ -84,7 +84,7 @@ class MemoryFeed:
 
     name = "memory"
 
-    def send(self, change: Change) -> None:
+    def send(self, changes: list[Change]) -> None:
         pass
 
     def start(self, deliver: Deliver) -> None:
@@ -112,11 +112,12 @@ class _Listener:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._lock = threading.Lock()
-        self._outbox: queue.SimpleQueue[Change] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[list[Change]] = queue.SimpleQueue()   # a change's, together
         self._sender: threading.Thread | None = None
 
-    def send(self, change: Change) -> None:
-        self._outbox.put(change)
+    def send(self, changes: list[Change]) -> None:
+        """Send these changes (one commit's, in order) in one batch, after those sent before."""
+        self._outbox.put(changes)
         if self._sender is None:
             with self._lock:
                 if self._sender is None:
@@ -131,7 +132,7 @@ class _Listener:
     def _send_all(self) -> None:
         while True:
             try:
-                batch = [self._outbox.get(timeout=0.2)]
+                batch = list(self._outbox.get(timeout=0.2))
             except queue.Empty:
                 if self._stop.is_set():
                     self.sent_all()
@@ -139,7 +140,7 @@ class _Listener:
                 continue
             while len(batch) < self.BATCH:
                 try:
-                    batch.append(self._outbox.get_nowait())
+                    batch += self._outbox.get_nowait()
                 except queue.Empty:
                     break
             for attempt in range(3):
@@ -252,7 +253,7 @@ class PostgresFeed(_Listener):
             self._ready.set()
             while not self._stop.is_set():
                 # What one read brought (``stop_after``: never fewer than a packet holds):
-                # a change's events come in one NOTIFY, and go to a screen in one write.
+                # a change's events are sent in one batch, and go to a screen in one write.
                 arrived = list(connection.notifies(timeout=1.0, stop_after=1))
                 if arrived:
                     deliver([Change.from_json(notify.payload) for notify in arrived])

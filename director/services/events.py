@@ -188,25 +188,30 @@ class TournamentEvents:
     def publish_all(self, tournament_id: int, told: list[Told], *,
                     kind: str | None = None) -> int:
         """``publish`` for several events of one change, in order: a screen here is
-        sent them in one write (the seating figures and the clock of a late entry)."""
+        sent them in one write, the other processes in one batch of the feed (the
+        seating figures and the clock of a late entry)."""
         sent = self._fan_out(tournament_id, told)
+        changes = []
         for event, data, version in told:
             if version is None and isinstance(data.get("version"), int):
                 version = data["version"]
-            self.tell(Change(kind or KIND_OF_EVENT[event], tournament_id, version, event, data,
-                             self.origin))
+            changes.append(Change(kind or KIND_OF_EVENT[event], tournament_id, version, event,
+                                  data, self.origin))
+        self.tell(*changes)
         return sent
 
     def notify(self, tournament_id: int, kind: str, data: dict[str, Any]) -> None:
         """After a commit that no screen shows: only the other processes' handlers hear of it."""
         self.tell(Change(kind, tournament_id, None, "", data, self.origin))
 
-    def tell(self, change: Change) -> None:
+    def tell(self, *changes: Change) -> None:
+        """Tell the other processes these changes, in one batch of the feed."""
         try:
-            self.feed.send(change)
+            self.feed.send(list(changes))
         except Exception:  # the change is committed: a feed hiccup must not fail the request
             if self.app is not None:
-                self.app.logger.exception("change feed: could not send a %s change", change.kind)
+                self.app.logger.exception("change feed: could not send a %s change",
+                                          changes[0].kind if changes else "")
 
     def on(self, kind: str, handler: Handler) -> None:
         """Run ``handler`` for every change of ``kind`` made by another process (``*``:
@@ -217,7 +222,7 @@ class TournamentEvents:
         """Changes from the feed, as they arrived together: each one's handlers run (in
         the app's context: a cache is forgotten for this app), then this process's
         screens get their events, a tournament's in one write (one change's seating
-        figures and clock come in one NOTIFY)."""
+        figures and clock come in one batch of the feed)."""
         told: dict[int, list[Told]] = {}
         for change in changes:
             if change.origin == self.origin:

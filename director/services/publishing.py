@@ -9,7 +9,7 @@ the app factory.  For what a committed transaction recorded, in this order:
 3. the level-end jobs to move (``scheduler.reschedule`` to the clock's next change);
 4. each changed event's screens: the seating screens' figures and the clock state,
    each read once (``read_model.refresh``), then told together for every screen of
-   every process (one write to a screen, one NOTIFY);
+   every process (one write to a screen, one batch of the change feed);
 5. the events a service computed itself (the tablets' hand state).
 
 A failure here never undoes the commit: it is logged and the rest goes on (the
@@ -74,8 +74,9 @@ def _tell_screens(tournament_id: int, screens: uow.Screens,
         seating = {"tournament_id": tournament_id, **seating_service.field_stats(tournament_id),
                    "seats_changed": seats_changed(screens)}
     state = read_model.refresh(tournament_id, began) if screens.clock else None
-    # Both read first, then told together: each screen here gets them in one write, and
-    # none is written to while this thread still reads the clock.
+    # Both read first, then told together: each screen here gets them in one write, the
+    # other processes in one batch, and no screen is written to while this thread still
+    # reads the clock.
     told: list[Told] = []
     if seating is not None:
         told.append(("seating", seating, None))

@@ -172,8 +172,8 @@ class Writes:
 
 
 def test_the_events_of_a_change_heard_together_from_another_process_go_out_in_one_write() -> None:
-    """A late entry's seating figures and clock come from the other process in one
-    NOTIFY: this process's screens get them in one write, in order; a table's hand
+    """A late entry's seating figures and clock come from the other process in one batch
+    of the feed: this process's screens get them in one write, in order; a table's hand
     event, for its tablet alone, still goes as an item of its own."""
     broker = TournamentEvents()
     broker.watch_seconds = 3600

@@ -226,7 +226,8 @@ def test_a_late_entrys_seating_figures_and_clock_reach_a_screen_in_one_write(
         server: tuple[Server, int]) -> None:
     """A late entry changes the seating figures and the clock (players left, the prize
     pool): each screen gets both in one write, not a write for each, and the other
-    processes both in one NOTIFY (``publishing._tell_screens`` reads both, then tells)."""
+    processes both in one batch of the feed (``publishing._tell_screens`` reads both,
+    then tells)."""
     running, port = server
     tid = api(running, "/api/tournaments", {"name": "Late", "levels": [
         {"game": "PO", "duration_seconds": 1200, "small_blind": 25, "big_blind": 50}]})["id"]
