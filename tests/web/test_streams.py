@@ -120,6 +120,18 @@ async def read_until(reader: asyncio.StreamReader, marker: bytes, seconds: float
     return buffer
 
 
+def seated_event(running: Server, name: str) -> int:
+    """An event of four buy-ins, late registration open, its seats drawn: its id."""
+    tid = api(running, "/api/tournaments", {"name": name, "levels": [
+        {"game": "PO", "duration_seconds": 1200, "small_blind": 25, "big_blind": 50}]})["id"]
+    api(running, f"/api/tournaments/{tid}/money/settings",
+        {"buy_in": "100", "starting_stack": 5000, "late_registration_level": 6})
+    for player in ("Ann", "Bo", "Cy", "Di"):
+        api(running, f"/api/tournaments/{tid}/seating/players", {"name": player, "chips": 5000})
+    api(running, f"/api/tournaments/{tid}/seating/draw", {})
+    return int(tid)
+
+
 def test_a_tables_hand_events_go_to_its_tablet_alone_and_the_clock_to_every_screen(
         server: tuple[Server, int]) -> None:
     """300 tablets make about 100 hand events a second: a stream is sent a table's
@@ -127,13 +139,7 @@ def test_a_tables_hand_events_go_to_its_tablet_alone_and_the_clock_to_every_scre
     page), so the clock, the seating chart and the other tablets are not written a
     byte per action.  The clock's events still reach them all."""
     running, port = server
-    tid = api(running, "/api/tournaments", {"name": "Tables", "levels": [
-        {"game": "PO", "duration_seconds": 1200, "small_blind": 25, "big_blind": 50}]})["id"]
-    api(running, f"/api/tournaments/{tid}/money/settings",
-        {"buy_in": "100", "starting_stack": 5000, "late_registration_level": 6})
-    for name in ("Ann", "Bo", "Cy", "Di"):
-        api(running, f"/api/tournaments/{tid}/seating/players", {"name": name, "chips": 5000})
-    api(running, f"/api/tournaments/{tid}/seating/draw", {})
+    tid = seated_event(running, "Tables")
     table = api(running, f"/api/tournaments/{tid}/dealer/pairing")["tables"][0]["table_id"]
 
     async def run() -> tuple[dict[str, bytes], dict]:
@@ -229,13 +235,7 @@ def test_a_late_entrys_seating_figures_and_clock_reach_a_screen_in_one_write(
     processes both in one batch of the feed (``publishing._tell_screens`` reads both,
     then tells)."""
     running, port = server
-    tid = api(running, "/api/tournaments", {"name": "Late", "levels": [
-        {"game": "PO", "duration_seconds": 1200, "small_blind": 25, "big_blind": 50}]})["id"]
-    api(running, f"/api/tournaments/{tid}/money/settings",
-        {"buy_in": "100", "starting_stack": 5000, "late_registration_level": 6})
-    for name in ("Ann", "Bo", "Cy", "Di"):
-        api(running, f"/api/tournaments/{tid}/seating/players", {"name": name, "chips": 5000})
-    api(running, f"/api/tournaments/{tid}/seating/draw", {})
+    tid = seated_event(running, "Late")
 
     async def run() -> bytes:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
