@@ -60,6 +60,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy
 from flask import Flask
 
 ENV_PREFIX = "DIRECTOR_"
@@ -111,6 +112,16 @@ DEFAULTS: dict[str, Any] = {
 
 SQLITE_POOL = 32
 
+# A PostgreSQL connection kept for the process's life (the change feed's LISTEN and its
+# sender) on a link that died without a word (a second machine's cable, a switch
+# restarted) waited for the kernel to give up, about 15 minutes, before it was opened
+# again.  libpq's keepalives find an idle one dead within a minute; ``tcp_user_timeout``
+# (Linux; ignored elsewhere) one whose write is not acknowledged within 30 s.  A URL's
+# or the settings' own values win.
+POSTGRES_KEEPALIVES: dict[str, Any] = {"keepalives": 1, "keepalives_idle": 30,
+                                       "keepalives_interval": 10, "keepalives_count": 3,
+                                       "tcp_user_timeout": 30_000}
+
 
 def database_url(url: str) -> str:
     """Normalise a PostgreSQL URL to the psycopg 3 driver.
@@ -145,6 +156,12 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
         # A file on this laptop: no ping needed, and enough pooled connections that
         # fifty tablets writing at once never open (and PRAGMA) a fresh one each time.
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_size": SQLITE_POOL, "max_overflow": 2 * SQLITE_POOL}
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+        given = sqlalchemy.engine.make_url(app.config["SQLALCHEMY_DATABASE_URI"]).query
+        options["connect_args"] = {**{k: v for k, v in POSTGRES_KEEPALIVES.items()
+                                      if k not in given}, **options.get("connect_args", {})}
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     app.config["THREADS"] = int(app.config["THREADS"])
     for name in ("MAX_CONNECTIONS", "RESERVED_FILES"):
         app.config[name] = int(app.config[name])

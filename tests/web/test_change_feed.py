@@ -203,3 +203,29 @@ def test_a_change_is_still_told_after_the_database_dropped_the_senders_connectio
     assert ended == 1                  # the feed's one sending connection
     assert client.post(f"/api/tournaments/{tid}/clock/pause", headers=auth).status_code == 200
     assert screen.next_named("clock", timeout=DEADLINE + 1)["running"] is False
+
+
+
+def test_postgresql_connections_find_a_link_that_died_silently_within_a_minute(
+        app: Flask, make_app: Callable[..., Flask]) -> None:
+    """The feed keeps its connections for the process's life: on a link that died without
+    a word (a second machine's cable) they waited for the kernel, about 15 minutes.  Every
+    PostgreSQL connection is opened with libpq's keepalives (dead within 30 + 3 x 10 s
+    when idle) and a 30 s timeout on an unacknowledged write; a URL's own value wins."""
+    pytest.importorskip("psycopg", reason="the PostgreSQL driver (pip install -e '.[postgres]')")
+    configured = make_app(tables=False, SQLALCHEMY_ENGINE_OPTIONS={
+        "pool_pre_ping": True, "connect_args": {"application_name": "x"}},
+        SQLALCHEMY_DATABASE_URI="postgresql://u:p@127.0.0.1:1/none?keepalives_idle=5")
+    assert configured.config["SQLALCHEMY_ENGINE_OPTIONS"]["connect_args"] == {
+        "keepalives": 1, "keepalives_interval": 10, "keepalives_count": 3,
+        "tcp_user_timeout": 30_000, "application_name": "x"}
+    if not POSTGRES_URL:
+        return                       # no server here to open a connection to
+    with app.app_context():          # the test's database: what a connection is opened with
+        raw = db.engine.raw_connection()
+        try:
+            opened = raw.driver_connection.info.get_parameters()
+        finally:
+            raw.close()
+    assert (opened["keepalives"], opened["keepalives_idle"], opened["keepalives_count"],
+            opened["tcp_user_timeout"]) == ("1", "30", "3", "30000")
