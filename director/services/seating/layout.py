@@ -140,11 +140,10 @@ def _room(tables: Rows, rows: Rows, before: TableRows) -> tuple[StoredRoom, Tabl
         if same is not None and same[0] == table and same[1] == held:
             built[table_id] = same
             continue
-        if isinstance(vacated, str):        # the JSON's text (``_load``)
-            vacated = json.loads(vacated)
+        open_seats = json.loads(vacated) if vacated else None    # the JSON's text (``_load``)
         state = TableState(number=number, size=size, button_seat=button, sb_seat=sb,
                            bb_seat=bb, game_is_stud=bool(stud),
-                           vacated=tuple(int(s) for s in (vacated or ())),
+                           vacated=tuple(int(s) for s in (open_seats or ())),
                            seats={seat: SeatedPlayer(player_id, name, bool(waiting))
                                   for _table, seat, waiting, player_id, name in held})
         built[table_id] = (table, held, state)
