@@ -7,7 +7,7 @@ draws the seats, pairs one tablet per table (each with its own device token)
 and lets every tablet play hands for ``--seconds``: blinds 100/200 pot-limit
 Omaha, random folds, calls, checks and minimum raises, "flop/turn/river dealt",
 and the dealer's pick of the winner at showdown, with a pause of about
-``--think-ms`` before each write (0: as fast as the server answers, which
+``--think-ms`` before each write (the next hand's deal included) (0: as fast as the server answers, which
 measures the queue rather than one write).  Every write carries the
 version and an idempotency key; about one write in twenty is sent a second
 time, as a tablet on bad Wi-Fi would, and must get the same answer.
@@ -42,13 +42,18 @@ whose one route inserts a row into SQLite and commits (``insert``: what a
 dealer's write cannot beat), and the same bare app answering JSON without a
 database (``json``: the stack's own limit).  The ratios are the project's writes
 per second over the floor's: with ``--think-ms 0`` (capacity) they compare what
-each can do; at the default pause both keep up with what the tablets offer and
-the ratio is about 1 (compare the p99s then).
+each can do; at the default pause both keep up with what the tablets offer, and
+as each tablet waits for its answer before its next pause the ratio is (pause +
+the floor's answer) / (pause + the project's answer): under 1 by about the
+difference of the two answers' times over the pause (compare the p99s too).  The
+server's CPU a write is printed for the project and for each floor (the JSON
+floor's is the stack's own cost a request).
 
 The last line is one JSON object: {"server", "tablets", "actions", "actions_per_s",
-"p50_ms", "p99_ms", "lost", "duplicated", "floor_insert_per_s", "floor_json_per_s",
-"ratio_insert", "ratio_json", "floor_insert_p99_ms", "floor_json_p99_ms"}.  A benchmark
-never fails on a time.
+"p50_ms", "p99_ms", "cpu_ms" (the server's CPU a write), "lost", "duplicated",
+"floor_insert_per_s", "floor_json_per_s", "ratio_insert", "ratio_json",
+"floor_insert_p99_ms", "floor_json_p99_ms", "floor_insert_cpu_ms",
+"floor_json_cpu_ms"}.  A benchmark never fails on a time.
 """
 
 from __future__ import annotations
@@ -194,6 +199,8 @@ class Tablet(threading.Thread):
         try:
             time.sleep(self.rng.uniform(0, self.ramp))    # tables deal their first hands at random
             while time.monotonic() < self.until:
+                if self.think:       # the dealer's "next hand" too: every write after a pause
+                    time.sleep(self.rng.uniform(0.5, 1.5) * self.think)
                 sent, start = time.monotonic(), time.perf_counter()
                 status, hand = self.client.call("POST", f"/api/tables/{self.table_id}/hands",
                                                 {"absent_seats": []})
@@ -245,8 +252,9 @@ class FloorTablet(threading.Thread):
             self.errors.append(repr(exc))
 
 
-def floor(kind: str, server_kind: str, args: argparse.Namespace) -> tuple[float, float]:
-    """(writes/s, p99 ms) of ``args.tablets`` tablets against the floor ``kind``."""
+def floor(kind: str, server_kind: str, args: argparse.Namespace) -> tuple[float, float, float]:
+    """(writes/s, p99 ms, the server's CPU ms a write) of ``args.tablets`` tablets
+    against the floor ``kind``."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         server = start_server(Path(tmp), port, TOKEN, server=server_kind, app=kind)
@@ -257,14 +265,17 @@ def floor(kind: str, server_kind: str, args: argparse.Namespace) -> tuple[float,
                        for seed in range(args.tablets)]
             gc.collect()
             gc.disable()
+            server_cpu = cpu_seconds(server.pid)
             for tablet in tablets:
                 tablet.start()
             for tablet in tablets:
                 tablet.join()
+            server_cpu = cpu_seconds(server.pid) - server_cpu
             gc.enable()
         finally:
             server.terminate()
             server.wait(timeout=10)
+    cpu_ms = server_cpu / max(sum(len(t.samples) for t in tablets), 1) * 1000
     measured = sorted(latency for t in tablets for sent, latency in t.samples
                       if window[0] <= sent < window[1])
     errors = sum(len(t.errors) for t in tablets)
@@ -272,8 +283,9 @@ def floor(kind: str, server_kind: str, args: argparse.Namespace) -> tuple[float,
     p99 = measured[min(len(measured) - 1, int(len(measured) * 0.99))] * 1000 if measured else 0.0
     p50 = statistics.median(measured) * 1000 if measured else 0.0
     print(f"floor {kind} ({server_kind}): {rate:.0f} writes/s, p50 {p50:.1f} ms, "
-          f"p99 {p99:.1f} ms, errors {errors}")
-    return rate, p99
+          f"p99 {p99:.1f} ms, server CPU per write {cpu_ms:.2f} ms, "
+          f"errors {errors}")
+    return rate, p99, cpu_ms
 
 
 def main() -> None:
@@ -296,6 +308,7 @@ def main() -> None:
         try:
             print(f"setting up {args.tablets} tables ...", flush=True)
             tables = setup(port, args.tablets)
+            print(f"playing for {args.ramp:.0f} + {args.seconds:.0f} s ...", flush=True)
             began = time.monotonic()
             window = (began + args.ramp, began + args.ramp + args.seconds)
             tablets = [Tablet(port, t, window[1], seed, args.think_ms / 1000, args.ramp)
@@ -364,11 +377,13 @@ def main() -> None:
     result: dict[str, Any] = {
         "server": args.server, "tablets": len(tablets), "actions": actions,
         "actions_per_s": round(actions / args.seconds, 1), "p50_ms": round(p50, 2),
-        "p99_ms": round(p99, 2), "lost": lost, "duplicated": duplicated + differ}
+        "p99_ms": round(p99, 2), "cpu_ms": round(server_cpu / max(len(everything), 1) * 1000, 2),
+        "lost": lost, "duplicated": duplicated + differ}
     if not args.no_floors:
         rate = actions / args.seconds
         for kind in ("insert", "json"):
-            floor_rate, floor_p99 = floor(kind, args.server, args)
+            floor_rate, floor_p99, floor_cpu = floor(kind, args.server, args)
+            result[f"floor_{kind}_cpu_ms"] = round(floor_cpu, 2)
             result[f"floor_{kind}_per_s"] = round(floor_rate, 1)
             result[f"floor_{kind}_p99_ms"] = round(floor_p99, 2)
             result[f"ratio_{kind}"] = round(rate / floor_rate, 2) if floor_rate else None
