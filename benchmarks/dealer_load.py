@@ -151,6 +151,9 @@ class Tablet(threading.Thread):
         self.table_id = table["table_id"]
         self.until = until
         self.rng = random.Random(seed)
+        # the ramp and the pauses from a generator of their own, seeded as the floor's
+        # tablet of the same number: both wait the same times, write for write
+        self.pauses = random.Random(seed)
         self.samples: list[tuple[float, float, str]] = []    # (when it was sent, latency, path)
         self.accepted: dict[int, int] = {}      # hand id -> events the server said it accepted
         self.retries_same = 0
@@ -159,7 +162,7 @@ class Tablet(threading.Thread):
 
     def post(self, path: str, body: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
         if self.think:
-            time.sleep(self.rng.uniform(0.5, 1.5) * self.think)     # the dealer reads and taps
+            time.sleep(self.pauses.uniform(0.5, 1.5) * self.think)     # the dealer reads and taps
         # a random key from the tablet's own generator: uuid4 reads os.urandom, which cost
         # this client ~0.3 ms a write on the shared 2 cores
         body = {**body, "version": hand["version"], "idempotency_key": f"{self.rng.getrandbits(128):032x}"}
@@ -197,10 +200,10 @@ class Tablet(threading.Thread):
 
     def run(self) -> None:
         try:
-            time.sleep(self.rng.uniform(0, self.ramp))    # tables deal their first hands at random
+            time.sleep(self.pauses.uniform(0, self.ramp))    # tables deal their first hands at random
             while time.monotonic() < self.until:
                 if self.think:       # the dealer's "next hand" too: every write after a pause
-                    time.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                    time.sleep(self.pauses.uniform(0.5, 1.5) * self.think)
                 sent, start = time.monotonic(), time.perf_counter()
                 status, hand = self.client.call("POST", f"/api/tables/{self.table_id}/hands",
                                                 {"absent_seats": []})
@@ -230,16 +233,17 @@ class FloorTablet(threading.Thread):
         self.client = Client(port, "")
         self.until, self.think, self.ramp = until, think, ramp
         self.rng = random.Random(seed)
+        self.pauses = random.Random(seed)       # as the project's tablet of the same number
         self.samples: list[tuple[float, float]] = []
         self.errors: list[str] = []
 
     def run(self) -> None:
         try:
-            time.sleep(self.rng.uniform(0, self.ramp))
+            time.sleep(self.pauses.uniform(0, self.ramp))
             version = 0
             while time.monotonic() < self.until:
                 if self.think:
-                    time.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                    time.sleep(self.pauses.uniform(0.5, 1.5) * self.think)
                 version += 1
                 body = {"seat": 3, "action": "call", "version": version,
                         "idempotency_key": f"{self.rng.getrandbits(128):032x}"}
