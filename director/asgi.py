@@ -609,11 +609,11 @@ def settle_garbage_collector() -> None:
     30-70 ms (the dealer tablets' p99, ``benchmarks/dealer_load.py``); now it walks
     only what the requests left behind.  A young collection comes after 10,000 new
     objects (Python's default is 700): at 1,000 the collector ran 15-19 times a
-    second under the tablets' load and moved the objects of the requests still running to the older
-    generation, walked again there; at 10,000 most of them are gone by then, and the
-    collector took 18-25 µs a dealer's write instead of 54-75 (about 1.5 % of it).
-    The full walk is about ten times rarer (every 100 second-level collections
-    rather than 10)."""
+    second under the tablets' load and moved the objects of the requests still
+    running to the older generation, walked again there; at 10,000 most of them are
+    gone by then, and the collector took 18-25 µs a dealer's write instead of 54-75
+    (about 1.5 % of it).  The full walk is about ten times rarer (every 100
+    second-level collections rather than 10)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 20, 100)
