@@ -54,6 +54,7 @@ director.errors.Invalid: seat: Give a whole number
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import re
@@ -831,10 +832,38 @@ def json_body(schema: Schema | None = None, *,
             unknown_fields(data, known)
         return data
     unknown_fields(data, schema.fields)
-    return schema.load(data)
+    return schema.load(request_key_from_transport(data, schema))
 
 
 TRANSPORT_FIELDS = frozenset({"csrf_token", "idempotency_key"})
+
+REQUEST_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A ``request_key`` as a sale, a registration, a prize or the waiting list keep it."""
+
+
+def request_key_from_transport(data: Mapping[str, Any], schema: Schema) -> Mapping[str, Any]:
+    """A route whose retry key is ``request_key`` (the money desk, a registration, the
+    waiting list) takes the transport's ``idempotency_key`` as that key: a client that
+    keys every write with it, as the tablet and the director's page do, is answered as
+    the first time when it sends one again, not refused as a second registration or
+    recorded as a second payment.  A key that is no request key's letters is kept as
+    its digest (the same key, the same digest).  Both keys, different: a 400 naming
+    ``idempotency_key`` (which of the two is the request's is not for us to guess)."""
+    transport = data.get("idempotency_key")
+    if "request_key" not in schema.fields or transport in (None, ""):
+        return data
+    if not isinstance(transport, str) or len(transport) > IDEMPOTENCY_KEY_MAX:
+        return data       # the route's own check names it (``bodies.idempotency_key``)
+    key = transport if REQUEST_KEY.fullmatch(transport) else (
+        "k-" + hashlib.sha256(transport.encode()).hexdigest()[:62])
+    own = data.get("request_key")
+    if own in (None, ""):
+        return {**data, "request_key": key}
+    if own != key and own != transport:
+        raise Invalid({"idempotency_key": _(
+            "This request has two keys, request_key and idempotency_key, that differ: "
+            "send one of them")})
+    return data
 
 IDEMPOTENCY_KEY_MAX = 100
 IDEMPOTENCY_KEY = Str(min_len=1, max_len=IDEMPOTENCY_KEY_MAX, required=False, nullable=True)
@@ -877,7 +906,7 @@ def form_body(schema: Schema, *also: str) -> dict[str, Any]:
         values = request.form.getlist(name)
         spec = schema.fields.get(name)
         data[name] = values if isinstance(spec, List) else values[0]
-    return schema.load(data, form=True)
+    return schema.load(request_key_from_transport(data, schema), form=True)
 
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")

@@ -66,7 +66,6 @@ unit_of_work = all_or_nothing(CONFLICT, event=True)
 
 LOST = (StaleDataError, IntegrityError)   # a race lost to another writer: the unit again
 
-KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 WHOLE = re.compile(r"[0-9]{1,9}")
 REFUND_CHOICES = ("refund", "keep")
 BUY_IN_WORDS = {"refund": N_("buy-in refunded"), "keep": N_("buy-in kept, not refunded")}

@@ -8,7 +8,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
+
+from tests.conftest import ENTRY
 
 
 def _counts(client: FlaskClient, auth: dict[str, str], tid: int) -> tuple[list[str], int]:
@@ -72,3 +75,64 @@ def test_the_seating_page_form_sent_twice_registers_one_player(
     assert _counts(client, auth, tid) == (["Double Dora"], 1)
     fresh = client.get(f"/director/{tid}/seating").get_data(as_text=True)
     assert key.group(1) not in fresh, "the page offers the spent key again"
+
+
+# The transport's ``idempotency_key`` (what the tablet and the director's pages put on
+# every write) is the retry key of these routes too: before, they read only their own
+# ``request_key`` and let it through unread, so a client keying its writes that way got
+# a second payment (a rebuy) or a 400 "already registered" for a registration it had made.
+KEYED_WRITES = {
+    "registration": ("seating/players", {"name": "Keyed Kim"}, 201),
+    "buy-in": ("money/entries", {"kind": "buy-in", "name": "Keyed Kim"}, 201),
+    "rebuy": ("money/entries", {"kind": "rebuy", "player_id": 0}, 201),
+}
+
+
+@pytest.mark.parametrize("key", ["tablet-0a1b2c-9f", "tablet: Åsa's 2nd tap / #7"],
+                         ids=["request-key-letters", "other-letters"])
+@pytest.mark.parametrize("write", list(KEYED_WRITES))
+def test_a_write_sent_again_with_only_its_idempotency_key_is_recorded_once(
+        client: FlaskClient, auth: dict[str, str], make_entry_tournament: Callable[..., int],
+        write: str, key: str) -> None:
+    tid = make_entry_tournament()
+    path, body, status = KEYED_WRITES[write]
+    if write == "rebuy":
+        player = client.post(f"/api/tournaments/{tid}/seating/players",
+                             json={"name": "Rebuying Rui"}, headers=auth).get_json()
+        settings = {**ENTRY, "rebuy": True, "rebuy_price": "50", "rebuy_chips": 10_000, "rebuy_until": 3}
+        assert client.post(f"/api/tournaments/{tid}/money/settings", json=settings,
+                           headers=auth).status_code == 200
+        body = {**body, "player_id": player["player_id"]}
+    names_before, ledger_before = _counts(client, auth, tid)
+    url = f"/api/tournaments/{tid}/{path}"
+    first = client.post(url, json={**body, "idempotency_key": key}, headers=auth)
+    again = client.post(url, json={**body, "idempotency_key": key}, headers=auth)
+    assert first.status_code == status, first.get_json()
+    assert again.status_code in (200, 201), again.get_json()
+    assert _payment_id(again.get_json()) == _payment_id(first.get_json())
+    names, ledger = _counts(client, auth, tid)
+    assert ledger == ledger_before + 1
+    assert len(names) == len(names_before) + (write != "rebuy")
+    # A new key is a new request.
+    other = client.post(url, json={**body, "idempotency_key": key + "-2"}, headers=auth)
+    assert other.status_code in (201, 400), other.get_json()
+    if other.status_code == 201:
+        assert _payment_id(other.get_json()) != _payment_id(first.get_json())
+
+
+def _payment_id(answer: dict[str, Any]) -> int:
+    return int(answer["payment"]["id"] if "payment" in answer else answer["payment_id"])
+
+
+def test_two_different_keys_on_one_request_are_a_400_naming_the_key_and_record_nothing(
+        client: FlaskClient, auth: dict[str, str],
+        make_entry_tournament: Callable[..., int]) -> None:
+    tid = make_entry_tournament()
+    answer = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth, json={
+        "name": "Two Keys", "request_key": "one", "idempotency_key": "other"})
+    assert answer.status_code == 400, answer.get_json()
+    assert "idempotency_key" in answer.get_json()["errors"]
+    assert _counts(client, auth, tid) == ([], 0)
+    same = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth, json={
+        "name": "Two Keys", "request_key": "one", "idempotency_key": "one"})
+    assert same.status_code == 201, same.get_json()

@@ -21,6 +21,7 @@ from director.db import db
 from director.i18n import N_
 from director.models.money import Payment
 from director.models.seating import Player
+from director.schemas import REQUEST_KEY
 from director.services import Invalid, all_or_nothing
 from director.services.people import key_of
 from director.tournament.entries import PlayerEntries
@@ -30,7 +31,6 @@ T = TypeVar("T")
 ENTRY_KINDS = ("buy-in", "re-entry")
 SALE_KINDS = ("buy-in", "re-entry", "rebuy", "add-on")
 PAYOUT = "payout"
-KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # The payment kinds as words in a sentence ("This rebuy was already undone").
 KIND_WORDS = {"buy-in": N_("buy-in"), "re-entry": N_("re-entry"), "rebuy": N_("rebuy"),
               "add-on": N_("add-on"), "payout": N_("prize payment")}
@@ -44,7 +44,7 @@ def request_key_of(key: Any) -> str | None:
     """A retried request's key, checked (None: the request has none)."""
     if key is None or key == "":
         return None
-    if not isinstance(key, str) or not KEY.fullmatch(key):
+    if not isinstance(key, str) or not REQUEST_KEY.fullmatch(key):
         raise Invalid({"request_key": _("The request key is letters, digits, - and _ (at most 64)")})
     return key
 
