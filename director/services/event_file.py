@@ -187,11 +187,13 @@ def import_event(tournament_id: int, data: Any) -> Tournament:
     return get_tournament(tournament_id)
 
 
-def create_event(name: Any, event: Mapping[str, Any]) -> Tournament:
+def create_event(name: Any, event: Mapping[str, Any],
+                 idempotency_key: str | None = None) -> Tournament:
     """A new event from a checked event file (:func:`read`), named ``name`` (or the
     file's name), with every setting the file carries; all or nothing."""
     with one_transaction():
-        tournament_id = tournaments.create_tournament(name or event["name"], event["levels"]).id
+        tournament_id = tournaments.create_tournament(name or event["name"], event["levels"],
+                                                      idempotency_key=idempotency_key).id
         _save_settings(tournament_id, event)
     return get_tournament(tournament_id)
 

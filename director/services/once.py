@@ -18,10 +18,12 @@ answered as the first, the other change would be lost unseen.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import inspect
 import json
+import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -68,12 +70,44 @@ def applied_as(tournament_id: int, key: str | None) -> str | None:
         DirectorRequest.idempotency_key == key)).first()
     if row is None:
         return None
+    _same_request(row.digest)
+    return str(row.action or "")
+
+
+def _same_request(kept: str | None) -> None:
+    """Refuse a key kept with another request than this one (``Invalid``)."""
     digest = request_digest()
-    if row.digest is not None and digest is not None and row.digest != digest:
+    if kept is not None and digest is not None and kept != digest:
         raise Invalid({"idempotency_key": _(
             "This form was sent before, for another change: reload the page and send "
             "it again")})
-    return str(row.action or "")
+
+
+MADE = "event made"
+"""The action kept with the key of a request that made an event (a new one, a copy),
+on the event it made."""
+
+_making = threading.Lock()
+
+
+def made(key: str | None) -> int | None:
+    """The event the request of ``key`` made already (kept as :data:`MADE` on it), or
+    None.  A key kept with another request than this one is refused (``Invalid``)."""
+    if key is None:
+        return None
+    row = db.session.execute(select(DirectorRequest.tournament_id, DirectorRequest.digest).where(
+        DirectorRequest.idempotency_key == key, DirectorRequest.action == MADE)).first()
+    if row is None:
+        return None
+    _same_request(row.digest)
+    return int(row.tournament_id)
+
+
+def making(key: str | None) -> contextlib.AbstractContextManager[Any]:
+    """Held while a keyed request looks for the event it made and makes it: two copies
+    of one request (a double click) are made one after the other in this process, so
+    the second finds the first's event.  Nothing is held without a key."""
+    return _making if key is not None else contextlib.nullcontext()
 
 
 LEFT_OUT = frozenset({"idempotency_key", "request_key", "csrf_token", "back"})

@@ -18,7 +18,7 @@ Putting events away: :func:`archive` hides one from the director's list,
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -91,8 +91,10 @@ def check_language(language: Any) -> str | None:
     return language
 
 
-def create_tournament(name: Any, levels: Any, language: Any = None) -> Tournament:
-    """A new tournament with its structure; the clock is not started."""
+def create_tournament(name: Any, levels: Any, language: Any = None,
+                      idempotency_key: str | None = None) -> Tournament:
+    """A new tournament with its structure; the clock is not started.  Its request's
+    ``idempotency_key`` is kept on it (:func:`made_once`)."""
     errors: dict[str, str] = {}
     clean_language = None
     try:
@@ -115,17 +117,32 @@ def create_tournament(name: Any, levels: Any, language: Any = None) -> Tournamen
     db.session.add(tournament)
     db.session.flush()
     uow.log("event created", tournament.id, name=tournament.name)
+    once.remember(tournament.id, idempotency_key, once.MADE)
     uow.commit()
     return tournament
 
 
-def create_from_template(name: Any, template_name: Any, language: Any = None) -> Tournament:
+def made_once(key: str | None, make: Callable[[str | None], Tournament]) -> tuple[Tournament, bool]:
+    """``make(key)``, an event made by a request (a new one, a copy), once for its key: sent
+    again (a double click on *Create*, a script's retry after a lost answer), the event
+    the first made, and True.  ``make`` keeps the key on the event in its own
+    transaction (``once.remember``), so that a crash keeps both or neither."""
+    with once.making(key):
+        made = once.made(key)
+        if made is not None:
+            return get_tournament(made), True
+        return make(key), False
+
+
+def create_from_template(name: Any, template_name: Any, language: Any = None,
+                         idempotency_key: str | None = None) -> Tournament:
     """A new tournament whose structure is a copy of a shipped template."""
     try:
         structure = template(template_name)
     except StructureError as exc:
         raise Invalid(translate_errors(exc.errors)) from None
-    return create_tournament(name, [level.to_json() for level in structure.levels], language)
+    return create_tournament(name, [level.to_json() for level in structure.levels], language,
+                             idempotency_key)
 
 
 def update_levels(tournament_id: int, levels: Any, name: Any = None,
@@ -426,7 +443,8 @@ def copy_name(name: str) -> str:
     return name[: NAME_MAX - len(suffix)].rstrip() + suffix
 
 
-def duplicate(tournament_id: int, name: Any = None) -> Tournament:
+def duplicate(tournament_id: int, name: Any = None,
+              idempotency_key: str | None = None) -> Tournament:
     """A new event made from this one as a template (logged).
 
     Copied: the structure and its chip set, the language and time zone, the
@@ -457,6 +475,7 @@ def duplicate(tournament_id: int, name: Any = None) -> Tournament:
         db.session.add(HouseRules(tournament_id=copy.id, hand=dict(rules.hand or {}),
                                   rulings=dict(rules.rulings or {})))
     uow.log("event duplicated", copy.id, name=copy.name, source=source.name)
+    once.remember(copy.id, idempotency_key, once.MADE)
     uow.commit()
     audit.record("tournament duplicate", f"tournament {copy.id}: {copy.name}",
                  details={"tournament_id": copy.id, "from": tournament_id})

@@ -83,9 +83,11 @@ ADJUST = Schema({
 @director_required
 def create_tournament() -> tuple[Response, int]:
     data = json_body(NEW_TOURNAMENT)
-    tournament = tournament_service.create_tournament(data["name"], data["levels"],
-                                                      data["language"])
-    wizard_service.keep(tournament.id, data["wizard"])     # a wizard's chip set (issue 30)
+    tournament, again = tournament_service.made_once(
+        idempotency_key(), lambda key: tournament_service.create_tournament(
+            data["name"], data["levels"], data["language"], idempotency_key=key))
+    if not again:
+        wizard_service.keep(tournament.id, data["wizard"])     # a wizard's chip set (issue 30)
     return jsonify({"id": tournament.id}), 201
 
 
@@ -172,7 +174,8 @@ def put_away(tournament_id: int, change: str) -> Response:
 def duplicate(tournament_id: int) -> tuple[Response, int]:
     """A new event from this one as a template (no players, no payments)."""
     name = json_body(DUPLICATE)["name"] if request.get_data() else None
-    copy = tournament_service.duplicate(tournament_id, name)
+    copy, _again = tournament_service.made_once(idempotency_key(), lambda key: (
+        tournament_service.duplicate(tournament_id, name, idempotency_key=key)))
     return jsonify({"id": copy.id, "name": copy.name}), 201
 
 

@@ -146,8 +146,9 @@ def new() -> Any:
             if source == "import":
                 raw = _uploaded_json()
                 event = event_file.read(raw)
-                tournament = event_file.create_event(name, event)   # all or nothing
-                facts = wizard_service.keep(tournament.id, _wizard_block(raw))
+                tournament, again = tournament_service.made_once(   # all or nothing
+                    idempotency_key(), lambda key: event_file.create_event(name, event, key))
+                facts = {} if again else wizard_service.keep(tournament.id, _wizard_block(raw))
                 if facts.get("starting_stack"):     # the money form, with the wizard's stack
                     flash(_("Created “%(name)s” with the wizard's chip set. Give the buy-in "
                             "to keep its starting stack of %(chips)s chips.",
@@ -155,9 +156,13 @@ def new() -> Any:
                     return redirect(url_for("money.settings", tournament_id=tournament.id,
                                             starting_stack=facts["starting_stack"]))
             elif source == "scratch":
-                tournament = tournament_service.create_tournament(name, [_blank_level()])
+                tournament, again = tournament_service.made_once(
+                    idempotency_key(), lambda key: tournament_service.create_tournament(
+                        name, [_blank_level()], idempotency_key=key))
             else:
-                tournament = tournament_service.create_from_template(name, source)
+                tournament, again = tournament_service.made_once(
+                    idempotency_key(), lambda key: tournament_service.create_from_template(
+                        name, source, idempotency_key=key))
         except Invalid as exc:
             return render_template("director/new.html", templates=templates,
                                    errors=exc.errors, form=request.form), 400
@@ -337,7 +342,9 @@ def delete(tournament_id: int) -> Any:
 def duplicate(tournament_id: int) -> Any:
     """A new event with this one's structure, money, seating and house rules."""
     try:
-        copy = tournament_service.duplicate(tournament_id, form_body(DUPLICATE_FORM)["name"])
+        name = form_body(DUPLICATE_FORM)["name"]
+        copy, _again = tournament_service.made_once(idempotency_key(), lambda key: (
+            tournament_service.duplicate(tournament_id, name, idempotency_key=key)))
     except Invalid as exc:
         say_refused(_("Not copied: %(reasons)s"), exc)
         return redirect(url_for("director.tournament", tournament_id=tournament_id))
