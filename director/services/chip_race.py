@@ -26,7 +26,7 @@ from director.db import db, utcnow
 from director.i18n import number_filter, translate_violation
 from director.models.seating import Player, Seat, SeatingSettings, SeatingTable
 from director.poker.errors import RuleViolation
-from director.services import Invalid, get_tournament, retry_on_conflict, uow
+from director.services import Invalid, get_tournament, once, retry_on_conflict, uow
 from director.services import money as money_service
 from director.services import seating as seating_service
 from director.services import tournaments as tournament_service
@@ -164,8 +164,12 @@ def _verify_not_mid_level(tournament_id: int) -> None:
             "Wait for the break, or pause the clock first", level=at.level)})
 
 
-def race(tournament_id: int, data: Mapping[str, Any], *, confirm: bool) -> dict[str, Any]:
-    """The chip race for the colour-up of the smallest chip in play (see the module)."""
+@once.twin_answered
+def race(tournament_id: int, data: Mapping[str, Any], *, confirm: bool,
+         idempotency_key: str | None = None) -> dict[str, Any]:
+    """The chip race for the colour-up of the smallest chip in play (see the module).
+    A confirmed race sent again with its ``idempotency_key`` (a double click, a retry)
+    is ``once.Applied``: without it the race would colour up the next chip too."""
     if confirm:
         tournament_service.verify_open(tournament_id)
         _verify_not_mid_level(tournament_id)
@@ -212,7 +216,7 @@ def race(tournament_id: int, data: Mapping[str, Any], *, confirm: bool) -> dict[
         won = sum(seat["won"] for table in out for seat in table["seats"])
         uow.log("chip race", tournament_id, removed=str(removed), new=str(new),
                 players={"players": won})            # told with the colour-up's commit
-        seating_service.colour_up(tournament_id, stacks, new)
+        seating_service.colour_up(tournament_id, stacks, new, idempotency_key)
         answer["confirmed"] = True
     answer["smallest_chip"] = new if confirm else removed
     return answer

@@ -6,7 +6,9 @@
   shows who gets the new chips, **Confirm** writes the stacks and moves the
   smallest chip in play up.
 * ``GET/PUT /api/tournaments/<id>/chips`` and ``POST /api/tournaments/<id>/chip-race``
-  (``{"counts": {player id: count}, "seed"?, "confirm"?}``).
+  (``{"counts": {player id: count}, "seed"?, "removed"?, "confirm"?, "idempotency_key"?}``:
+  ``removed`` the chip the race is for, refused once it is no longer the smallest in
+  play; a confirmed race sent again with its key colours up nothing more).
 
 Each view parses the request, calls one service and renders.
 """
@@ -20,10 +22,11 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from director.schemas import form_fields, json_body
-from director.services import Invalid
+from director.services import Invalid, once
 from director.services import chip_race as chip_service
 from director.services.clock import get_tournament
 from director.views.auth import director_required
+from director.views.bodies import done_already, idempotency_key
 
 bp = Blueprint("chip_race", __name__)
 
@@ -81,7 +84,11 @@ def run(tournament_id: int) -> Any:
     if removed:
         body["removed"] = int(removed) if removed.isdigit() and len(removed) < 12 else removed
     try:
-        result = chip_service.race(tournament_id, body, confirm=confirm)
+        result = chip_service.race(tournament_id, body, confirm=confirm,
+                                   idempotency_key=idempotency_key() if confirm else None)
+    except once.Applied as applied:           # a double click on Confirm
+        flash(done_already(applied))
+        return redirect(url_for("chip_race.page", tournament_id=tournament_id))
     except Invalid as exc:
         shown = None
         if confirm and set(exc.errors) == {"clock"}:   # the same race stays up, for the break
@@ -108,8 +115,14 @@ def api_save_chips(tournament_id: int) -> Response:
 @bp.post("/api/tournaments/<int:tournament_id>/chip-race")
 @director_required
 def api_race(tournament_id: int) -> Response:
-    body = json_body(known=("counts", "seed", "confirm"))
+    body = json_body(known=("counts", "seed", "removed", "confirm"))
     confirm = body.get("confirm", False)
     if not isinstance(confirm, bool):
         raise Invalid({"confirm": _("Confirm must be true or false")})
-    return jsonify(chip_service.race(tournament_id, body, confirm=confirm))
+    try:
+        return jsonify(chip_service.race(tournament_id, body, confirm=confirm,
+                                         idempotency_key=idempotency_key() if confirm else None))
+    except once.Applied:
+        view = chip_service.chip_view(tournament_id)
+        return jsonify({"confirmed": True, "done_already": True,
+                        "smallest_chip": view["smallest_chip"]})

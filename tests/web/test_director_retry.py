@@ -477,7 +477,7 @@ def test_every_page_write_sent_twice_says_what_it_did_in_each_language(app):
     from director.views.bodies import done_already
 
     actions = ["seating confirm", "seating discard", "seating undo", "seating break",
-               "reseat", "hand dealt", "eliminate", "deal saved",
+               "reseat", "hand dealt", "eliminate", "deal saved", "chip race",
                *(f"hand-for-hand {action}" for action in HAND_FOR_HAND_ACTIONS)]
     for language, prefix in (("en", "Done already: "), ("sv", "Redan gjort: "),
                              ("id", "Sudah dilakukan: ")):

@@ -192,3 +192,42 @@ def test_the_pages_render(client, login, event):
     assert client.get(f"/director/{tid}/chip-race").status_code == 200
     assert b'id="ticker"' in client.get(f"/director/{tid}").data
     assert b'id="wizard-link"' in client.get("/director/").data
+
+
+def test_a_confirmed_race_sent_again_with_its_key_colours_up_once(client, auth, event):
+    """A lost answer, the same confirm sent again: before, the race ran again for the
+    next chip (T100 to T500) and changed every stack a second time."""
+    tid, post = event
+    client.put(f"/api/tournaments/{tid}/chips", json={"chip_set": [25, 100, 500]}, headers=auth)
+    ids = {name: seat["player_id"] for name, seat in _players(client, tid).items()}
+    post("seating/chips", {"player_id": ids["Ann"], "chips": 10_075})
+    body = {"counts": {str(ids["Ann"]): 3}, "seed": 7, "confirm": True,
+            "idempotency_key": "race-confirm-1"}
+    done = post("chip-race", body)
+    stacks = {name: seat["chips"] for name, seat in _players(client, tid).items()}
+    again = post("chip-race", body)
+    assert done["confirmed"] is True and done["smallest_chip"] == 100
+    assert again == {"confirmed": True, "done_already": True, "smallest_chip": 100}
+    assert {name: seat["chips"] for name, seat in _players(client, tid).items()} == stacks
+    view = client.get(f"/api/tournaments/{tid}/chips").get_json()
+    assert view["smallest_chip"] == 100 and view["next"] == {"removed": 100, "new": 500}
+
+
+def test_the_pages_confirm_clicked_twice_colours_up_once_and_says_done_already(
+        client, auth, login, csrf, event):
+    tid, post = event
+    client.put(f"/api/tournaments/{tid}/chips", json={"chip_set": [25, 100, 500]}, headers=auth)
+    login()
+    ran = client.post(f"/director/{tid}/chip-race",
+                      data={"csrf_token": csrf(), "removed": "25", "confirm": "no"})
+    page = ran.get_data(as_text=True)
+    assert ran.status_code == 200 and 'id="race-confirm"' in page
+    seed = page.split('name="seed" value="', 1)[1].split('"', 1)[0]
+    key = page.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    form = {"csrf_token": csrf(), "removed": "25", "seed": seed, "confirm": "yes",
+            "idempotency_key": key}
+    said = [client.post(f"/director/{tid}/chip-race", data=form, follow_redirects=True)
+            .get_data(as_text=True) for _ in range(2)]
+    assert "Colour-up done" in said[0]
+    assert "Done already: the colour-up is done" in said[1]
+    assert client.get(f"/api/tournaments/{tid}/chips").get_json()["smallest_chip"] == 100

@@ -21,6 +21,7 @@ from director.models.tournament import MAX_CHIPS
 from director.services import (
     Invalid,
     amounts,
+    once,
     tournaments,
 )
 from director.services.audit import Said
@@ -203,13 +204,17 @@ def set_chips(tournament_id: int, player_id: Any, chips: Any) -> Player:
 
 
 @unit_of_work
-def colour_up(tournament_id: int, stacks: Mapping[int, int], smallest_chip: int) -> None:
+def colour_up(tournament_id: int, stacks: Mapping[int, int], smallest_chip: int,
+              idempotency_key: str | None = None) -> None:
     """A confirmed colour-up (issue 17; TDA 24): each player's stack after the exchange
     and the chip race (``stacks``: player id -> chips, as :func:`set_chips` records one),
     and the smallest chip in play moves up to ``smallest_chip`` (the odd-chip rule's
-    setting), in one unit of work."""
+    setting), in one unit of work.  Sent again with its ``idempotency_key``: ``once.Applied``
+    (the next chip is not coloured up too)."""
     tournaments.verify_open(tournament_id)
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
+    once.remember(tournament_id, idempotency_key, "chip race")
     players = {p.id: p for p in active_players(tournament_id)}
     lines = []
     for player_id, chips in stacks.items():
