@@ -8,6 +8,11 @@ change it made, so that the request sent again finds it and changes nothing
 (``services.once``).  Kept per event (deleted with it), with a digest of the
 request it came with: the same key sent with another request is refused, not
 answered as the first (revision 0019).
+
+A request that makes something outside any event (a new event, a copy of one, a league,
+a player's record) keeps its key in ``made_request``, with what it made (revision 0021):
+one row a key, so that two copies of the request racing each other, in one process or
+in several, make one thing.
 """
 
 from __future__ import annotations
@@ -34,5 +39,19 @@ class DirectorRequest(Base):
     action: Mapped[str] = mapped_column(String(ACTION_MAX))      # "clock adjust", "cancel"
     # The request's route and content but its key (``services.once.request_digest``);
     # None: kept before 0019, or not made by a request.
+    digest: Mapped[str | None] = mapped_column(String(DIGEST_MAX), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+MADE_KINDS = ("event", "league", "record")
+
+
+class MadeRequest(Base):
+    __tablename__ = "made_request"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idempotency_key: Mapped[str] = mapped_column(String(KEY_MAX), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))        # one of MADE_KINDS
+    made_id: Mapped[int] = mapped_column(Integer)        # the event's, league's or record's id
     digest: Mapped[str | None] = mapped_column(String(DIGEST_MAX), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

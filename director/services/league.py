@@ -23,7 +23,7 @@ from director.i18n import N_
 from director.models.people import LEAGUE_NAME_MAX, League, Person
 from director.models.seating import Player
 from director.models.tournament import Tournament
-from director.services import Invalid, NotFound, all_or_nothing, page_of, people, uow
+from director.services import Invalid, NotFound, all_or_nothing, once, page_of, people, uow
 from director.services import money as money_service
 from director.tournament.league import Finish, Formula, LeagueEvent, Standing, standings
 
@@ -76,17 +76,28 @@ def _clean_league(data: Mapping[str, Any]) -> tuple[str, str, list[int]]:
 
 
 @unit_of_work
-def save_league(league_id: int | None, data: Mapping[str, Any]) -> League:
-    """Create a league (``league_id`` None) or change its name, formula and events."""
+def save_league(league_id: int | None, data: Mapping[str, Any],
+                idempotency_key: str | None = None) -> League:
+    """Create a league (``league_id`` None) or change its name, formula and events.  A new
+    league keeps its request's ``idempotency_key`` (:func:`create_league`)."""
     name, formula, ids = _clean_league(data)
     league = League() if league_id is None else get_league(league_id)
     league.name, league.formula, league.tournament_ids = name, formula, ids
     if league_id is None:
         db.session.add(league)
         db.session.flush()
+        once.remember_made("league", idempotency_key, league.id)
     uow.log("league saved", None, name=name, formula={"msgid": FORMULAS[Formula(formula)]},
             details={"league_id": league.id, "tournament_ids": ids})
     uow.commit()
+    return league
+
+
+def create_league(data: Mapping[str, Any], key: str | None) -> League:
+    """A new league, once for its request's key (``once.made_once``: a double click on
+    *Create*, a retry, answers the league the first made)."""
+    league, _again = once.made_once("league", key, lambda key: save_league(None, data, key),
+                                    lambda made: db.session.get(League, made))
     return league
 
 

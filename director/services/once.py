@@ -18,14 +18,12 @@ answered as the first, the other change would be lost unseen.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import inspect
 import json
-import threading
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from flask import has_request_context, request
 from flask_babel import gettext as _
@@ -35,7 +33,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from director.db import db
 from director.errors import Invalid
-from director.models.requests import DirectorRequest
+from director.models.requests import DirectorRequest, MadeRequest
 from director.schemas import FORM_TYPES, IDEMPOTENCY_KEY, Schema
 
 BODY = Schema({"idempotency_key": IDEMPOTENCY_KEY})
@@ -78,36 +76,63 @@ def _same_request(kept: str | None) -> None:
     """Refuse a key kept with another request than this one (``Invalid``)."""
     digest = request_digest()
     if kept is not None and digest is not None and kept != digest:
-        raise Invalid({"idempotency_key": _(
-            "This form was sent before, for another change: reload the page and send "
-            "it again")})
+        _another_request()
 
 
-MADE = "event made"
-"""The action kept with the key of a request that made an event (a new one, a copy),
-on the event it made."""
-
-_making = threading.Lock()
+def _another_request() -> NoReturn:
+    raise Invalid({"idempotency_key": _(
+        "This form was sent before, for another change: reload the page and send it again")})
 
 
-def made(key: str | None) -> int | None:
-    """The event the request of ``key`` made already (kept as :data:`MADE` on it), or
-    None.  A key kept with another request than this one is refused (``Invalid``)."""
+M = TypeVar("M")
+
+
+def made_once(kind: str, key: str | None, make: Callable[[str | None], M],
+              find: Callable[[int], M | None]) -> tuple[M, bool]:
+    """``make(key)``, a request that makes something outside any event (``kind``: an
+    event, a league, a player's record), once for its key: sent again (a double click
+    on *Create*, a script's retry after a lost answer), what the first one made
+    (``find`` of its id), and True.  ``make`` keeps the key with what it made in its
+    own transaction (:func:`remember_made`), so that a crash keeps both or neither; the
+    key is unique, so of two copies racing each other (in any process) the second to
+    commit breaks it (or its own unit of work's lock: a refusal), and answers what the
+    first made.  The same key with another
+    request is refused (``Invalid``, naming ``idempotency_key``)."""
     if key is None:
-        return None
-    row = db.session.execute(select(DirectorRequest.tournament_id, DirectorRequest.digest).where(
-        DirectorRequest.idempotency_key == key, DirectorRequest.action == MADE)).first()
+        return make(None), False
+    found = _made(kind, key, find)
+    if found is not None:
+        return found, True
+    try:
+        return make(key), False
+    except (IntegrityError, Invalid):   # a unit of work says a lost race as a conflict
+        db.session.rollback()
+        found = _made(kind, key, find)
+        if found is None:
+            raise
+        return found, True
+
+
+def _made(kind: str, key: str, find: Callable[[int], M | None]) -> M | None:
+    row = db.session.scalars(select(MadeRequest).where(MadeRequest.idempotency_key == key)).first()
     if row is None:
         return None
+    if row.kind != kind:
+        _another_request()
     _same_request(row.digest)
-    return int(row.tournament_id)
+    found = find(row.made_id)
+    if found is None:              # made, then deleted: the request makes it again
+        db.session.delete(row)
+        db.session.flush()
+    return found
 
 
-def making(key: str | None) -> contextlib.AbstractContextManager[Any]:
-    """Held while a keyed request looks for the event it made and makes it: two copies
-    of one request (a double click) are made one after the other in this process, so
-    the second finds the first's event.  Nothing is held without a key."""
-    return _making if key is not None else contextlib.nullcontext()
+def remember_made(kind: str, key: str | None, made_id: int) -> None:
+    """Keep ``key`` with what its request made, in the open transaction (nothing
+    without a key)."""
+    if key is not None:
+        db.session.add(MadeRequest(idempotency_key=key, kind=kind, made_id=made_id,
+                                   digest=request_digest()))
 
 
 LEFT_OUT = frozenset({"idempotency_key", "request_key", "csrf_token", "back"})

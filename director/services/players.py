@@ -40,7 +40,7 @@ from director.models.people import (
 )
 from director.models.seating import Player
 from director.models.tournament import Tournament
-from director.services import Invalid, NotFound, all_or_nothing, people, uow
+from director.services import Invalid, NotFound, all_or_nothing, once, people, uow
 from director.services import money as money_service
 from director.services import seating as seating_service
 
@@ -107,12 +107,21 @@ def _verify_name_free(name: str, person_id: int | None) -> None:
 # ---------------------------------------------------------------- the list
 
 @unit_of_work
-def create_record(data: Mapping[str, Any]) -> Person:
+def create_record(data: Mapping[str, Any], idempotency_key: str | None = None) -> Person:
+    """A new record on the player list, once for its request's ``idempotency_key``
+    (``once.made_once``: sent again, the record the first made)."""
+    person, _again = once.made_once("record", idempotency_key, lambda key: _create_record(data, key),
+                                    lambda made: db.session.get(Person, made))
+    return person
+
+
+def _create_record(data: Mapping[str, Any], key: str | None) -> Person:
     values = clean_record(data)
     _verify_name_free(values["name"], None)
     person = Person(key=people.key_of(values["name"]), **values)
     db.session.add(person)
     db.session.flush()
+    once.remember_made("record", key, person.id)
     people.write_words([(person.id, person.name, person.nickname)], replace=False)
     uow.log("player added", None, name=person.name, details={"person_id": person.id})
     uow.commit()

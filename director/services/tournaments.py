@@ -117,21 +117,15 @@ def create_tournament(name: Any, levels: Any, language: Any = None,
     db.session.add(tournament)
     db.session.flush()
     uow.log("event created", tournament.id, name=tournament.name)
-    once.remember(tournament.id, idempotency_key, once.MADE)
+    once.remember_made("event", idempotency_key, tournament.id)
     uow.commit()
     return tournament
 
 
 def made_once(key: str | None, make: Callable[[str | None], Tournament]) -> tuple[Tournament, bool]:
-    """``make(key)``, an event made by a request (a new one, a copy), once for its key: sent
-    again (a double click on *Create*, a script's retry after a lost answer), the event
-    the first made, and True.  ``make`` keeps the key on the event in its own
-    transaction (``once.remember``), so that a crash keeps both or neither."""
-    with once.making(key):
-        made = once.made(key)
-        if made is not None:
-            return get_tournament(made), True
-        return make(key), False
+    """``make(key)``, an event made by a request (a new one, a copy), once for its key
+    (``once.made_once``): sent again, the event the first made, and True."""
+    return once.made_once("event", key, make, lambda made: db.session.get(Tournament, made))
 
 
 def create_from_template(name: Any, template_name: Any, language: Any = None,
@@ -475,7 +469,7 @@ def duplicate(tournament_id: int, name: Any = None,
         db.session.add(HouseRules(tournament_id=copy.id, hand=dict(rules.hand or {}),
                                   rulings=dict(rules.rulings or {})))
     uow.log("event duplicated", copy.id, name=copy.name, source=source.name)
-    once.remember(copy.id, idempotency_key, once.MADE)
+    once.remember_made("event", idempotency_key, copy.id)
     uow.commit()
     audit.record("tournament duplicate", f"tournament {copy.id}: {copy.name}",
                  details={"tournament_id": copy.id, "from": tournament_id})

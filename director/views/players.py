@@ -45,6 +45,7 @@ from director.services import league as league_service
 from director.services import people as people_service
 from director.services import players as players_service
 from director.views.auth import director_required
+from director.views.bodies import idempotency_key
 from director.views.body_limits import allow_body
 
 bp = Blueprint("players", __name__)
@@ -125,7 +126,7 @@ def index() -> Any:
 @form_fields(RECORD_FORM, refused=lambda exc: _list_page(exc.errors, request.form.to_dict(), 400))
 def create() -> Any:
     try:
-        person = players_service.create_record(form_body(RECORD_FORM))
+        person = players_service.create_record(form_body(RECORD_FORM), idempotency_key())
     except Invalid as exc:
         return _list_page(exc.errors, request.form.to_dict(), 400)
     flash(_("%(name)s is on the player list.", name=person.name))
@@ -201,7 +202,7 @@ def leagues() -> Any:
 @form_fields(LEAGUE, refused=lambda exc: _leagues_page(exc.errors, request.form.to_dict(), 400))
 def create_league() -> Any:
     try:
-        league = league_service.save_league(None, form_body(LEAGUE))
+        league = league_service.create_league(form_body(LEAGUE), idempotency_key())
     except Invalid as exc:
         return _leagues_page(exc.errors, request.form.to_dict(), 400)
     flash(_("League saved."))
@@ -262,7 +263,8 @@ def api_suggest() -> Response:
 @bp.post("/api/players")
 @director_required
 def api_create() -> Any:
-    return jsonify(record_json(players_service.create_record(json_body(RECORD)))), 201
+    return jsonify(record_json(players_service.create_record(json_body(RECORD),
+                                                             idempotency_key()))), 201
 
 
 def _history_json(person_id: int) -> dict[str, Any]:
@@ -338,7 +340,7 @@ def api_leagues() -> Response:
 @bp.post("/api/players/leagues")
 @director_required
 def api_create_league() -> Any:
-    saved = league_service.save_league(None, json_body(LEAGUE))
+    saved = league_service.create_league(json_body(LEAGUE), idempotency_key())
     return jsonify(league_json(saved.id)), 201
 
 

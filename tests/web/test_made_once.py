@@ -1,9 +1,13 @@
-"""A new event or a copy, sent again with its ``idempotency_key``, is made once.
+"""A new event, a copy, a league or a player's record, sent again with its
+``idempotency_key``, is made once.
 
 A double click on *Create* or *Duplicate as a new event*, or a script that sends its
 ``POST /api/tournaments`` again after a lost answer: before, each copy made one more
-event.  The key is kept on the event in the transaction that makes it
-(``services.once.MADE``); sent again, the request answers the event the first made.
+event (and one more league; a record's copy was refused as a second record of the
+name, so the retry read a 400 for the record it had made).  The key is kept with what
+it made, in the transaction that makes it (``services.once.made_once``, the table
+``made_request``: one row a key, so copies racing each other make one thing); sent
+again, the request answers what the first made.
 """
 
 from __future__ import annotations
@@ -135,3 +139,79 @@ def test_the_duplicate_button_clicked_twice_makes_one_copy(
               for _ in range(2)]
     assert landed[0] == landed[1] and landed[0] != f"/director/{tid}"
     assert events(client, auth) == ["Sunday", "Sunday (copy)"]
+
+
+def test_copies_racing_from_several_threads_make_one_league(
+        app: Flask, client: FlaskClient, auth: dict[str, str],
+        make_tournament: Callable[..., int]) -> None:
+    tid = make_tournament()
+    body = {"name": "Winter League", "formula": "linear", "tournament_ids": [tid],
+            "idempotency_key": "league-race-1"}
+    answers: list[Any] = []
+
+    def post() -> None:
+        answer = app.test_client().post("/api/players/leagues", headers=auth, json=body)
+        answers.append((answer.status_code, (answer.get_json() or {}).get("id")))
+
+    threads = [threading.Thread(target=post) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(answers) == 6 and {status for status, _ in answers} == {201}, answers
+    assert len({made for _, made in answers}) == 1
+    leagues = client.get("/api/players/leagues", headers=auth).get_json()["leagues"]
+    assert [league["name"] for league in leagues] == ["Winter League"]
+
+
+def test_a_players_record_sent_again_with_its_key_answers_the_record_it_made(
+        client: FlaskClient, auth: dict[str, str]) -> None:
+    body = {"name": "Åsa Öberg", "idempotency_key": "record-1"}
+    first = client.post("/api/players", json=body, headers=auth)
+    again = client.post("/api/players", json=body, headers=auth)
+    assert first.status_code == again.status_code == 201, again.get_json()
+    assert again.get_json()["id"] == first.get_json()["id"]
+    other = client.post("/api/players", json={**body, "idempotency_key": "record-2"}, headers=auth)
+    assert other.status_code == 400 and "name" in other.get_json()["errors"]   # a second one
+
+
+def test_a_key_that_made_an_event_is_refused_for_a_league(
+        client: FlaskClient, auth: dict[str, str]) -> None:
+    made = client.post("/api/tournaments", json={**NEW, "idempotency_key": "shared"}, headers=auth)
+    league = client.post("/api/players/leagues", headers=auth, json={
+        "name": "L", "formula": "linear", "tournament_ids": [made.get_json()["id"]],
+        "idempotency_key": "shared"})
+    assert league.status_code == 400 and "idempotency_key" in league.get_json()["errors"]
+    assert client.get("/api/players/leagues", headers=auth).get_json()["leagues"] == []
+
+
+def test_an_event_deleted_since_is_made_again_by_its_request(
+        client: FlaskClient, auth: dict[str, str]) -> None:
+    first = client.post("/api/tournaments", json={**NEW, "idempotency_key": "gone-1"}, headers=auth)
+    assert client.delete(f"/api/tournaments/{first.get_json()['id']}",
+                         headers=auth).status_code == 200
+    again = client.post("/api/tournaments", json={**NEW, "idempotency_key": "gone-1"}, headers=auth)
+    assert again.status_code == 201 and again.get_json()["id"] != first.get_json()["id"]
+    assert events(client, auth) == ["Friday PLO"]
+
+
+@pytest.mark.parametrize(("page", "action", "fields", "said"), [
+    ("/director/players", "/director/players", {"name": "Double Dora"}, "Double Dora is on the player list."),
+    ("/director/players/leagues", "/director/players/leagues",
+     {"name": "Spring League", "formula": "linear"}, "League saved."),
+], ids=["record", "league"])
+def test_the_player_list_and_league_forms_sent_twice_make_one(
+        client: FlaskClient, auth: dict[str, str], login: Callable[[], None],
+        csrf: Callable[[], str], make_tournament: Callable[..., int],
+        page: str, action: str, fields: dict[str, str], said: str) -> None:
+    tid = make_tournament()
+    login()
+    key = _key_of(client.get(page).get_data(as_text=True), action)
+    form = {**fields, "csrf_token": csrf(), "idempotency_key": key}
+    if "formula" in fields:
+        form["tournament_ids"] = str(tid)
+    answers = [client.post(action, data=form) for _ in range(2)]
+    assert [a.status_code for a in answers] == [302, 302], answers[1].get_data(as_text=True)[:400]
+    assert answers[0].headers["Location"] == answers[1].headers["Location"]
+    shown = client.get(answers[1].headers["Location"]).get_data(as_text=True)
+    assert said in shown.replace("&#39;", "'")

@@ -71,6 +71,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0018": {},    # player.name_key: each name casefolded (REWRITTEN), not a default
     "0019": {"director_request": {"digest": None}},   # the keys kept before: no digest
     "0020": {"dealer_hand_event": {"digest": None}, "dealer_request": {"digest": None}},   # the same
+    "0021": {},    # a new table (the keys of the requests that made an event, a league, a record)
 }
 # What each revision drops: values derived from others, which its downgrade derives again.
 REMOVED: dict[str, dict[str, set[str]]] = {
