@@ -81,6 +81,8 @@ DONE_ALREADY = {
     "eliminate": N_("Done already: the player is out, once (the same request arrived twice)."),
     "deal saved": N_("Done already: the deal is saved and paid, once (the same request "
                      "arrived twice)."),
+    "seats drawn": N_("Done already: the seats are drawn, once (the same request arrived "
+                      "twice)."),
     "chip race": N_("Done already: the colour-up is done, once (the same request arrived "
                     "twice)."),
 }

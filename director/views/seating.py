@@ -249,7 +249,8 @@ def reinstate(tournament_id: int, player_id: int) -> Any:
 @director_required
 @no_body("back", refused=_refused)
 def draw(tournament_id: int) -> Any:
-    return _act(tournament_id, lambda: seating_text(seating_service.draw(tournament_id).note) + ".")
+    return _act(tournament_id, lambda: seating_text(seating_service.draw(
+        tournament_id, idempotency_key=bodies.idempotency_key()).note) + ".")
 
 
 @bp.post("/director/<int:tournament_id>/seating/eliminate")
@@ -622,8 +623,10 @@ def _answered_once(view: Callable[..., Any]) -> Callable[..., Any]:
 @bp.post("/api/tournaments/<int:tournament_id>/seating/draw")
 @api_director
 @no_body()
+@_answered_once
 def api_draw(tournament_id: int) -> Any:
-    plan = seating_service.draw(tournament_id)       # every seat: the first page of them
+    # The answer: the draw's lines (every seat) and the first page of the room.
+    plan = seating_service.draw(tournament_id, idempotency_key=bodies.idempotency_key())
     return jsonify({"lines": plan_lines(plan), "seating": seating_json(tournament_id)})
 
 

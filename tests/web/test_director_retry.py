@@ -198,6 +198,36 @@ def sent_twice(client: FlaskClient, csrf: Callable[[], str], page: str, section:
     return said
 
 
+def test_the_draw_clicked_twice_draws_once_and_says_done_already(
+        client, auth, field, login, csrf):
+    """Before, the second click read "Seats are already drawn" in red after its own draw."""
+    tid = field(12, draw=False, table_size=6)
+    login()
+    said = sent_twice(client, csrf, f"/director/{tid}/seating", f"/director/{tid}/seating/draw",
+                      f"/director/{tid}/seating/draw", {})
+    assert "already drawn" not in said[0] and "Done already: the seats are drawn" in said[1]
+    assert "already drawn" not in said[1]
+    seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
+    assert len(seating["tables"]) == 2
+    assert sum(1 for p in seating["players"] if p["seat"] is not None) == 12
+
+
+def test_the_draw_sent_again_with_its_key_answers_done_already_and_keeps_the_seats(
+        client, auth, field):
+    tid = field(12, draw=False, table_size=6)
+    url = f"/api/tournaments/{tid}/seating/draw"
+    first = client.post(url, json={"idempotency_key": "draw-1"}, headers=auth)
+    seats = {p["id"]: p["seat"] for p in client.get(f"/api/tournaments/{tid}/seating",
+                                                     headers=auth).get_json()["players"]}
+    again = client.post(url, json={"idempotency_key": "draw-1"}, headers=auth)
+    assert first.status_code == again.status_code == 200, again.get_json()
+    assert again.get_json()["done_already"] is True
+    assert {p["id"]: p["seat"] for p in client.get(f"/api/tournaments/{tid}/seating",
+                                                    headers=auth).get_json()["players"]} == seats
+    other = client.post(url, json={"idempotency_key": "draw-2"}, headers=auth)
+    assert other.status_code == 400 and "draw" in other.get_json()["errors"]
+
+
 def _table_one_button(client: FlaskClient, auth: dict[str, str], tid: int) -> int:
     seating = client.get(f"/api/tournaments/{tid}/seating", headers=auth).get_json()
     table = next(t for t in seating["tables"] if t["number"] == 1)
@@ -477,7 +507,7 @@ def test_every_page_write_sent_twice_says_what_it_did_in_each_language(app):
     from director.views.bodies import done_already
 
     actions = ["seating confirm", "seating discard", "seating undo", "seating break",
-               "reseat", "hand dealt", "eliminate", "deal saved", "chip race",
+               "reseat", "hand dealt", "eliminate", "deal saved", "chip race", "seats drawn",
                *(f"hand-for-hand {action}" for action in HAND_FOR_HAND_ACTIONS)]
     for language, prefix in (("en", "Done already: "), ("sv", "Redan gjort: "),
                              ("id", "Sudah dilakukan: ")):

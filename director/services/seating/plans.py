@@ -62,15 +62,20 @@ from director.tournament.seating import (
 )
 
 
+@once.twin_answered
 @unit_of_work
-def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
+def draw(tournament_id: int, rng: random.Random | None = None,
+         idempotency_key: str | None = None) -> SeatingPlan:
     """The random seat draw for the whole field (TDA 7; cryptographic RNG by default).
 
     Applied at once (the director asked for it), and recorded as a confirmed
-    plan, so that it can be undone while nothing has changed since.
+    plan, so that it can be undone while nothing has changed since.  Sent again with
+    its ``idempotency_key`` (a double click, a retry), ``once.Applied``: the director
+    reads that the seats are drawn, not that they were drawn already.
     """
     tournaments.verify_open(tournament_id)   # a finished event's seating is frozen
     settings = locked_settings(tournament_id)
+    once.verify_new(tournament_id, idempotency_key)
     if load_layout(tournament_id).tables:
         db.session.rollback()
         raise Invalid({"draw": _("Seats are already drawn; late players are seated as they "
@@ -90,6 +95,7 @@ def draw(tournament_id: int, rng: random.Random | None = None) -> SeatingPlan:
     seating_log(tournament_id, "draw", [Said("%(note)s", note={"seating": plan.note})])
     uow.log("seats drawn", tournament_id, players={"players": len(players)},
             tables={"tables": len(layout.tables)})
+    once.remember(tournament_id, idempotency_key, "seats drawn")
     commit_seating(tournament_id, settings)
     return plan
 
