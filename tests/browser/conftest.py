@@ -286,10 +286,10 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-def drawn_event(server: Server, names: list[str], **seating: Any) -> int:
+def drawn_event(server: Server, names: list[str], *, draw: bool = True, **seating: Any) -> int:
     """An event through the API: a buy-in of 100 and 10,000 chips (late registration to
     level 1), ``names`` registered at 6-handed tables (``seating``: more settings), the
-    seats drawn; its id."""
+    seats drawn (unless ``draw`` is false); its id."""
     auth = {"Authorization": f"Bearer {server.token}"}
     api = f"{server.url}/api/tournaments"
     tid = int(requests.post(api, headers=auth, timeout=10, json={
@@ -304,7 +304,9 @@ def drawn_event(server: Server, names: list[str], **seating: Any) -> int:
         answer = requests.post(f"{api}/{tid}/seating/players", headers=auth, timeout=10,
                                json={"name": name})
         assert answer.status_code == 201, answer.text
-    assert requests.post(f"{api}/{tid}/seating/draw", headers=auth, timeout=10).status_code == 200
+    if draw:
+        assert requests.post(f"{api}/{tid}/seating/draw", headers=auth,
+                             timeout=10).status_code == 200
     return tid
 
 

@@ -6,6 +6,7 @@ holds it at the floor, in each language."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -50,15 +51,19 @@ DEAL_PAID_ONCE = {"en": "Done already: the deal is saved and paid, once",
 
 def double_clicked_with_the_first_answer_slow(page: Any, url: str, button: str,
                                               posted_to: str, language: str,
-                                              says: dict[str, str]) -> None:
-    """The page at ``url`` in the director's ``language``: click ``button`` and, its POST
-    (to a URL matching ``posted_to``) reached the server but its answer held back as on
-    slow Wi-Fi, click it again where it was with a real mouse click.  Both POSTs are
-    the same form with its one key, and the page says what was done, once (``says``)."""
+                                              says: dict[str, str],
+                                              fill: Callable[[Any], None] | None = None) -> None:
+    """The page at ``url`` in the director's ``language`` (its form filled by ``fill``):
+    click ``button`` and, its POST (to a URL matching ``posted_to``) reached the server
+    but its answer held back as on slow Wi-Fi, click it again where it was with a real
+    mouse click.  Both POSTs are the same form with its one key, and the page says what
+    was done, once (``says``)."""
     page.goto(url)
     if language != "en":
         page.click(f".language-switch a[hreflang={language}]")
         page.wait_for_selector(f'html[lang="{language}"]')
+    if fill is not None:
+        fill(page)
     held: list[Any] = []
     sent: list[str] = []
 
@@ -85,7 +90,9 @@ def double_clicked_with_the_first_answer_slow(page: Any, url: str, button: str,
     # the page still shows the form (its answer is on its way): the second click
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(page.locator("body")).to_contain_text(says[language], timeout=15_000)
-    assert len(sent) == 2 and sent[0] == sent[1]          # the same form, its one key, twice
+    # the same form, its one key, twice (a multipart form's boundary is drawn each time)
+    same = [re.sub(r"-+WebKitFormBoundary\w+", "--boundary", body) for body in sent]
+    assert len(sent) == 2 and same[0] == same[1]
 
 
 @pytest.mark.parametrize("language", ["en", "sv", "id"])
@@ -246,3 +253,53 @@ def test_save_and_pay_double_clicked_pays_the_deal_once_and_says_done_already(
     shown = page.evaluate(CHECK)
     assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
     page.screenshot(path=str(artifacts / f"deal-double-{language}-{width}.png"))
+
+
+SEATS_DRAWN_ONCE = {"en": "Done already: the seats are drawn, once",
+                    "sv": "Redan gjort: platserna är lottade, en gång",
+                    "id": "Sudah dilakukan: kursi sudah diundi, sekali"}
+CREATED = {"en": "Created “{}”", "sv": "Skapade ”{}”", "id": "“{}” dibuat"}
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "id"])
+def test_draw_seats_double_clicked_draws_once_and_says_done_already(
+        chromium, live_server, artifacts, language):
+    """Its answer slow, the director clicks *Draw seats* again: one draw, and the page
+    says so (before, the second click's page said "Seats are already drawn" or "someone
+    else changed the seating at the same moment", in red, after its own draw)."""
+    from tests.browser.conftest import drawn_event
+
+    tid = drawn_event(live_server, [f"Player {n}" for n in range(1, 13)], draw=False)
+    width, height = {"en": (1366, 768), "sv": (390, 844), "id": (1024, 768)}[language]
+    page = director_page(chromium, live_server, width, height)
+    double_clicked_with_the_first_answer_slow(page, f"{live_server.url}/director/{tid}/seating",
+                                              "#draw-seats", r".*/seating/draw$", language,
+                                              SEATS_DRAWN_ONCE)
+    auth = {"Authorization": f"Bearer {live_server.token}"}
+    seating = requests.get(f"{live_server.url}/api/tournaments/{tid}/seating", headers=auth,
+                           timeout=5).json()
+    assert len(seating["tables"]) == 2
+    assert sum(1 for player in seating["players"] if player["seat"]) == 12
+    expect(page.locator("[role=alert]")).to_have_count(0)
+    shown = page.evaluate(CHECK)
+    assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
+    page.screenshot(path=str(artifacts / f"seating-draw-double-{language}.png"))
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "id"])
+def test_create_double_clicked_makes_one_event(chromium, live_server, artifacts, language):
+    """The *New tournament* form, its answer slow, clicked again: one event (before, two
+    of the same name), and the page shows it."""
+    width, height = {"en": (390, 844), "sv": (1366, 768), "id": (768, 1024)}[language]
+    page = director_page(chromium, live_server, width, height)
+    name = f"Double Click Cup {language}"
+    double_clicked_with_the_first_answer_slow(
+        page, f"{live_server.url}/director/new", "form[action='/director/new'] button.primary",
+        r".*/director/new$", language, {language: CREATED[language].format(name)},
+        fill=lambda form: form.fill("#name", name))
+    made = requests.get(f"{live_server.url}/api/tournaments", timeout=5).json()["tournaments"]
+    assert [event["name"] for event in made].count(name) == 1
+    expect(page.locator("h1, h2").filter(has_text=name).first).to_be_visible()
+    shown = page.evaluate(CHECK)
+    assert not shown["overlaps"] and shown["width"] <= shown["inner"], shown
+    page.screenshot(path=str(artifacts / f"new-event-double-{language}.png"))
