@@ -837,6 +837,11 @@ def json_body(schema: Schema | None = None, *,
 
 TRANSPORT_FIELDS = frozenset({"csrf_token", "idempotency_key"})
 
+IDEMPOTENCY_KEY_MAX = 100
+IDEMPOTENCY_KEY = Str(min_len=1, max_len=IDEMPOTENCY_KEY_MAX, required=False, nullable=True)
+"""A write's ``idempotency_key`` (optional): the same key again is the same request sent
+again (the dealer's writes, the director's clock and seating clicks: ``services.once``)."""
+
 REQUEST_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A ``request_key`` as a sale, a registration, a prize or the waiting list keep it."""
 
@@ -852,8 +857,7 @@ def request_key_from_transport(data: Mapping[str, Any], schema: Schema) -> Mappi
     transport = data.get("idempotency_key")
     if "request_key" not in schema.fields or transport in (None, ""):
         return data
-    if not isinstance(transport, str) or len(transport) > IDEMPOTENCY_KEY_MAX:
-        return data       # the route's own check names it (``bodies.idempotency_key``)
+    transport = _TRANSPORT_KEY.load({"idempotency_key": transport})["idempotency_key"]
     key = transport if REQUEST_KEY.fullmatch(transport) else (
         "k-" + hashlib.sha256(transport.encode()).hexdigest()[:62])
     own = data.get("request_key")
@@ -865,10 +869,8 @@ def request_key_from_transport(data: Mapping[str, Any], schema: Schema) -> Mappi
             "send one of them")})
     return data
 
-IDEMPOTENCY_KEY_MAX = 100
-IDEMPOTENCY_KEY = Str(min_len=1, max_len=IDEMPOTENCY_KEY_MAX, required=False, nullable=True)
-"""A write's ``idempotency_key`` (optional): the same key again is the same request sent
-again (the dealer's writes, the director's clock and seating clicks: ``services.once``)."""
+
+_TRANSPORT_KEY = Schema({"idempotency_key": IDEMPOTENCY_KEY})
 
 
 def unknown_fields(data: Mapping[str, Any], known: Iterable[str]) -> None:

@@ -96,8 +96,8 @@ def made_once(kind: str, key: str | None, make: Callable[[str | None], M],
     own transaction (:func:`remember_made`), so that a crash keeps both or neither; the
     key is unique, so of two copies racing each other (in any process) the second to
     commit breaks it (or its own unit of work's lock: a refusal), and answers what the
-    first made.  The same key with another
-    request is refused (``Invalid``, naming ``idempotency_key``)."""
+    first made.  The same key with another request is refused (``Invalid``, naming
+    ``idempotency_key``)."""
     if key is None:
         return make(None), False
     found = _made(kind, key, find)

@@ -136,3 +136,14 @@ def test_two_different_keys_on_one_request_are_a_400_naming_the_key_and_record_n
     same = client.post(f"/api/tournaments/{tid}/seating/players", headers=auth, json={
         "name": "Two Keys", "request_key": "one", "idempotency_key": "one"})
     assert same.status_code == 201, same.get_json()
+
+
+@pytest.mark.parametrize("key", [7, ["k"], "x" * 101], ids=["number", "list", "too-long"])
+def test_a_malformed_idempotency_key_on_a_sale_is_a_400_naming_it_and_records_nothing(
+        client: FlaskClient, auth: dict[str, str], make_entry_tournament: Callable[..., int],
+        key: Any) -> None:
+    tid = make_entry_tournament()
+    answer = client.post(f"/api/tournaments/{tid}/money/entries", headers=auth,
+                         json={"kind": "buy-in", "name": "Bad Key", "idempotency_key": key})
+    assert answer.status_code == 400 and "idempotency_key" in answer.get_json()["errors"]
+    assert _counts(client, auth, tid) == ([], 0)
