@@ -43,15 +43,12 @@ class DirectorRequest(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-MADE_KINDS = ("event", "league", "record")
-
-
 class MadeRequest(Base):
     __tablename__ = "made_request"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     idempotency_key: Mapped[str] = mapped_column(String(KEY_MAX), unique=True)
-    kind: Mapped[str] = mapped_column(String(20))        # one of MADE_KINDS
-    made_id: Mapped[int] = mapped_column(Integer)        # the event's, league's or record's id
+    kind: Mapped[str] = mapped_column(String(20))        # the table of what it made
+    made_id: Mapped[int] = mapped_column(Integer)        # its id there
     digest: Mapped[str | None] = mapped_column(String(DIGEST_MAX), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -86,7 +86,7 @@ def save_league(league_id: int | None, data: Mapping[str, Any],
     if league_id is None:
         db.session.add(league)
         db.session.flush()
-        once.remember_made("league", idempotency_key, league.id)
+        once.remember_made(league, idempotency_key)
     uow.log("league saved", None, name=name, formula={"msgid": FORMULAS[Formula(formula)]},
             details={"league_id": league.id, "tournament_ids": ids})
     uow.commit()
@@ -96,8 +96,7 @@ def save_league(league_id: int | None, data: Mapping[str, Any],
 def create_league(data: Mapping[str, Any], key: str | None) -> League:
     """A new league, once for its request's key (``once.made_once``: a double click on
     *Create*, a retry, answers the league the first made)."""
-    league, _again = once.made_once("league", key, lambda key: save_league(None, data, key),
-                                    lambda made: db.session.get(League, made))
+    league, _again = once.made_once(League, key, lambda key: save_league(None, data, key))
     return league
 
 

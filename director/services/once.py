@@ -31,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from director.db import db
+from director.db import Base, db
 from director.errors import Invalid
 from director.models.requests import DirectorRequest, MadeRequest
 from director.schemas import FORM_TYPES, IDEMPOTENCY_KEY, Schema
@@ -84,15 +84,15 @@ def _another_request() -> NoReturn:
         "This form was sent before, for another change: reload the page and send it again")})
 
 
-M = TypeVar("M")
+M = TypeVar("M", bound=Base)
 
 
-def made_once(kind: str, key: str | None, make: Callable[[str | None], M],
-              find: Callable[[int], M | None]) -> tuple[M, bool]:
-    """``make(key)``, a request that makes something outside any event (``kind``: an
+def made_once(model: type[M], key: str | None,
+              make: Callable[[str | None], M]) -> tuple[M, bool]:
+    """``make(key)``, a request that makes a row of ``model`` outside any event (an
     event, a league, a player's record), once for its key: sent again (a double click
-    on *Create*, a script's retry after a lost answer), what the first one made
-    (``find`` of its id), and True.  ``make`` keeps the key with what it made in its
+    on *Create*, a script's retry after a lost answer), the row the first one made,
+    and True.  ``make`` keeps the key with what it made in its
     own transaction (:func:`remember_made`), so that a crash keeps both or neither; the
     key is unique, so of two copies racing each other (in any process) the second to
     commit breaks it (or its own unit of work's lock: a refusal), and answers what the
@@ -100,39 +100,39 @@ def made_once(kind: str, key: str | None, make: Callable[[str | None], M],
     ``idempotency_key``)."""
     if key is None:
         return make(None), False
-    found = _made(kind, key, find)
+    found = _made(model, key)
     if found is not None:
         return found, True
     try:
         return make(key), False
     except (IntegrityError, Invalid):   # a unit of work says a lost race as a conflict
         db.session.rollback()
-        found = _made(kind, key, find)
+        found = _made(model, key)
         if found is None:
             raise
         return found, True
 
 
-def _made(kind: str, key: str, find: Callable[[int], M | None]) -> M | None:
+def _made(model: type[M], key: str) -> M | None:
     row = db.session.scalars(select(MadeRequest).where(MadeRequest.idempotency_key == key)).first()
     if row is None:
         return None
-    if row.kind != kind:
+    if row.kind != model.__tablename__:
         _another_request()
     _same_request(row.digest)
-    found = find(row.made_id)
+    found = db.session.get(model, row.made_id)
     if found is None:              # made, then deleted: the request makes it again
         db.session.delete(row)
         db.session.flush()
     return found
 
 
-def remember_made(kind: str, key: str | None, made_id: int) -> None:
-    """Keep ``key`` with what its request made, in the open transaction (nothing
-    without a key)."""
+def remember_made(made: Any, key: str | None) -> None:
+    """Keep ``key`` with the row its request made (flushed: it has its id), in the open
+    transaction (nothing without a key)."""
     if key is not None:
-        db.session.add(MadeRequest(idempotency_key=key, kind=kind, made_id=made_id,
-                                   digest=request_digest()))
+        db.session.add(MadeRequest(idempotency_key=key, kind=made.__tablename__,
+                                   made_id=made.id, digest=request_digest()))
 
 
 LEFT_OUT = frozenset({"idempotency_key", "request_key", "csrf_token", "back"})

@@ -106,22 +106,22 @@ def _verify_name_free(name: str, person_id: int | None) -> None:
 
 # ---------------------------------------------------------------- the list
 
-@unit_of_work
 def create_record(data: Mapping[str, Any], idempotency_key: str | None = None) -> Person:
     """A new record on the player list, once for its request's ``idempotency_key``
     (``once.made_once``: sent again, the record the first made)."""
-    person, _again = once.made_once("record", idempotency_key, lambda key: _create_record(data, key),
-                                    lambda made: db.session.get(Person, made))
+    person, _again = once.made_once(Person, idempotency_key,
+                                    lambda key: _create_record(data, key))
     return person
 
 
+@unit_of_work
 def _create_record(data: Mapping[str, Any], key: str | None) -> Person:
     values = clean_record(data)
     _verify_name_free(values["name"], None)
     person = Person(key=people.key_of(values["name"]), **values)
     db.session.add(person)
     db.session.flush()
-    once.remember_made("record", key, person.id)
+    once.remember_made(person, key)
     people.write_words([(person.id, person.name, person.nickname)], replace=False)
     uow.log("player added", None, name=person.name, details={"person_id": person.id})
     uow.commit()

@@ -117,7 +117,7 @@ def create_tournament(name: Any, levels: Any, language: Any = None,
     db.session.add(tournament)
     db.session.flush()
     uow.log("event created", tournament.id, name=tournament.name)
-    once.remember_made("event", idempotency_key, tournament.id)
+    once.remember_made(tournament, idempotency_key)
     uow.commit()
     return tournament
 
@@ -125,7 +125,7 @@ def create_tournament(name: Any, levels: Any, language: Any = None,
 def made_once(key: str | None, make: Callable[[str | None], Tournament]) -> tuple[Tournament, bool]:
     """``make(key)``, an event made by a request (a new one, a copy), once for its key
     (``once.made_once``): sent again, the event the first made, and True."""
-    return once.made_once("event", key, make, lambda made: db.session.get(Tournament, made))
+    return once.made_once(Tournament, key, make)
 
 
 def create_from_template(name: Any, template_name: Any, language: Any = None,
@@ -469,7 +469,7 @@ def duplicate(tournament_id: int, name: Any = None,
         db.session.add(HouseRules(tournament_id=copy.id, hand=dict(rules.hand or {}),
                                   rulings=dict(rules.rulings or {})))
     uow.log("event duplicated", copy.id, name=copy.name, source=source.name)
-    once.remember_made("event", idempotency_key, copy.id)
+    once.remember_made(copy, idempotency_key)
     uow.commit()
     audit.record("tournament duplicate", f"tournament {copy.id}: {copy.name}",
                  details={"tournament_id": copy.id, "from": tournament_id})

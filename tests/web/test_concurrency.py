@@ -4,6 +4,7 @@ lock and the loser of a race redoes its unit of work."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,12 +29,14 @@ def test_a_lost_race_is_retried_on_fresh_rows(app):
 
 
 def posted_at_once(app: Flask, url: str, body: dict[str, Any], headers: dict[str, str],
-                   copies: int = 8) -> list[int]:
-    """POST ``body`` to ``url`` from ``copies`` threads at once; their status codes."""
-    statuses: list[int] = []
+                   copies: int = 8, answer: Callable[[Any], Any] = lambda r: r.status_code,
+                   ) -> list[Any]:
+    """POST ``body`` to ``url`` from ``copies`` threads at once; what ``answer`` reads of
+    each response (its status code)."""
+    statuses: list[Any] = []
 
     def post() -> None:
-        statuses.append(app.test_client().post(url, json=body, headers=headers).status_code)
+        statuses.append(answer(app.test_client().post(url, json=body, headers=headers)))
 
     threads = [threading.Thread(target=post) for _ in range(copies)]
     for thread in threads:

@@ -13,7 +13,6 @@ again, the request answers what the first made.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -22,9 +21,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import level
+from tests.web.test_concurrency import posted_at_once
 
 LEVELS = [level(25, 50), level(50, 100)]
 NEW = {"name": "Friday PLO", "levels": LEVELS}
+
+
+def status_and_id(response: Any) -> tuple[int, Any]:
+    return response.status_code, (response.get_json() or {}).get("id")
 
 
 def events(client: FlaskClient, auth: dict[str, str]) -> list[str]:
@@ -80,18 +84,8 @@ def test_a_refused_new_event_keeps_no_key_and_the_corrected_one_is_made(
 
 def test_copies_of_one_new_event_racing_each_other_make_one(
         app: Flask, client: FlaskClient, auth: dict[str, str]) -> None:
-    answers: list[Any] = []
-
-    def post() -> None:
-        answer = app.test_client().post("/api/tournaments", headers=auth,
-                                        json={**NEW, "idempotency_key": "race-1"})
-        answers.append((answer.status_code, answer.get_json()["id"]))
-
-    threads = [threading.Thread(target=post) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    answers = posted_at_once(app, "/api/tournaments", {**NEW, "idempotency_key": "race-1"}, auth,
+                             copies=8, answer=status_and_id)
     assert len(answers) == 8 and {status for status, _ in answers} == {201}
     assert len({made for _, made in answers}) == 1
     assert events(client, auth) == ["Friday PLO"]
@@ -147,17 +141,8 @@ def test_copies_racing_from_several_threads_make_one_league(
     tid = make_tournament()
     body = {"name": "Winter League", "formula": "linear", "tournament_ids": [tid],
             "idempotency_key": "league-race-1"}
-    answers: list[Any] = []
-
-    def post() -> None:
-        answer = app.test_client().post("/api/players/leagues", headers=auth, json=body)
-        answers.append((answer.status_code, (answer.get_json() or {}).get("id")))
-
-    threads = [threading.Thread(target=post) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    answers = posted_at_once(app, "/api/players/leagues", body, auth, copies=6,
+                             answer=status_and_id)
     assert len(answers) == 6 and {status for status, _ in answers} == {201}, answers
     assert len({made for _, made in answers}) == 1
     leagues = client.get("/api/players/leagues", headers=auth).get_json()["leagues"]
